@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# install-tools.sh installs every external tool agent-tools and its tests use.
+#
+# It is idempotent: each step checks first and does nothing when the tool is
+# already there at the wanted version, so a second run is quiet and fast.
+# Registries used: the Go module proxy (go install), Debian apt, npm.
+#
+# Environment:
+#   AGENT_TOOLS_SKIP_APT=1   skip the apt step (no root, or a machine you manage)
+#   VERBOSE=1                show the installers' own output
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+GOBIN="$(go env GOPATH)/bin"
+export PATH="$GOBIN:$PATH"
+
+GOPLS_VERSION=v0.23.0
+DLV_VERSION=v1.27.2
+TSLS_VERSION=5.3.0
+TYPESCRIPT_VERSION=5.9
+INSPECTOR_PKG=@modelcontextprotocol/inspector
+APT_PACKAGES=(clangd lldb-19 python3-debugpy python3-pandas python3-matplotlib python3-tabulate)
+
+say() { printf 'install-tools: %s\n' "$*" >&2; }
+quiet() {
+	if [[ "${VERBOSE:-}" == 1 ]]; then "$@"; else
+		local log; log="$(mktemp)"
+		if ! "$@" >"$log" 2>&1; then cat "$log" >&2; rm -f "$log"; return 1; fi
+		rm -f "$log"
+	fi
+}
+
+# --- Go tools -------------------------------------------------------------
+go_tool() { # name module version version-probe-regex
+	local name=$1 mod=$2 ver=$3
+	if [[ -x "$GOBIN/$name" ]] && go version -m "$GOBIN/$name" 2>/dev/null | grep -q "mod.*${ver}"; then
+		return 0
+	fi
+	say "go install $mod@$ver"
+	quiet go install "$mod@$ver"
+}
+go_tool gopls golang.org/x/tools/gopls "$GOPLS_VERSION"
+go_tool dlv github.com/go-delve/delve/cmd/dlv "$DLV_VERSION"
+
+# --- Debian packages ------------------------------------------------------
+if [[ "${AGENT_TOOLS_SKIP_APT:-}" != 1 ]]; then
+	missing=()
+	for p in "${APT_PACKAGES[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+	done
+	if ((${#missing[@]})); then
+		SUDO=; [[ $(id -u) == 0 ]] || SUDO=sudo
+		say "apt-get install ${missing[*]}"
+		quiet $SUDO apt-get update
+		quiet env DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+	fi
+fi
+
+# --- npm packages (global) ------------------------------------------------
+npm_global() { # package version-prefix
+	local pkg=$1 want=${2:-}
+	local have
+	have="$(npm ls -g --depth=0 --json 2>/dev/null | node -e '
+		let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{
+		try{const d=JSON.parse(s).dependencies||{};const p=d[process.argv[1]];console.log(p?p.version:"")}catch{console.log("")}})' "$pkg")"
+	if [[ -n "$have" && ( -z "$want" || "$have" == "$want"* ) ]]; then return 0; fi
+	say "npm install -g $pkg${want:+@$want}"
+	quiet npm install -g --no-fund --no-audit "$pkg${want:+@$want}"
+}
+npm_global pyright
+npm_global typescript "$TYPESCRIPT_VERSION"
+npm_global typescript-language-server "$TSLS_VERSION"
+npm_global "$INSPECTOR_PKG"
+
+# --- tree-sitter grammars that are not Go modules -------------------------
+# The Dart grammar ships only on npm; patterns/ compiles its src/parser.c.
+DART_DIR="$ROOT/third_party/npm"
+if [[ ! -f "$DART_DIR/node_modules/tree-sitter-dart/src/parser.c" ]]; then
+	say "npm install tree-sitter-dart (grammar source) into third_party/npm"
+	mkdir -p "$DART_DIR"
+	quiet npm install --prefix "$DART_DIR" --no-save --ignore-scripts --no-fund --no-audit tree-sitter-dart
+fi
+
+say "ok"
