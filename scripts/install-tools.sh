@@ -19,8 +19,10 @@ DLV_VERSION=v1.27.2
 TSLS_VERSION=5.3.0
 TYPESCRIPT_VERSION=5.9
 INSPECTOR_PKG=@modelcontextprotocol/inspector
+INSPECTOR_VERSION=0.15.0 # the last release that runs on node 20 (0.16+ needs node >= 22.7.5)
 APT_PACKAGES=(clangd lldb-19 python3-debugpy python3-pandas python3-matplotlib python3-tabulate)
 
+INSTALLED=
 say() { printf 'install-tools: %s\n' "$*" >&2; }
 quiet() {
 	if [[ "${VERBOSE:-}" == 1 ]]; then "$@"; else
@@ -38,6 +40,7 @@ go_tool() { # name module version version-probe-regex
 	fi
 	say "go install $mod@$ver"
 	quiet go install "$mod@$ver"
+	INSTALLED=1
 }
 go_tool gopls golang.org/x/tools/gopls "$GOPLS_VERSION"
 go_tool dlv github.com/go-delve/delve/cmd/dlv "$DLV_VERSION"
@@ -53,24 +56,27 @@ if [[ "${AGENT_TOOLS_SKIP_APT:-}" != 1 ]]; then
 		say "apt-get install ${missing[*]}"
 		quiet $SUDO apt-get update
 		quiet env DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+		INSTALLED=1
 	fi
 fi
 
 # --- npm packages (global) ------------------------------------------------
-npm_global() { # package version-prefix
+NPM_GLOBAL_JSON="$(npm ls -g --depth=0 --json 2>/dev/null || true)"
+npm_global() { # package [version-prefix]
 	local pkg=$1 want=${2:-}
 	local have
-	have="$(npm ls -g --depth=0 --json 2>/dev/null | node -e '
+	have="$(printf '%s' "$NPM_GLOBAL_JSON" | node -e '
 		let s="";process.stdin.on("data",d=>s+=d).on("end",()=>{
 		try{const d=JSON.parse(s).dependencies||{};const p=d[process.argv[1]];console.log(p?p.version:"")}catch{console.log("")}})' "$pkg")"
 	if [[ -n "$have" && ( -z "$want" || "$have" == "$want"* ) ]]; then return 0; fi
 	say "npm install -g $pkg${want:+@$want}"
 	quiet npm install -g --no-fund --no-audit "$pkg${want:+@$want}"
+	INSTALLED=1
 }
 npm_global pyright
 npm_global typescript "$TYPESCRIPT_VERSION"
 npm_global typescript-language-server "$TSLS_VERSION"
-npm_global "$INSPECTOR_PKG"
+npm_global "$INSPECTOR_PKG" "$INSPECTOR_VERSION"
 
 # --- tree-sitter grammars that are not Go modules -------------------------
 # The Dart grammar ships only on npm; patterns/ compiles its src/parser.c.
@@ -79,6 +85,7 @@ if [[ ! -f "$DART_DIR/node_modules/tree-sitter-dart/src/parser.c" ]]; then
 	say "npm install tree-sitter-dart (grammar source) into third_party/npm"
 	mkdir -p "$DART_DIR"
 	quiet npm install --prefix "$DART_DIR" --no-save --ignore-scripts --no-fund --no-audit tree-sitter-dart
+	INSTALLED=1
 fi
 
-say "ok"
+[[ -z "$INSTALLED" ]] || say "done"

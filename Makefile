@@ -1,0 +1,54 @@
+# agent-tools — build, run, test, bench.
+#
+#   make run     install tools, build, and show agent-tools serving this repo
+#   make test    install tools and run every test (what CI runs)
+
+GO       ?= go
+BIN      := bin/agent-tools
+VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo devel)
+LDFLAGS  := -X main.version=$(VERSION)
+# Tools installed with `go install` live here; tests find them on PATH.
+export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
+
+# Packages whose tests also run under the race detector: the protocol
+# machinery, the process supervisor and the transcript replayer.
+RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/...
+FUZZTIME  ?= 10s
+
+.PHONY: all tools build run test test-race fuzz bench vet clean
+
+all: build
+
+tools:
+	@bash scripts/install-tools.sh
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent-tools
+
+# The embedded default workspace is this repository.
+INIT := {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"make-run","version":"0"}}}
+run: tools build
+	$(BIN) doctor --root .
+	@echo
+	@echo "# a live session: initialize, tools/list"
+	@printf '%s\n' '$(INIT)' '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+		'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | $(BIN) serve --root . --log-level warn
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
+
+test: tools vet
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race $(RACE_PKGS)
+
+fuzz:
+	$(GO) test ./rpc -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./schema -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./conformance -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+
+bench: tools build
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./cmd/agent-tools/
+
+clean:
+	rm -rf bin

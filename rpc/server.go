@@ -1,0 +1,122 @@
+// This file defines the server, its options and the stdio serve loop.
+
+package rpc
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// Mode is a session's run options: set from flags, overridable by the
+// client in initialize (capabilities.experimental["agent-tools"]) and, for
+// Surface and Vibe, by agent-tools/setMode.
+type Mode struct {
+	Surface      Surface
+	Vibe         bool
+	Conversation string // the harness's conversation id; may be empty
+	Root         string // absolute path of the workspace root
+}
+
+// Options configures a [Server]. The zero value is usable: defaults are
+// filled in by [NewServer].
+type Options struct {
+	Name         string // serverInfo.name; default "agent-tools"
+	Version      string // serverInfo.version; default "devel"
+	Instructions string // initialize's instructions for the model; optional
+
+	Mode Mode // defaults for each session; Surface defaults to full
+
+	// Logger receives the server's logs. nil discards them. It must not
+	// write to the protocol stream.
+	Logger *zerolog.Logger
+
+	// OnRecv and OnSend see every raw line read and written (garbage
+	// included), for --record. They are called from the read loop and
+	// under the write lock respectively, and must be quick.
+	OnRecv, OnSend func(line []byte)
+
+	// MaxMessageBytes is the longest accepted line;
+	// 0 means [DefaultMaxMessageBytes].
+	MaxMessageBytes int
+
+	// OnInitialize runs after initialize's options are applied and before
+	// it is answered; an error fails initialize (wrap ErrInvalidParams to
+	// blame the client). Optional.
+	OnInitialize func(ctx context.Context, s *Session) error
+
+	// DrainTimeout bounds how long Serve waits for in-flight calls to
+	// return after their contexts are cancelled at shutdown. Default 5s.
+	DrainTimeout time.Duration
+}
+
+// Server serves the MCP tool protocol for a [Registry].
+type Server struct {
+	reg  *Registry
+	opts Options
+	log  zerolog.Logger
+}
+
+// NewServer returns a server for reg. opts may be nil.
+func NewServer(reg *Registry, opts *Options) *Server {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Name == "" {
+		o.Name = "agent-tools"
+	}
+	if o.Version == "" {
+		o.Version = "devel"
+	}
+	if o.Mode.Surface == "" {
+		o.Mode.Surface = SurfaceFull
+	}
+	if o.DrainTimeout == 0 {
+		o.DrainTimeout = 5 * time.Second
+	}
+	log := zerolog.Nop()
+	if o.Logger != nil {
+		log = *o.Logger
+	}
+	return &Server{reg: reg, opts: o, log: log}
+}
+
+// Serve runs one session over r and w (stdin and stdout in production)
+// until r reaches end of input or ctx is done. Then it cancels every
+// in-flight call, waits for their answers to be written (bounded by
+// DrainTimeout), closes the connection and returns.
+func (srv *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream := newLineStream(r, w, srv.opts.MaxMessageBytes)
+	stream.onRecv, stream.onSend = srv.opts.OnRecv, srv.opts.OnSend
+	stream.onDrop = func(reason string, line []byte) {
+		srv.log.Warn().Str("reason", reason).Int("bytes", len(line)).Msg("dropped a message from the client")
+	}
+	sess := newSession(srv, ctx)
+	conn := jsonrpc2.NewConn(ctx, stream, sess, jsonrpc2.SetLogger(logAdapter{srv.log}))
+	sess.conn.Store(conn)
+	defer srv.reg.onChange(sess.registryChanged)()
+
+	select {
+	case <-stream.inputEnded:
+	case <-conn.DisconnectNotify():
+	case <-ctx.Done():
+	}
+	sess.shutdown() // in-flight calls are cancelled and answer
+	close(stream.release)
+	conn.Close()
+	return nil
+}
+
+// logAdapter routes jsonrpc2's own log lines to zerolog (its default
+// logger writes to stderr with the standard library's format).
+type logAdapter struct{ log zerolog.Logger }
+
+func (a logAdapter) Printf(format string, v ...any) {
+	a.log.Debug().Msgf(format, v...)
+}

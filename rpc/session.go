@@ -1,0 +1,308 @@
+// This file defines a session: the state of one client connection, and
+// what tool handlers may ask of it (server→client requests, progress).
+
+package rpc
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/rs/zerolog"
+	"github.com/sourcegraph/jsonrpc2"
+)
+
+// Session is one client connection.
+//
+// Goroutines: jsonrpc2's read loop calls [Session.Handle]; notifications
+// and quick lifecycle requests run inline there, each tools/call runs on
+// its own goroutine (tracked in inflight and wg). Server→client calls made
+// by tools wait on their own goroutine; jsonrpc2 routes the responses from
+// the read loop, so a waiting tool never blocks reading.
+type Session struct {
+	srv     *Server
+	conn    atomic.Pointer[jsonrpc2.Conn] // set before the first message is handled
+	log     zerolog.Logger
+	connCtx context.Context // parent of every call's context
+	nextID  atomic.Uint64   // ids of our requests to the client
+	wg      sync.WaitGroup  // running tools/call handlers
+
+	mu          sync.Mutex // guards the fields below
+	initialized bool
+	closing     bool
+	version     string // negotiated protocol version
+	mode        Mode
+	client      clientInfo
+	inflight    map[jsonrpc2.ID]*inflightCall
+	shown       []string // tool names last listed, to detect list changes
+}
+
+type inflightCall struct {
+	cancel    context.CancelFunc
+	cancelled bool // by the client: send no response
+}
+
+func newSession(srv *Server, ctx context.Context) *Session {
+	return &Session{
+		srv:      srv,
+		log:      srv.log,
+		connCtx:  context.WithoutCancel(ctx),
+		mode:     srv.opts.Mode,
+		inflight: map[jsonrpc2.ID]*inflightCall{},
+	}
+}
+
+// Mode returns the session's current options.
+func (s *Session) Mode() Mode {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mode
+}
+
+// ProtocolVersion returns the negotiated MCP revision ("" before initialize).
+func (s *Session) ProtocolVersion() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.version
+}
+
+// CanElicit reports whether the client declared the elicitation capability.
+func (s *Session) CanElicit() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client.elicitation
+}
+
+// CanCallTools reports whether the client serves agent-tools/callTool.
+func (s *Session) CanCallTools() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.client.callTool
+}
+
+func (s *Session) visibility() Visibility {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.visibilityLocked()
+}
+
+func (s *Session) visibilityLocked() Visibility {
+	return Visibility{Surface: s.mode.Surface, Vibe: s.mode.Vibe, Elicitation: s.client.elicitation}
+}
+
+// Handle implements jsonrpc2.Handler. It never blocks: see [Session].
+func (s *Session) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	s.conn.Store(conn) // jsonrpc2 may call Handle before NewConn has returned
+	m, known := methods[req.Method]
+	if req.Notif {
+		if known && m.notify != nil {
+			s.runNotification(ctx, req, m)
+		} else {
+			s.log.Debug().Str("method", req.Method).Msg("ignored notification")
+		}
+		return
+	}
+	if !known || m.call == nil {
+		s.replyErr(req, notImplemented(req.Method))
+		return
+	}
+	if err := s.checkRequest(m); err != nil {
+		s.replyErr(req, err)
+		return
+	}
+	if m.flags&async != 0 {
+		s.startCall(req, m)
+		return
+	}
+	res, err := s.invoke(s.connCtx, req, m)
+	s.reply(req, res, err)
+}
+
+// checkRequest gates a request on the session state.
+func (s *Session) checkRequest(m methodInfo) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closing:
+		return fmt.Errorf("%w: shutting down", ErrServerClosing)
+	case !s.initialized && m.flags&beforeInit == 0:
+		return fmt.Errorf("%w: the session is not initialized: send initialize first", ErrInvalidRequest)
+	}
+	return nil
+}
+
+func (s *Session) runNotification(ctx context.Context, req *jsonrpc2.Request, m methodInfo) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error().Str("method", req.Method).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("notification handler panicked")
+		}
+	}()
+	if err := m.notify(s, ctx, params(req)); err != nil {
+		s.log.Warn().Err(err).Str("method", req.Method).Msg("notification failed")
+	}
+}
+
+// startCall runs a request on its own goroutine with a context that
+// notifications/cancelled cancels; a cancelled call gets no response.
+func (s *Session) startCall(req *jsonrpc2.Request, m methodInfo) {
+	ctx, cancel := context.WithCancel(s.connCtx)
+	c := &inflightCall{cancel: cancel}
+	s.mu.Lock()
+	if _, dup := s.inflight[req.ID]; dup {
+		s.mu.Unlock()
+		cancel()
+		s.replyErr(req, fmt.Errorf("%w: id %s is already in use by a request in flight", ErrInvalidRequest, req.ID))
+		return
+	}
+	s.inflight[req.ID] = c
+	s.wg.Add(1)
+	s.mu.Unlock()
+
+	go func() {
+		defer s.wg.Done()
+		defer cancel()
+		res, err := s.invoke(ctx, req, m)
+		s.mu.Lock()
+		delete(s.inflight, req.ID)
+		cancelled := c.cancelled
+		s.mu.Unlock()
+		if cancelled {
+			s.log.Debug().Str("id", req.ID.String()).Msg("call cancelled by the client: no response")
+			return
+		}
+		s.reply(req, res, err)
+	}()
+}
+
+// invoke runs a request handler, turning a panic into an internal error.
+func (s *Session) invoke(ctx context.Context, req *jsonrpc2.Request, m methodInfo) (res any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error().Str("method", req.Method).Interface("panic", r).Bytes("stack", debug.Stack()).Msg("request handler panicked")
+			res, err = nil, fmt.Errorf("%w: %s panicked: %v", ErrInternal, req.Method, r)
+		}
+	}()
+	ctx = context.WithValue(ctx, sessionKey{}, s)
+	return m.call(s, ctx, params(req))
+}
+
+func params(req *jsonrpc2.Request) json.RawMessage {
+	if req.Params == nil {
+		return nil
+	}
+	return *req.Params
+}
+
+func (s *Session) reply(req *jsonrpc2.Request, res any, err error) {
+	if err != nil {
+		s.replyErr(req, err)
+		return
+	}
+	if err := s.conn.Load().Reply(s.connCtx, req.ID, res); err != nil {
+		s.log.Debug().Err(err).Msg("reply not sent")
+	}
+}
+
+func (s *Session) replyErr(req *jsonrpc2.Request, err error) {
+	if err := s.conn.Load().ReplyWithError(s.connCtx, req.ID, toWire(err)); err != nil {
+		s.log.Debug().Err(err).Msg("error reply not sent")
+	}
+}
+
+// cancelCall marks an in-flight call as cancelled by the client.
+func (s *Session) cancelCall(id jsonrpc2.ID) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.inflight[id]
+	if ok {
+		c.cancelled = true
+		c.cancel()
+	}
+	return ok
+}
+
+// shutdown cancels every in-flight call and waits (bounded) for them.
+func (s *Session) shutdown() {
+	s.mu.Lock()
+	s.closing = true
+	for _, c := range s.inflight {
+		c.cancel()
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() { s.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(s.srv.opts.DrainTimeout):
+		s.log.Warn().Msg("in-flight calls did not return after cancellation")
+	}
+}
+
+// listChanged sends notifications/tools/list_changed if the tools this
+// session shows differ from those it last showed.
+func (s *Session) listChanged() {
+	s.mu.Lock()
+	if !s.initialized {
+		s.mu.Unlock()
+		return
+	}
+	names := toolNames(s.srv.reg.Visible(s.visibilityLocked()))
+	changed := !slices.Equal(names, s.shown)
+	s.shown = names
+	s.mu.Unlock()
+	if changed {
+		s.Notify(s.connCtx, "notifications/tools/list_changed", nil)
+	}
+}
+
+func (s *Session) registryChanged() { s.listChanged() }
+
+func toolNames(ts []*Tool) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.spec.Name
+	}
+	return out
+}
+
+// Notify sends a notification to the client.
+func (s *Session) Notify(ctx context.Context, method string, params any) error {
+	if params == nil {
+		params = struct{}{}
+	}
+	return s.conn.Load().Notify(ctx, method, params)
+}
+
+// Call sends a request to the client and waits for its answer. When ctx is
+// done first, the client is told with notifications/cancelled and Call
+// returns ctx.Err(). An error answer matches the Err* sentinels by code.
+func (s *Session) Call(ctx context.Context, method string, params, result any) error {
+	id := jsonrpc2.ID{Num: s.nextID.Add(1)}
+	w, err := s.conn.Load().DispatchCall(ctx, method, params, jsonrpc2.PickID(id))
+	if err != nil {
+		return fmt.Errorf("sending %s: %w", method, err)
+	}
+	if err := w.Wait(ctx, result); err != nil {
+		if ctx.Err() != nil {
+			s.Notify(context.WithoutCancel(ctx), "notifications/cancelled", map[string]any{
+				"requestId": id.Num, "reason": context.Cause(ctx).Error(),
+			})
+			return ctx.Err()
+		}
+		return fromWire(err)
+	}
+	return nil
+}
+
+type sessionKey struct{}
+
+// SessionFrom returns the session of the request ctx belongs to, or nil.
+func SessionFrom(ctx context.Context) *Session {
+	s, _ := ctx.Value(sessionKey{}).(*Session)
+	return s
+}
