@@ -206,6 +206,9 @@ func checkLine(line []byte) *lineReply {
 		if !idOK {
 			return &lineReply{drop: true, msg: "response without a usable id"}
 		}
+		if hasError && !validErrorObject(m["error"]) {
+			return &lineReply{drop: true, msg: `response whose "error" is not {code, message}`}
+		}
 		return nil
 	default:
 		return invalid(echo, `not a JSON-RPC message: no "method", "result" or "error"`)
@@ -253,6 +256,16 @@ func validID(raw json.RawMessage) bool {
 	}
 	n, err := strconv.ParseUint(string(raw), 10, 64)
 	return err == nil && n <= 1<<53
+}
+
+// validErrorObject reports whether raw decodes as a JSON-RPC error object.
+func validErrorObject(raw json.RawMessage) bool {
+	var e struct {
+		Code    *int64          `json:"code"`
+		Message *string         `json:"message"`
+		Data    json.RawMessage `json:"data"`
+	}
+	return len(raw) > 0 && raw[0] == '{' && json.Unmarshal(raw, &e) == nil && e.Code != nil && e.Message != nil
 }
 
 func isJSONNull(raw json.RawMessage) bool { return string(raw) == "null" }

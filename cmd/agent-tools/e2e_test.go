@@ -1,0 +1,360 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// server is agent-tools (the re-executed test binary) on real pipes.
+type server struct {
+	t     *testing.T
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string // every stdout line
+	ended chan struct{}
+}
+
+func testBinaryCmd(ctx context.Context, args ...string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "AGENT_TOOLS_TEST_MAIN=1")
+	return cmd
+}
+
+func startServer(t *testing.T, args ...string) *server {
+	t.Helper()
+	cmd := testBinaryCmd(context.Background(), append([]string{"serve", "--root", t.TempDir(), "--log-level", "debug"}, args...)...)
+	cmd.Stderr = t.Output()
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s := &server{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 1000), ended: make(chan struct{})}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.lines)
+	}()
+	go func() { cmd.Wait(); close(s.ended) }()
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-s.ended:
+		case <-time.After(testutil.IntegrationTimeout()):
+			cmd.Process.Kill()
+			t.Error("agent-tools did not exit after stdin closed")
+		}
+	})
+	return s
+}
+
+func (s *server) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// until reads stdout until the response with id, checking that every line
+// is a JSON-RPC 2.0 frame.
+func (s *server) until(id int) map[string]any {
+	s.t.Helper()
+	timeout := time.After(testutil.IntegrationTimeout())
+	for {
+		select {
+		case line, ok := <-s.lines:
+			if !ok {
+				s.t.Fatalf("stdout closed while waiting for response %d", id)
+			}
+			m := mustFrame(s.t, line)
+			if v, ok := m["id"].(float64); ok && int(v) == id && m["method"] == nil {
+				return m
+			}
+		case <-timeout:
+			s.t.Fatalf("no response %d", id)
+		}
+	}
+}
+
+func mustFrame(t *testing.T, line string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(line), &m); err != nil || m["jsonrpc"] != "2.0" {
+		t.Fatalf("stdout carried something that is not a JSON-RPC frame: %q", line)
+	}
+	return m
+}
+
+const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"0"}}}`
+
+func (s *server) initialize() {
+	s.t.Helper()
+	s.send(initLine)
+	s.until(1)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+func (s *server) spawn(id int) (pid, grandchild int) {
+	s.t.Helper()
+	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_spawn","arguments":{}}}`, id))
+	m := s.until(id)
+	var res struct {
+		Result struct {
+			IsError           bool
+			StructuredContent spawnResult
+		}
+	}
+	data, _ := json.Marshal(m)
+	json.Unmarshal(data, &res)
+	sc := res.Result.StructuredContent
+	if res.Result.IsError || sc.Pid == 0 || sc.Grandchild == 0 {
+		s.t.Fatalf("test_spawn: %v", m)
+	}
+	return sc.Pid, sc.Grandchild
+}
+
+// gone reports whether pid no longer runs (a zombie counts as gone).
+func gone(pid int) bool {
+	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+		return true
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return true
+	}
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
+		return stat[i+2] == 'Z'
+	}
+	return false
+}
+
+func waitGone(t *testing.T, within time.Duration, pids ...int) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for _, pid := range pids {
+		for !gone(pid) {
+			if time.Now().After(deadline) {
+				t.Errorf("pid %d still alive %v later", pid, within)
+				syscall.Kill(pid, syscall.SIGKILL)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+func TestSIGKILLLeavesNoChildren(t *testing.T) {
+	s := startServer(t)
+	s.initialize()
+	pid1, gc1 := s.spawn(2)
+	pid2, gc2 := s.spawn(3)
+	for _, p := range []int{pid1, gc1, pid2, gc2} {
+		if gone(p) {
+			t.Fatalf("pid %d is not running before the kill", p)
+		}
+	}
+	s.cmd.Process.Signal(syscall.SIGKILL)
+	<-s.ended
+	waitGone(t, 2*time.Second, pid1, gc1, pid2, gc2)
+}
+
+func TestStdinEOFStopsChildren(t *testing.T) {
+	s := startServer(t)
+	s.initialize()
+	pid, gc := s.spawn(2)
+	s.stdin.Close()
+	select {
+	case <-s.ended:
+	case <-time.After(testutil.IntegrationTimeout()):
+		t.Fatal("agent-tools did not exit on stdin EOF")
+	}
+	if code := s.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Errorf("exit code %d after stdin EOF", code)
+	}
+	waitGone(t, 2*time.Second, pid, gc)
+}
+
+func TestSIGTERMStopsChildren(t *testing.T) {
+	s := startServer(t)
+	s.initialize()
+	pid, gc := s.spawn(2)
+	s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.ended:
+	case <-time.After(testutil.IntegrationTimeout()):
+		t.Fatal("agent-tools did not exit on SIGTERM")
+	}
+	waitGone(t, 2*time.Second, pid, gc)
+}
+
+// TestStdoutCarriesOnlyFrames drives a session whose children and logs
+// write to their stdout and stderr, and checks every byte on agent-tools'
+// stdout is a JSON-RPC frame.
+func TestStdoutCarriesOnlyFrames(t *testing.T) {
+	s := startServer(t)
+	s.initialize()
+	s.spawn(2)
+	s.send(`garbage`)
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"test_panic","arguments":{}}}`)
+	s.until(3)
+	s.send(`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`)
+	s.until(4)
+	s.stdin.Close()
+	<-s.ended
+	for line := range s.lines {
+		mustFrame(t, line)
+	}
+}
+
+// TestOfficialGoSDKClient connects the official MCP Go SDK client to the
+// binary over stdio, lists the tools and calls one.
+func TestOfficialGoSDKClient(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
+	defer cancel()
+	cmd := testBinaryCmd(ctx, "serve", "--root", t.TempDir())
+	cmd.Stderr = t.Output()
+	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-e2e", Version: "v0"}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatalf("connecting: %v", err)
+	}
+	defer session.Close()
+	if v := session.InitializeResult().ServerInfo.Name; v != "agent-tools" {
+		t.Errorf("serverInfo.name = %q", v)
+	}
+	var names []string
+	for tool, err := range session.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatalf("listing tools: %v", err)
+		}
+		names = append(names, tool.Name)
+	}
+	if strings.Join(names, ",") != "test_block,test_echo,test_panic,test_spawn,test_status,test_write" {
+		t.Errorf("tools = %v", names)
+	}
+	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "test_echo", Arguments: map[string]any{"text": "hello from the SDK"}})
+	if err != nil {
+		t.Fatalf("calling test_echo: %v", err)
+	}
+	if res.IsError || len(res.Content) != 1 {
+		t.Fatalf("test_echo result: %+v", res)
+	}
+	if txt, ok := res.Content[0].(*mcp.TextContent); !ok || txt.Text != "hello from the SDK" {
+		t.Errorf("test_echo content: %+v", res.Content[0])
+	}
+	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "test_echo", Arguments: map[string]any{"txt": "typo"}})
+	if err != nil || !res.IsError {
+		t.Errorf("bad arguments: want an isError result, got %+v, %v", res, err)
+	}
+}
+
+// TestInspectorCLI lists and calls tools through the MCP Inspector CLI,
+// whose TypeScript client rejects the whole list if any schema root is not
+// an object.
+func TestInspectorCLI(t *testing.T) {
+	testutil.Needs(t, "npx")
+	testutil.NeedsFunc(t, "MCP Inspector CLI", func() string {
+		out, err := exec.Command("npm", "ls", "-g", "--depth=0", "@modelcontextprotocol/inspector").CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "@modelcontextprotocol/inspector@") {
+			return "npm package @modelcontextprotocol/inspector is not installed globally"
+		}
+		return ""
+	})
+	inspect := func(t *testing.T, args ...string) map[string]any {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
+		defer cancel()
+		full := append([]string{"--no-install", "@modelcontextprotocol/inspector", "--cli", os.Args[0],
+			"-e", "AGENT_TOOLS_TEST_MAIN=1"}, args...)
+		full = append(full, "--", "serve", "--root", t.TempDir())
+		cmd := exec.CommandContext(ctx, "npx", full...)
+		cmd.Dir = t.TempDir()
+		cmd.Stderr = t.Output()
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("inspector %v: %v\n%s", args, err, out)
+		}
+		var m map[string]any
+		if err := json.Unmarshal(out, &m); err != nil {
+			t.Fatalf("inspector output is not JSON: %v\n%s", err, out)
+		}
+		return m
+	}
+	t.Run("tools/list", func(t *testing.T) {
+		m := inspect(t, "--method", "tools/list")
+		tools, _ := m["tools"].([]any)
+		if len(tools) != 6 {
+			t.Fatalf("inspector listed %d tools, want 6: %v", len(tools), m)
+		}
+	})
+	t.Run("tools/call", func(t *testing.T) {
+		m := inspect(t, "--tool-arg", "text=from inspector", "--method", "tools/call", "--tool-name", "test_echo")
+		data, _ := json.Marshal(m)
+		if !strings.Contains(string(data), "from inspector") || m["isError"] == true {
+			t.Errorf("inspector call: %s", data)
+		}
+	})
+}
+
+func TestSubcommands(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains string
+	}{
+		{"version", []string{"--version"}, 0, "agent-tools "},
+		{"help", []string{"--help"}, 0, "agent-tools doctor"},
+		{"doctor", []string{"doctor", "--root", dir}, 0, "CAPABILITY"},
+		{"tools plan", []string{"tools", "--surface", "plan", "--root", dir}, 0, `"test_echo"`},
+		{"call", []string{"call", "--root", dir, "test_echo", `{"text":"cli"}`}, 0, `"text": "cli"`},
+		{"call bad args", []string{"call", "--root", dir, "test_echo", `{}`}, 1, "'text'"},
+		{"call unknown", []string{"call", "--root", dir, "nope", `{}`}, 1, ""},
+		{"call hidden", []string{"call", "--surface", "plan", "--root", dir, "test_write", `{"text":"x"}`}, 1, ""},
+		{"bad surface", []string{"serve", "--surface", "root"}, 2, ""},
+		{"bad worker", []string{"serve", "--worker", "slow=x"}, 2, ""},
+		{"missing root", []string{"doctor", "--root", filepath.Join(dir, "nope")}, 2, ""},
+		{"unknown command", []string{"frobnicate"}, 2, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cmd := testBinaryCmd(t.Context(), tt.args...)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			out, _ := cmd.Output()
+			if code := cmd.ProcessState.ExitCode(); code != tt.code {
+				t.Errorf("exit code %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, out, stderr.String())
+			}
+			if !strings.Contains(string(out), tt.contains) {
+				t.Errorf("stdout lacks %q:\n%s", tt.contains, out)
+			}
+			if tt.name == "tools plan" && strings.Contains(string(out), "test_write") {
+				t.Errorf("plan surface lists a write tool:\n%s", out)
+			}
+		})
+	}
+}

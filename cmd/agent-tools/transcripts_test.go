@@ -1,0 +1,53 @@
+package main
+
+import (
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/conformance"
+)
+
+func init() {
+	conformance.UpdateFlag = flag.Bool("update", false, "rewrite the -- server -- side of the golden transcripts")
+}
+
+// TestTranscripts replays every golden transcript under
+// conformance/testdata (except the replayer's own unit fixtures) against
+// this binary.
+func TestTranscripts(t *testing.T) {
+	root := filepath.Join("..", "..", "conformance", "testdata")
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "unit" {
+			return filepath.SkipDir
+		}
+		if strings.HasSuffix(path, ".txtar") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no transcripts found")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range files {
+		name := strings.TrimSuffix(strings.TrimPrefix(path, root+string(filepath.Separator)), ".txtar")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			conformance.Replay(t, path, startBinary(exe, []string{"AGENT_TOOLS_TEST_MAIN=1"}), nil)
+		})
+	}
+}
