@@ -11,8 +11,9 @@ LDFLAGS  := -X main.version=$(VERSION)
 export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
 
 # Packages whose tests also run under the race detector: the protocol
-# machinery, the process supervisor and the transcript replayer.
-RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/...
+# machinery, the process supervisor, the transcript replayer and the
+# end-to-end tests of the binary.
+RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/... ./cmd/...
 FUZZTIME  ?= 10s
 
 .PHONY: all tools build run test test-race fuzz bench vet clean
@@ -47,8 +48,10 @@ fuzz:
 	$(GO) test ./schema -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./conformance -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
+# Side by side with the peer in the same run, reported as ratios.
 bench: tools build
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./cmd/agent-tools/
+	AGENT_TOOLS_BENCH=1 $(GO) test -count=1 -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
+		| grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'
 
 clean:
 	rm -rf bin

@@ -35,7 +35,7 @@ func Attach(root string) rpc.Attachment {
 func binaryCheck(what string, names ...string) rpc.Check {
 	b := probe.Look(names...)
 	if !b.Found() {
-		return rpc.Check{Name: what, Detail: b.Name + " not on PATH (scripts/install-tools.sh installs it where it can)"}
+		return rpc.Check{Name: what, Detail: b.Name + " not on PATH"}
 	}
 	return rpc.Check{Name: what, OK: true, Detail: b.Path}
 }

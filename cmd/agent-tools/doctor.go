@@ -27,7 +27,7 @@ func doctor(cfg *config, stdout io.Writer) int {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Capability, state, detail)
 		for _, c := range a.Checks {
-			mark := "ok"
+			mark := "found"
 			if !c.OK {
 				mark = "missing"
 			}

@@ -14,6 +14,9 @@ import (
 // without a separate build step (see STYLE.md R22).
 func TestMain(m *testing.M) {
 	proc.RunReaperIfAsked()
+	if os.Getenv("AGENT_TOOLS_BENCH_PEER") == "1" {
+		os.Exit(runSDKPeer())
+	}
 	if os.Getenv("AGENT_TOOLS_TEST_MAIN") == "1" {
 		extraTools = testTools
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

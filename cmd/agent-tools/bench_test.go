@@ -1,0 +1,145 @@
+package main
+
+// This file defines `make bench` for the server spine: agent-tools side by
+// side with a peer MCP server built on the official Go SDK, each driven
+// through real pipes by the same client code, reported as ratios.
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"text/tabwriter"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// runSDKPeer serves one echo tool with the official MCP Go SDK on stdio:
+// the peer agent-tools' protocol overhead is measured against. TestMain
+// runs it when AGENT_TOOLS_BENCH_PEER=1.
+func runSDKPeer() int {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "sdk-peer", Version: "v0"}, nil)
+	mcp.AddTool(srv, &mcp.Tool{Name: "test_echo", Description: "echoes"},
+		func(ctx context.Context, req *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, echoResult, error) {
+			return nil, echoResult{Echo: a.Text}, nil
+		})
+	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// pipeSession is a minimal line client over a child's stdio.
+type pipeSession struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Reader
+}
+
+func startPeer(b *testing.B, peer string) *pipeSession {
+	b.Helper()
+	var cmd *exec.Cmd
+	switch peer {
+	case "agent-tools":
+		cmd = testBinaryCmd(context.Background(), "serve", "--root", b.TempDir(), "--log-level", "off")
+	case "go-sdk":
+		cmd = exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), "AGENT_TOOLS_BENCH_PEER=1")
+	}
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	return &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
+}
+
+// roundTrip sends one line and reads until the response with id.
+func (s *pipeSession) roundTrip(b *testing.B, line string, id int) {
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	want := fmt.Sprintf(`"id":%d`, id)
+	for {
+		l, err := s.out.ReadString('\n')
+		if err != nil {
+			b.Fatalf("reading: %v", err)
+		}
+		if strings.Contains(l, want) {
+			return
+		}
+	}
+}
+
+func (s *pipeSession) init(b *testing.B) {
+	s.roundTrip(b, initLine, 1)
+	io.WriteString(s.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+}
+
+func (s *pipeSession) close() {
+	s.in.Close()
+	s.cmd.Wait()
+}
+
+func benchColdStart(peer string) func(b *testing.B) {
+	return func(b *testing.B) {
+		for b.Loop() {
+			s := startPeer(b, peer)
+			s.init(b)
+			s.roundTrip(b, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 2)
+			s.close()
+		}
+	}
+}
+
+func benchCall(peer string) func(b *testing.B) {
+	return func(b *testing.B) {
+		s := startPeer(b, peer)
+		defer s.close()
+		s.init(b)
+		id := 1
+		for b.Loop() {
+			id++
+			s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_echo","arguments":{"text":"hi"}}}`, id), id)
+		}
+	}
+}
+
+// TestBenchTable prints the spine's benchmark table. It measures and
+// reports; it asserts nothing about time. Run it with `make bench`.
+func TestBenchTable(t *testing.T) {
+	if os.Getenv("AGENT_TOOLS_BENCH") != "1" {
+		t.Skip("set AGENT_TOOLS_BENCH=1 (make bench) to measure")
+	}
+	rows := []struct {
+		name  string
+		bench func(peer string) func(*testing.B)
+	}{
+		{"cold start → tools/list", benchColdStart},
+		{"tools/call round trip", benchCall},
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "benchmark\tagent-tools\tgo-sdk peer\tratio (lower is better)\t")
+	for _, r := range rows {
+		ours := testing.Benchmark(r.bench("agent-tools"))
+		peer := testing.Benchmark(r.bench("go-sdk"))
+		ratio := float64(ours.NsPerOp()) / float64(peer.NsPerOp())
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f×\t\n", r.name, dur(ours.NsPerOp()), dur(peer.NsPerOp()), ratio)
+	}
+	tw.Flush()
+}
+
+func dur(ns int64) string {
+	switch {
+	case ns >= 1e6:
+		return fmt.Sprintf("%.2f ms", float64(ns)/1e6)
+	default:
+		return fmt.Sprintf("%.1f µs", float64(ns)/1e3)
+	}
+}
+
