@@ -142,4 +142,3 @@ func dur(ns int64) string {
 		return fmt.Sprintf("%.1f µs", float64(ns)/1e3)
 	}
 }
-
