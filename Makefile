@@ -46,6 +46,7 @@ test: tools vet
 fuzz:
 	$(GO) test ./rpc -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./schema -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./schema -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./conformance -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 
 # Side by side with the peer in the same run, reported as ratios.

@@ -817,3 +817,37 @@ func TestConcurrentSessionsShareARegistry(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestCallClientTool(t *testing.T) {
+	reg := rpc.NewRegistry()
+	reg.Add(rpc.NewTool(rpc.Spec{Name: "bridge", Tier: rpc.TierRead, Description: "calls a harness tool"},
+		func(ctx context.Context, a echoArgs) (*rpc.CallToolResult, error) {
+			return rpc.SessionFrom(ctx).CallClientTool(ctx, "read", json.RawMessage(`{"path":"`+a.Text+`"}`))
+		}))
+
+	t.Run("not offered", func(t *testing.T) {
+		c := connect(t, reg, nil)
+		c.initialize(nil)
+		res := c.result("tools/call", map[string]any{"name": "bridge", "arguments": map[string]any{"text": "a.go"}})
+		if res["isError"] != true || !strings.Contains(toolText(t, res), "callTool") {
+			t.Errorf("want an error naming callTool, got %v", res)
+		}
+	})
+	t.Run("round trip", func(t *testing.T) {
+		c := connect(t, reg, nil)
+		c.initialize(map[string]any{"experimental": map[string]any{"agent-tools": map[string]any{"callTool": true}}})
+		id := c.request("tools/call", map[string]any{"name": "bridge", "arguments": map[string]any{"text": "lib/a.go"}})
+		req := c.next()
+		want := map[string]any{"name": "read", "arguments": map[string]any{"path": "lib/a.go"}}
+		if req["method"] != "agent-tools/callTool" {
+			t.Fatalf("want agent-tools/callTool, got %v", req)
+		}
+		if diff := cmp.Diff(want, req["params"]); diff != "" {
+			t.Errorf("params (-want +got):\n%s", diff)
+		}
+		c.send(map[string]any{"id": req["id"], "result": map[string]any{"content": []any{map[string]any{"type": "text", "text": "package a"}}}})
+		if res := c.response(id)["result"].(map[string]any); toolText(t, res) != "package a" {
+			t.Errorf("bridged result: %v", res)
+		}
+	})
+}

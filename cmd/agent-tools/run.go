@@ -145,12 +145,7 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*config, error) {
 		return nil, err
 	}
 	cfg.args = fs.Args()
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "record" || f.Name == "root" {
-			return
-		}
-		cfg.flagArgs = append(cfg.flagArgs, "--"+f.Name+"="+f.Value.String())
-	})
+	cfg.flagArgs = transcriptFlags(args[:len(args)-len(cfg.args)])
 	if cmd != "call" && len(cfg.args) > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", cfg.args[0])
 	}
@@ -174,6 +169,23 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*config, error) {
 	}
 	cfg.root = abs
 	return cfg, nil
+}
+
+// transcriptFlags returns the flags as given, less --root and --record
+// (and their values): a transcript's workspace and file are its own.
+func transcriptFlags(flags []string) []string {
+	var out []string
+	for i := 0; i < len(flags); i++ {
+		name, _, hasValue := strings.Cut(strings.TrimLeft(flags[i], "-"), "=")
+		if name == "root" || name == "record" {
+			if !hasValue {
+				i++ // the value is the next word
+			}
+			continue
+		}
+		out = append(out, flags[i])
+	}
+	return out
 }
 
 func versionString() string {
