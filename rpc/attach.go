@@ -2,6 +2,11 @@
 
 package rpc
 
+import (
+	"context"
+	"encoding/json"
+)
+
 // Attachment is what a capability package reports at start-up: the tools
 // it contributes when its resource attached, or why it did not, and the
 // checks behind that answer (shown by `agent-tools doctor`).
@@ -10,7 +15,21 @@ type Attachment struct {
 	Tools      []*Tool // empty when not attached
 	Reason     string  // why not attached; empty when attached
 	Checks     []Check
+
+	// Methods are extension methods the capability serves besides its
+	// tools (e.g. agent-tools/didWrite). Names must start with
+	// "agent-tools/". They are registered with [Registry.HandleMethod].
+	Methods map[string]MethodHandler
+
+	// Close releases the capability's resources (stops its supervised
+	// processes gracefully) when the run ends. Optional.
+	Close func(ctx context.Context) error
 }
+
+// MethodHandler serves one extension method. It runs on its own goroutine
+// with a context that notifications/cancelled cancels, like tools/call; an
+// error is a JSON-RPC error (wrap ErrInvalidParams for bad params).
+type MethodHandler func(ctx context.Context, params json.RawMessage) (any, error)
 
 // Attached reports whether the capability contributes tools.
 func (a Attachment) Attached() bool { return len(a.Tools) > 0 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -62,14 +63,40 @@ func (v Visibility) allows(s Spec) bool {
 // may be added after serving has started (a resource that attached late),
 // and each session then sends notifications/tools/list_changed.
 type Registry struct {
-	mu        sync.Mutex // guards tools and listeners
+	mu        sync.Mutex // guards tools, methods and listeners
 	tools     map[string]*Tool
+	methods   map[string]MethodHandler
 	listeners []func()
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
-	return &Registry{tools: map[string]*Tool{}}
+	return &Registry{tools: map[string]*Tool{}, methods: map[string]MethodHandler{}}
+}
+
+// HandleMethod registers an extension method such as agent-tools/didWrite.
+// The name must start with "agent-tools/" and may not shadow a built-in
+// method; either mistake panics (start-up registration).
+func (r *Registry) HandleMethod(name string, h MethodHandler) {
+	if !strings.HasPrefix(name, "agent-tools/") || len(name) == len("agent-tools/") {
+		panic(fmt.Sprintf("rpc: extension method %q must be named agent-tools/<name>", name))
+	}
+	if _, builtin := methods[name]; builtin {
+		panic(fmt.Sprintf("rpc: extension method %q shadows a built-in method", name))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.methods[name]; dup {
+		panic(fmt.Sprintf("rpc: extension method %q registered twice", name))
+	}
+	r.methods[name] = h
+}
+
+func (r *Registry) method(name string) (MethodHandler, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, ok := r.methods[name]
+	return h, ok
 }
 
 // Add registers tools. A duplicate name panics: registration happens at

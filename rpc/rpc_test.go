@@ -851,3 +851,37 @@ func TestCallClientTool(t *testing.T) {
 		}
 	})
 }
+
+func TestExtensionMethod(t *testing.T) {
+	reg := rpc.NewRegistry()
+	reg.HandleMethod("agent-tools/didWrite", func(ctx context.Context, params json.RawMessage) (any, error) {
+		var p struct {
+			Paths []string `json:"paths"`
+		}
+		if err := json.Unmarshal(params, &p); err != nil || len(p.Paths) == 0 {
+			return nil, fmt.Errorf("%w: didWrite needs paths", rpc.ErrInvalidParams)
+		}
+		return map[string]any{"text": "wrote " + strings.Join(p.Paths, ",")}, nil
+	})
+	c := connect(t, reg, nil)
+	if code := errCode(t, c.call("agent-tools/didWrite", map[string]any{"paths": []string{"a"}})); code != -32600 {
+		t.Errorf("before initialize: code %v", code)
+	}
+	c.initialize(nil)
+	if res := c.result("agent-tools/didWrite", map[string]any{"paths": []string{"a.go", "b.go"}}); res["text"] != "wrote a.go,b.go" {
+		t.Errorf("didWrite: %v", res)
+	}
+	if code := errCode(t, c.call("agent-tools/didWrite", map[string]any{})); code != -32602 {
+		t.Errorf("bad params: code %v", code)
+	}
+	for _, bad := range []string{"didWrite", "agent-tools/", "tools/call", "agent-tools/setMode"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("HandleMethod(%q) did not panic", bad)
+				}
+			}()
+			reg.HandleMethod(bad, nil)
+		}()
+	}
+}

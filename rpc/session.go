@@ -99,6 +99,9 @@ func (s *Session) visibilityLocked() Visibility {
 func (s *Session) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) {
 	s.conn.Store(conn) // jsonrpc2 may call Handle before NewConn has returned
 	m, known := methods[req.Method]
+	if !known {
+		m, known = s.extensionMethod(req.Method)
+	}
 	if req.Notif {
 		if known && m.notify != nil {
 			s.runNotification(ctx, req, m)
@@ -121,6 +124,18 @@ func (s *Session) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2
 	}
 	res, err := s.invoke(s.connCtx, req, m)
 	s.reply(req, res, err)
+}
+
+// extensionMethod wraps a capability's method (see [Registry.HandleMethod])
+// as a cancellable request.
+func (s *Session) extensionMethod(name string) (methodInfo, bool) {
+	h, ok := s.srv.reg.method(name)
+	if !ok {
+		return methodInfo{}, false
+	}
+	return methodInfo{flags: async, call: func(_ *Session, ctx context.Context, params json.RawMessage) (any, error) {
+		return h(ctx, params)
+	}}, true
 }
 
 // checkRequest gates a request on the session state.

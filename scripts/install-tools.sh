@@ -88,4 +88,11 @@ if [[ ! -f "$DART_DIR/node_modules/tree-sitter-dart/src/parser.c" ]]; then
 	INSTALLED=1
 fi
 
+# --- per capability: each capability's extra installs go in its section ---
+# lsp (issue 4)
+# patterns (issue 3)
+# debug (issue 5)
+# eval (issue 6)
+# workers (issue 7)
+
 [[ -z "$INSTALLED" ]] || say "done"

@@ -110,26 +110,41 @@ func benchCall(peer string) func(b *testing.B) {
 	}
 }
 
+// benchRow is one line of the bench table: the same work done through
+// agent-tools and by the peer people would otherwise use, in the same run.
+// Capability bench files add their rows from init.
+type benchRow struct {
+	name     string
+	peerName string
+	ours     func(b *testing.B)
+	peer     func(b *testing.B)
+	needs    func() string // "" when the row can run, else why not
+}
+
+var benchRows = []benchRow{
+	{name: "cold start → tools/list", peerName: "go-sdk server", ours: benchColdStart("agent-tools"), peer: benchColdStart("go-sdk")},
+	{name: "tools/call round trip", peerName: "go-sdk server", ours: benchCall("agent-tools"), peer: benchCall("go-sdk")},
+}
+
 // TestBenchTable prints the spine's benchmark table. It measures and
 // reports; it asserts nothing about time. Run it with `make bench`.
 func TestBenchTable(t *testing.T) {
 	if os.Getenv("AGENT_TOOLS_BENCH") != "1" {
 		t.Skip("set AGENT_TOOLS_BENCH=1 (make bench) to measure")
 	}
-	rows := []struct {
-		name  string
-		bench func(peer string) func(*testing.B)
-	}{
-		{"cold start → tools/list", benchColdStart},
-		{"tools/call round trip", benchCall},
-	}
 	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tagent-tools\tgo-sdk peer\tratio (lower is better)\t")
-	for _, r := range rows {
-		ours := testing.Benchmark(r.bench("agent-tools"))
-		peer := testing.Benchmark(r.bench("go-sdk"))
+	fmt.Fprintln(tw, "benchmark\tagent-tools\tpeer\tpeer is\tratio (lower is better)\t")
+	for _, r := range benchRows {
+		if r.needs != nil {
+			if why := r.needs(); why != "" {
+				fmt.Fprintf(tw, "%s\t-\t-\t%s\tskipped: %s\t\n", r.name, r.peerName, why)
+				continue
+			}
+		}
+		ours := testing.Benchmark(r.ours)
+		peer := testing.Benchmark(r.peer)
 		ratio := float64(ours.NsPerOp()) / float64(peer.NsPerOp())
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f×\t\n", r.name, dur(ours.NsPerOp()), dur(peer.NsPerOp()), ratio)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f×\t\n", r.name, dur(ours.NsPerOp()), dur(peer.NsPerOp()), r.peerName, ratio)
 	}
 	tw.Flush()
 }

@@ -339,6 +339,9 @@ func TestSubcommands(t *testing.T) {
 		{"bad worker", []string{"serve", "--worker", "slow=x"}, 2, ""},
 		{"missing root", []string{"doctor", "--root", filepath.Join(dir, "nope")}, 2, ""},
 		{"unknown command", []string{"frobnicate"}, 2, ""},
+		{"config missing", []string{"doctor", "--root", dir, "--config", filepath.Join(dir, "none.json")}, 2, ""},
+		{"config bad section", []string{"doctor", "--root", dir, "--config", writeFile(t, dir, "bad.json", `{"lsp":{},"colour":1}`)}, 2, ""},
+		{"config ok", []string{"doctor", "--root", dir, "--config", writeFile(t, dir, "ok.json", `{"lsp":{}}`)}, 0, "CAPABILITY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -357,4 +360,13 @@ func TestSubcommands(t *testing.T) {
 			}
 		})
 	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

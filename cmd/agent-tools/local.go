@@ -20,14 +20,16 @@ type localClient struct {
 	out    *bufio.Reader
 	nextID int
 	done   chan struct{}
+	atts   []rpc.Attachment
 }
 
 func startLocal(ctx context.Context, cfg *config, stderr io.Writer) (*localClient, error) {
 	log := newLogger(cfg, stderr)
-	srv := rpc.NewServer(buildRegistry(cfg, attachAll(cfg)), serverOptions(cfg, &log))
+	atts := attachAll(cfg)
+	srv := rpc.NewServer(buildRegistry(cfg, atts), serverOptions(cfg, &log))
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	c := &localClient{in: inW, out: bufio.NewReaderSize(outR, 1<<20), done: make(chan struct{})}
+	c := &localClient{in: inW, out: bufio.NewReaderSize(outR, 1<<20), done: make(chan struct{}), atts: atts}
 	go func() {
 		srv.Serve(ctx, inR, outW)
 		outW.Close()
@@ -90,6 +92,7 @@ func (c *localClient) close(ctx context.Context) {
 	<-c.done
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
 	defer cancel()
+	closeAll(sctx, c.atts)
 	proc.StopAll(sctx)
 }
 

@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -45,6 +46,8 @@ type config struct {
 	vibe         bool
 	workers      map[string]string // tier → command
 	record       string
+	configFile   string
+	sections     map[string]json.RawMessage // --config FILE, per capability
 	logLevel     zerolog.Level
 	args         []string // positional arguments left after the flags
 	flagArgs     []string // the flags as given, for transcripts
@@ -118,6 +121,7 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 		cfg.workers[tier] = cmd
 		return nil
 	})
+	fs.StringVar(&cfg.configFile, "config", "", "JSON config file with one section per capability (lsp, patterns, debug, eval, workers); see README")
 	fs.StringVar(&cfg.record, "record", "", "serve: record the session as a transcript to FILE (replayable with agent-tools replay)")
 	fs.Func("log-level", "log level on stderr: debug, info, warn, error or off (default info)", func(s string) error {
 		if s == "off" {
@@ -168,6 +172,11 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*config, error) {
 		return nil, fmt.Errorf("--root %s: not a directory", root)
 	}
 	cfg.root = abs
+	if cfg.configFile != "" {
+		if cfg.sections, err = loadConfigFile(cfg.configFile); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+	}
 	return cfg, nil
 }
 

@@ -66,6 +66,9 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	}
 	stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), stopTimeout)
 	defer cancel()
+	if err := closeAll(stopCtx, atts); err != nil {
+		log.Warn().Err(err).Msg("closing capabilities")
+	}
 	if err := proc.StopAll(stopCtx); err != nil {
 		log.Warn().Err(err).Msg("stopping child processes")
 	}

@@ -1,14 +1,16 @@
-// This file wires the capability packages into a registry.
+// This file wires the capability packages into a registry. Each
+// capability's own wiring is in wire_<capability>.go.
 
 package main
 
 import (
-	"github.com/agent-tools/agent-tools/dapbridge"
-	"github.com/agent-tools/agent-tools/kernel"
-	"github.com/agent-tools/agent-tools/lspbridge"
-	"github.com/agent-tools/agent-tools/patterns"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
 	"github.com/agent-tools/agent-tools/rpc"
-	"github.com/agent-tools/agent-tools/workers"
 )
 
 // extraTools, when set, adds tools to every registry. Only tests set it
@@ -16,25 +18,77 @@ import (
 // by a real resource.
 var extraTools func(cfg *config) []*rpc.Tool
 
-// attachAll asks every capability package whether its resource attached.
-func attachAll(cfg *config) []rpc.Attachment {
-	return []rpc.Attachment{
-		lspbridge.Attach(cfg.root),
-		patterns.Attach(cfg.root),
-		dapbridge.Attach(cfg.root),
-		kernel.Attach(cfg.root),
-		workers.Attach(cfg.root, cfg.workers),
-	}
+// capabilities are the attach functions, in doctor's order. Each returns
+// the capability's tools when its resource attached, or why not.
+var capabilities = []func(cfg *config) rpc.Attachment{
+	attachLSP,
+	attachPatterns,
+	attachDebug,
+	attachEval,
+	attachWorkers,
 }
 
-// buildRegistry registers the tools of every attached capability.
+// attachAll asks every capability package whether its resource attached.
+func attachAll(cfg *config) []rpc.Attachment {
+	atts := make([]rpc.Attachment, len(capabilities))
+	for i, attach := range capabilities {
+		atts[i] = attach(cfg)
+	}
+	return atts
+}
+
+// buildRegistry registers the tools and methods of every attached
+// capability.
 func buildRegistry(cfg *config, atts []rpc.Attachment) *rpc.Registry {
 	reg := rpc.NewRegistry()
 	for _, a := range atts {
 		reg.Add(a.Tools...)
+		for name, h := range a.Methods {
+			reg.HandleMethod(name, h)
+		}
 	}
 	if extraTools != nil {
 		reg.Add(extraTools(cfg)...)
 	}
 	return reg
+}
+
+// closeAll releases every capability's resources.
+func closeAll(ctx context.Context, atts []rpc.Attachment) error {
+	var errs []error
+	for _, a := range atts {
+		if a.Close != nil {
+			if err := a.Close(ctx); err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", a.Capability, err))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// loadConfigFile reads --config FILE: a JSON object with one optional
+// section per capability ("lsp", "patterns", "debug", "eval", "workers"),
+// each decoded by its capability.
+func loadConfigFile(path string) (map[string]json.RawMessage, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal(data, &sections); err != nil {
+		return nil, fmt.Errorf("%s: want a JSON object with one section per capability: %w", path, err)
+	}
+	for name := range sections {
+		switch name {
+		case "lsp", "patterns", "debug", "eval", "workers":
+		default:
+			return nil, fmt.Errorf("%s: unknown section %q (want lsp, patterns, debug, eval or workers)", path, name)
+		}
+	}
+	return sections, nil
+}
+
+// section returns the config file's section for a capability, or nil.
+func (c *config) section(name string) json.RawMessage {
+	return c.sections[name]
 }
