@@ -3,5 +3,35 @@
 // (server, root), document sync, the diagnostics store, and the lsp and
 // lsp_rename tools with diagnostics on write.
 //
-// Only tools.go adapts it to package rpc; the rest is a plain Go API.
+// Call [NewSupervisor] (options from [ParseConfig]), then the actions —
+// [Supervisor.Locations], [Supervisor.Hover], [Supervisor.Symbols],
+// [Supervisor.CodeActions], [Supervisor.Diagnostics], [Supervisor.Status],
+// [Supervisor.Reload], [Supervisor.Rename], [Supervisor.DidWrite] — and
+// [Supervisor.Close] at exit. Only tools.go adapts it to package rpc; the
+// rest is a plain Go API, tested against real servers.
+//
+// # Files
+//
+//   - protocol.go: the hand-written LSP 3.17 subset, with spec links.
+//   - conn.go: JSON-RPC over Content-Length framing (sourcegraph/jsonrpc2's
+//     VSCodeObjectCodec), $/cancelRequest when a caller gives up.
+//   - server.go: one server: initialize, its requests, sync, diagnostics,
+//     readiness. supervisor.go: lazy start, failures, crashes, status,
+//     reload. config.go: the built-in servers and the config section.
+//   - position.go: line + symbol → position in the negotiated encoding.
+//   - nav.go, symbols.go, diagnostics.go, checker.go: the lsp actions.
+//   - didwrite.go, registry.go: diagnostics on write and the registry of
+//     what was already reported. rename.go: lsp_rename, transactional.
+//
+// # Goroutines
+//
+// Each server's connection has jsonrpc2's read loop, which records
+// publishDiagnostics and $/progress inline (under the server's mutex) and
+// answers the server's own requests (workspace/configuration,
+// client/registerCapability, ...) on a goroutine each, so an answer never
+// waits behind a tool call. The configuration handler exists before the
+// first byte is sent (no start-up race). Tool calls run on the rpc
+// session's goroutines; a start is shared by concurrent callers (the
+// others wait for it); DidWrite and Rename sync files concurrently.
+// internal/proc owns every process.
 package lspbridge

@@ -1,41 +1,171 @@
-// This file adapts the language-server bridge to package rpc.
+// This file adapts the language-server bridge to package rpc: the lsp and
+// lsp_rename tools, the agent-tools/didWrite method and the attachment.
 
 package lspbridge
 
 import (
-	"github.com/agent-tools/agent-tools/internal/probe"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os/exec"
+
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
-// servers lists the language servers agent-tools knows, for doctor.
-var servers = []struct {
-	language string
-	names    []string
-}{
-	{"go", []string{"gopls"}},
-	{"python", []string{"pyright-langserver"}},
-	{"typescript/javascript", []string{"typescript-language-server"}},
-	{"c/c++", []string{"clangd"}},
-	{"rust", []string{"rust-analyzer"}},
-	{"dart", []string{"dart"}},
-}
-
-// Attach reports the lsp capability for a run rooted at root.
-func Attach(root string) rpc.Attachment {
+// Attach builds the lsp capability for a run rooted at root (used only for
+// probing; each call reads the session's root). section is the config
+// file's "lsp" section, or nil. The tools are always attached: whether a
+// server can start is decided per call, and status says why not.
+func Attach(root string, section json.RawMessage) rpc.Attachment {
+	opts, err := ParseConfig(section)
+	if err != nil {
+		return rpc.Attachment{Capability: "lsp", Reason: err.Error()}
+	}
+	sup := NewSupervisor(opts)
+	t := &toolSet{sup: sup, root: root}
 	a := rpc.Attachment{
 		Capability: "lsp",
-		Reason:     "the lsp and lsp_rename tools are not built yet (issue 4)",
+		Tools: []*rpc.Tool{
+			rpc.NewTool(rpc.Spec{Name: "lsp", Tier: rpc.TierRead, Description: lspDescription}, t.lsp),
+			rpc.NewTool(rpc.Spec{Name: "lsp_rename", Tier: rpc.TierWrite, Description: renameDescription}, t.rename),
+		},
+		Methods: map[string]rpc.MethodHandler{"agent-tools/didWrite": t.didWrite},
+		Close:   sup.Close,
 	}
-	for _, s := range servers {
-		a.Checks = append(a.Checks, binaryCheck(s.language, s.names...))
+	for _, c := range opts.Servers {
+		if !c.Disabled {
+			a.Checks = append(a.Checks, binaryCheck(c))
+		}
 	}
 	return a
 }
 
-func binaryCheck(what string, names ...string) rpc.Check {
-	b := probe.Look(names...)
-	if !b.Found() {
-		return rpc.Check{Name: what, Detail: b.Name + " not on PATH"}
+func binaryCheck(c ServerConfig) rpc.Check {
+	name := c.Language + " (" + c.Name + ")"
+	p, err := exec.LookPath(c.Command[0])
+	if err != nil {
+		return rpc.Check{Name: name, Detail: fmt.Sprintf("%s not on PATH; run scripts/install-tools.sh (files of this language get no server)", c.Command[0])}
 	}
-	return rpc.Check{Name: what, OK: true, Detail: b.Path}
+	return rpc.Check{Name: name, OK: true, Detail: fmt.Sprintf("%s; starts on first use in a root with %v (lsp status shows whether it initializes)", p, c.allMarkers())}
+}
+
+const lspDescription = `Ask the language server (gopls, pyright, typescript-language-server, clangd, rust-analyzer, dart) about code. Positions are a 1-based line plus a symbol on that line, never a column.
+Actions: definition, type_definition, implementation, references (cap 50), hover, code_actions (file, line, symbol); symbols (query: workspace search, cap 100; or file: its outline, cap 200); diagnostics (file, or "*" to run the project's checker: go vet, pyright, tsc, cargo check); status (which servers run, and why others do not); reload (restart the server of file, or all).
+Results are path:line:col  source-line, 1-based. Example: {"action": "definition", "file": "cmd/main.go", "line": 12, "symbol": "Serve"}`
+
+const renameDescription = `Rename a symbol across the project through its language server, atomically: every file is changed or none. The symbol is named by a 1-based line and its text on that line.
+Example: {"file": "util.go", "line": 3, "symbol": "Shout", "new_name": "Yell"}`
+
+type toolSet struct {
+	sup  *Supervisor
+	root string // the --root the run started with; sessions may override it
+}
+
+// runRoot is the session's root, read at call time.
+func (t *toolSet) runRoot(ctx context.Context) string {
+	if s := rpc.SessionFrom(ctx); s != nil && s.Mode().Root != "" {
+		return s.Mode().Root
+	}
+	return t.root
+}
+
+type lspArgs struct {
+	Action     string `json:"action" jsonschema:"enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=diagnostics,enum=status,enum=reload" jsonschema_description:"what to ask"`
+	File       string `json:"file,omitempty" jsonschema_description:"file path, relative to the root (or absolute inside it); \"*\" with diagnostics runs the project checker"`
+	Line       int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol (navigation actions)"`
+	Symbol     string `json:"symbol,omitempty" jsonschema_description:"the symbol's text on that line, e.g. Serve or http.Serve (the last segment is aimed at)"`
+	Occurrence int    `json:"occurrence,omitempty" jsonschema_description:"1-based: which occurrence when the symbol appears more than once on the line"`
+	Query      string `json:"query,omitempty" jsonschema_description:"symbols: workspace search text (without it, file's outline is listed)"`
+}
+
+func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
+	root := t.runRoot(ctx)
+	req := Request{Root: root, File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence, Query: a.Query}
+	switch a.Action {
+	case "definition", "type_definition", "implementation", "references":
+		if err := needFileLine(a); err != nil {
+			return nil, err
+		}
+		return t.sup.Locations(ctx, a.Action, req)
+	case "hover":
+		if err := needFileLine(a); err != nil {
+			return nil, err
+		}
+		return t.sup.Hover(ctx, req)
+	case "code_actions":
+		if err := needFileLine(a); err != nil {
+			return nil, err
+		}
+		return t.sup.CodeActions(ctx, req)
+	case "symbols":
+		return t.sup.Symbols(ctx, req)
+	case "diagnostics":
+		if a.File == "" {
+			return nil, fmt.Errorf("argument 'file': diagnostics needs a file, or \"*\" for the whole project")
+		}
+		return t.sup.Diagnostics(ctx, req)
+	case "status":
+		st := t.sup.Status(root)
+		return &Result{Action: "status", Servers: st, Shown: len(st), Total: len(st), Summary: fmt.Sprintf("%d servers known for this root", len(st))}, nil
+	case "reload":
+		file := ""
+		if a.File != "" {
+			p, err := resolvePath(root, a.File)
+			if err != nil {
+				return nil, err
+			}
+			file = p
+		}
+		st, err := t.sup.Reload(ctx, root, file)
+		if err != nil && st == nil {
+			return nil, err
+		}
+		r := &Result{Action: "reload", Servers: st, Shown: len(st), Total: len(st), Summary: fmt.Sprintf("%d servers restarted", len(st))}
+		if err != nil {
+			r.Summary += "; errors: " + err.Error()
+		}
+		return r, nil
+	}
+	return nil, fmt.Errorf("argument 'action': unknown action %q", a.Action)
+}
+
+func needFileLine(a lspArgs) error {
+	switch {
+	case a.File == "":
+		return fmt.Errorf("argument 'file': %s needs file, line and symbol", a.Action)
+	case a.Line < 1:
+		return fmt.Errorf("argument 'line': %s needs a 1-based line, got %d", a.Action, a.Line)
+	case a.Symbol == "":
+		return fmt.Errorf("argument 'symbol': %s needs the symbol's text on line %d (a column is never guessed)", a.Action, a.Line)
+	}
+	return nil
+}
+
+type renameArgs struct {
+	File       string `json:"file" jsonschema_description:"file path, relative to the root (or absolute inside it)"`
+	Line       int    `json:"line" jsonschema_description:"1-based line of the symbol"`
+	Symbol     string `json:"symbol" jsonschema_description:"the symbol's current name as it appears on that line"`
+	Occurrence int    `json:"occurrence,omitempty" jsonschema_description:"1-based: which occurrence when the symbol appears more than once on the line"`
+	NewName    string `json:"new_name" jsonschema_description:"the new name: an identifier"`
+}
+
+func (t *toolSet) rename(ctx context.Context, a renameArgs) (*RenameResult, error) {
+	if a.Line < 1 {
+		return nil, fmt.Errorf("argument 'line': want a 1-based line, got %d", a.Line)
+	}
+	req := Request{Root: t.runRoot(ctx), File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence}
+	return t.sup.Rename(ctx, req, a.NewName)
+}
+
+type didWriteParams struct {
+	Paths []string `json:"paths"`
+}
+
+// didWrite serves agent-tools/didWrite {paths}.
+func (t *toolSet) didWrite(ctx context.Context, raw json.RawMessage) (any, error) {
+	var p didWriteParams
+	if err := json.Unmarshal(raw, &p); err != nil || len(p.Paths) == 0 {
+		return nil, fmt.Errorf("%w: agent-tools/didWrite wants {\"paths\": [\"file\", ...]}", rpc.ErrInvalidParams)
+	}
+	return t.sup.DidWrite(ctx, t.runRoot(ctx), p.Paths)
 }

@@ -1,23 +1,180 @@
-// This file adapts the workers to package rpc.
+// This file adapts ask_user and the vibe_* tools to package rpc.
 
 package workers
 
-import "github.com/agent-tools/agent-tools/rpc"
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
 
-// Attach reports the ask_user and vibe_* capability. workerCommands maps a
-// tier (fast, good) to the command configured for it.
-func Attach(root string, workerCommands map[string]string) rpc.Attachment {
-	a := rpc.Attachment{
-		Capability: "workers",
-		Reason:     "the ask_user and vibe_* tools are not built yet (issue 7)",
+	"github.com/agent-tools/agent-tools/rpc"
+)
+
+// Attach reports the workers capability: ask_user always (the session
+// shows it only to a client that can elicit), the vibe_* tools when at
+// least one tier has a worker command whose program exists (the session
+// shows them only in vibe mode). flagCommands are the --worker flags,
+// section the config file's "workers" section.
+func Attach(root string, flagCommands map[string]string, section json.RawMessage) rpc.Attachment {
+	a := rpc.Attachment{Capability: "workers"}
+	cfg, err := ParseConfig(section, flagCommands)
+	if err != nil {
+		a.Reason = "config: " + err.Error()
+		a.Checks = append(a.Checks, rpc.Check{Name: "config", Detail: err.Error()})
+		return a
 	}
-	for _, tier := range []string{"fast", "good"} {
-		cmd, ok := workerCommands[tier]
-		c := rpc.Check{Name: "worker " + tier, OK: ok, Detail: cmd}
-		if !ok {
-			c.Detail = "no command configured (--worker " + tier + "=CMD)"
+	usable := map[string]string{}
+	for _, tier := range Tiers {
+		cmd, ok := cfg.Commands[tier]
+		c := rpc.Check{Name: "worker " + tier}
+		switch prog, found := Program(cmd, root); {
+		case !ok:
+			c.Detail = "no command configured (--worker " + tier + "=CMD, or commands." + tier + " in the workers config)"
+		case !found:
+			c.Detail = fmt.Sprintf("%s: program %q not found (in PATH or the root)", cmd, prog)
+		default:
+			c.OK, c.Detail = true, fmt.Sprintf("%s (%s)", cmd, prog)
+			usable[tier] = cmd
 		}
 		a.Checks = append(a.Checks, c)
 	}
+	a.Checks = append(a.Checks, rpc.Check{Name: "elicitation", OK: true,
+		Detail: fmt.Sprintf("ask_user is listed to clients that declare it; a question times out after %v", cfg.AskTimeout())})
+	cfg.Commands = usable
+	ts := &toolSet{root: root, cfg: cfg, pool: NewPool(cfg)}
+	a.Tools = ts.tools()
+	a.Close = ts.pool.Close
 	return a
+}
+
+// toolSet holds what the tool handlers share.
+type toolSet struct {
+	root string // the --root flag, used when a call has no session
+	cfg  Config
+	pool *Pool
+}
+
+func (ts *toolSet) tools() []*rpc.Tool {
+	tools := []*rpc.Tool{
+		// Hidden unless the client declared elicitation: nobody could answer.
+		rpc.NewTool(rpc.Spec{Name: "ask_user", Tier: rpc.TierRead, Requires: rpc.RequiresElicitation, Description: askDesc}, ts.askUser),
+	}
+	if len(ts.cfg.Commands) == 0 {
+		return tools
+	}
+	// The vibe_* tools are hidden unless vibe mode is on; workers keep
+	// running while they are hidden.
+	vibe := func(name, desc string) rpc.Spec {
+		return rpc.Spec{Name: name, Tier: rpc.TierRead, Requires: rpc.RequiresVibe, Description: desc}
+	}
+	return append(tools,
+		rpc.NewTool(vibe("vibe_spawn", spawnDesc), ts.spawn),
+		rpc.NewTool(vibe("vibe_send", sendDesc), ts.send),
+		rpc.NewTool(vibe("vibe_wait", waitDesc), ts.wait),
+		rpc.NewTool(vibe("vibe_kill", killDesc), ts.kill),
+		rpc.NewTool(rpc.Spec{Name: "vibe_list", Tier: rpc.TierRead, Requires: rpc.RequiresVibe, Idempotent: true, Description: listDesc}, ts.list),
+	)
+}
+
+// root returns the run's root: initialize may have changed it.
+func (ts *toolSet) rootOf(ctx context.Context) string {
+	if s := rpc.SessionFrom(ctx); s != nil && s.Mode().Root != "" {
+		return s.Mode().Root
+	}
+	return ts.root
+}
+
+const askDesc = `Ask the person running this session a question and wait for the answer. Use it when you cannot go on without a decision only they can make; never ask in a chat message instead. The question shows as a card with numbered options. If the person skips it, continue on a stated assumption and do not ask again.
+Example: {"question": "Which database should the service use?", "context": "The schema migration depends on it.", "options": [{"label": "Postgres", "description": "what production runs"}, {"label": "SQLite"}], "allow_free_text": true}`
+
+type askArgs struct {
+	Question      string   `json:"question" jsonschema_description:"what to ask, as one clear question"`
+	Context       string   `json:"context,omitempty" jsonschema_description:"optional: why you ask and what depends on the answer"`
+	Options       []Option `json:"options,omitempty" jsonschema_description:"the choices, shown numbered; give options, allow_free_text, or both"`
+	AllowFreeText bool     `json:"allow_free_text,omitempty" jsonschema_description:"true: the person may type an answer"`
+	MultiSelect   bool     `json:"multi_select,omitempty" jsonschema_description:"true: several options may be chosen"`
+}
+
+func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
+	s := rpc.SessionFrom(ctx)
+	if s == nil || !s.CanElicit() {
+		return Answer{}, fmt.Errorf("%w. %s", rpc.ErrNoElicitation, assumeAndGoOn)
+	}
+	legacy := s.ProtocolVersion() < "2025-11-25"
+	q := Question{Question: a.Question, Context: a.Context, Options: a.Options, AllowFreeText: a.AllowFreeText, MultiSelect: a.MultiSelect}
+	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout(), legacy)
+}
+
+// sessionAsker asks through MCP elicitation/create.
+type sessionAsker struct{ s *rpc.Session }
+
+func (a sessionAsker) Elicit(ctx context.Context, message string, schema json.RawMessage) (string, map[string]any, error) {
+	res, err := a.s.Elicit(ctx, rpc.ElicitRequest{Message: message, RequestedSchema: schema})
+	if err != nil {
+		return "", nil, err
+	}
+	return res.Action, res.Content, nil
+}
+
+const spawnDesc = `Start a background worker (an agent CLI) on a brief and return its id at once; it runs in the workspace root while you go on. tier "fast" is for mechanical work with a clear spec, "good" for design, judgement or reviewing a fast worker's output (default fast). Collect the result with vibe_wait.
+Example: {"brief": "Rename Config.Timeout to Config.Deadline everywhere and make go test ./... pass.", "label": "rename-deadline", "tier": "fast"}`
+
+type spawnArgs struct {
+	Brief string `json:"brief" jsonschema_description:"the complete task for the worker, self-contained: it sees nothing else of this conversation"`
+	Label string `json:"label" jsonschema_description:"a short name for the worker, shown in vibe_list"`
+	Tier  string `json:"tier,omitempty" jsonschema:"enum=fast,enum=good" jsonschema_description:"fast (default) or good"`
+}
+
+func (ts *toolSet) spawn(ctx context.Context, a spawnArgs) (Status, error) {
+	return ts.pool.Spawn(ts.rootOf(ctx), a.Brief, a.Label, a.Tier)
+}
+
+const sendDesc = `Steer a worker: append a message to its brief and run it again (a running attempt is stopped first; earlier attempts are kept in its history). Returns at once.
+Example: {"worker_id": "w1", "message": "Also update the README."}`
+
+type sendArgs struct {
+	WorkerID string `json:"worker_id" jsonschema_description:"the id vibe_spawn returned, e.g. w1"`
+	Message  string `json:"message" jsonschema_description:"what to add to the brief"`
+}
+
+func (ts *toolSet) send(ctx context.Context, a sendArgs) (Status, error) {
+	return ts.pool.Send(ctx, ts.rootOf(ctx), a.WorkerID, a.Message)
+}
+
+const waitDesc = `Wait until a worker finishes and return its final message, or until timeout_seconds pass (default 300): then it says the worker is still running, which is not an error. Cancelling this call stops the wait, not the worker.
+Example: {"worker_id": "w1", "timeout_seconds": 120, "show_log": false}`
+
+type waitArgs struct {
+	WorkerID       string   `json:"worker_id" jsonschema_description:"the id vibe_spawn returned, e.g. w1"`
+	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"minimum=0,maximum=3600" jsonschema_description:"how long to wait at most, in seconds (default 300); 0 looks without waiting"`
+	ShowLog        bool     `json:"show_log,omitempty" jsonschema_description:"true: add the last 40 lines of the worker's stdout and stderr (what it is doing, why it failed)"`
+}
+
+func (ts *toolSet) wait(ctx context.Context, a waitArgs) (WaitResult, error) {
+	timeout := ts.cfg.WaitTimeout()
+	if a.TimeoutSeconds != nil {
+		timeout = time.Duration(*a.TimeoutSeconds * float64(time.Second))
+	}
+	return ts.pool.Wait(ctx, a.WorkerID, timeout, a.ShowLog)
+}
+
+const killDesc = `Stop a worker and everything it started (SIGTERM to its process group, then SIGKILL). Its partial result stays readable with vibe_wait.
+Example: {"worker_id": "w1"}`
+
+type killArgs struct {
+	WorkerID string `json:"worker_id" jsonschema_description:"the id vibe_spawn returned, e.g. w1"`
+}
+
+func (ts *toolSet) kill(ctx context.Context, a killArgs) (Status, error) {
+	return ts.pool.Kill(ctx, a.WorkerID)
+}
+
+const listDesc = `List this run's workers: id, tier, state (running, done, failed, killed), elapsed time of running ones, attempts and the start of each result.
+Example: {}`
+
+type listArgs struct{}
+
+func (ts *toolSet) list(ctx context.Context, _ listArgs) (ListResult, error) {
+	return ts.pool.List(), nil
 }

@@ -19,6 +19,12 @@ func TestMain(m *testing.M) {
 	}
 	if os.Getenv("AGENT_TOOLS_TEST_MAIN") == "1" {
 		extraTools = testTools
+		if os.Getenv("AGENT_TOOLS_TEST_SPINE_ONLY") == "1" {
+			// The spine's transcripts pin protocol behaviour with the
+			// test tools alone, so that adding or changing a capability
+			// tool does not rewrite them.
+			capabilities = nil
+		}
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

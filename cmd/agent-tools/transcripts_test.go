@@ -15,6 +15,11 @@ func init() {
 	conformance.UpdateFlag = flag.Bool("update", false, "rewrite the -- server -- side of the golden transcripts")
 }
 
+// spineAreas are the transcript folders that pin the server spine. They
+// run with the test tools only (AGENT_TOOLS_TEST_SPINE_ONLY); the
+// capability folders run with every tool that attaches.
+var spineAreas = map[string]bool{"lifecycle": true, "surfaces": true, "errors": true, "cancel": true}
+
 // TestTranscripts replays every golden transcript under
 // conformance/testdata (except the replayer's own unit fixtures) against
 // this binary.
@@ -45,9 +50,13 @@ func TestTranscripts(t *testing.T) {
 	}
 	for _, path := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(path, root+string(filepath.Separator)), ".txtar")
+		env := []string{"AGENT_TOOLS_TEST_MAIN=1"}
+		if spineAreas[strings.SplitN(name, "/", 2)[0]] {
+			env = append(env, "AGENT_TOOLS_TEST_SPINE_ONLY=1")
+		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			conformance.Replay(t, path, startBinary(exe, []string{"AGENT_TOOLS_TEST_MAIN=1"}), nil)
+			conformance.Replay(t, path, startBinary(exe, env), nil)
 		})
 	}
 }

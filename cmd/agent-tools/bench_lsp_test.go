@@ -1,0 +1,247 @@
+package main
+
+// This file adds the lsp rows to `make bench`: definition, references and
+// hover through agent-tools against the same request sent straight to
+// gopls, and agent-tools/didWrite against gopls' own first
+// publishDiagnostics after the same change, each pair in the same run on
+// the same fixture (lspbridge/testdata/go.txtar).
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+func init() {
+	needsGopls := func() string {
+		if _, err := exec.LookPath("gopls"); err != nil {
+			return "gopls not on PATH"
+		}
+		return ""
+	}
+	type q struct{ name, action, method string }
+	for _, x := range []q{
+		{"lsp definition (gopls)", "definition", "textDocument/definition"},
+		{"lsp references (gopls)", "references", "textDocument/references"},
+		{"lsp hover (gopls)", "hover", "textDocument/hover"},
+	} {
+		benchRows = append(benchRows, benchRow{name: x.name, peerName: "gopls direct", needs: needsGopls,
+			ours: benchLSPOurs(x.action), peer: benchLSPDirect(x.method)})
+	}
+	benchRows = append(benchRows, benchRow{name: "didWrite → new diagnostics (gopls)", peerName: "gopls first publish", needs: needsGopls,
+		ours: benchDidWriteOurs, peer: benchDidWriteDirect})
+}
+
+// lspBenchFixture writes the lspbridge Go fixture into a temp dir.
+func lspBenchFixture(b *testing.B) string {
+	data, err := os.ReadFile(filepath.Join("..", "..", "lspbridge", "testdata", "go.txtar"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	testutil.WriteTree(b, dir, string(data))
+	real, _ := filepath.EvalSymlinks(dir)
+	return real
+}
+
+// The position used by every navigation row: Shout on main.go line 7.
+const benchLine, benchSymbol, benchChar = 7, "Shout", 8
+
+func startOurs(b *testing.B, dir string) *pipeSession {
+	cmd := testBinaryCmd(context.Background(), "serve", "--root", dir, "--log-level", "off")
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	s := &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
+	s.init(b)
+	return s
+}
+
+func benchLSPOurs(action string) func(b *testing.B) {
+	return func(b *testing.B) {
+		s := startOurs(b, lspBenchFixture(b))
+		defer s.close()
+		call := func(id int) {
+			s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lsp","arguments":{"action":%q,"file":"main.go","line":%d,"symbol":%q}}}`,
+				id, action, benchLine, benchSymbol), id)
+		}
+		call(2) // starts gopls and waits until it is ready
+		id := 2
+		for b.Loop() {
+			id++
+			call(id)
+		}
+	}
+}
+
+func benchDidWriteOurs(b *testing.B) {
+	dir := lspBenchFixture(b)
+	s := startOurs(b, dir)
+	defer s.close()
+	path := filepath.Join(dir, "dw.go")
+	id := 1
+	didWrite := func(i int) {
+		os.WriteFile(path, []byte(dwContent(i)), 0o644)
+		id++
+		s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["dw.go"]}}`, id), id)
+	}
+	didWrite(0) // start and open
+	i := 0
+	for b.Loop() {
+		i++
+		didWrite(i)
+	}
+}
+
+// dwContent alternates between a type error and clean code, never the same
+// text twice.
+func dwContent(i int) string {
+	if i%2 == 1 {
+		return fmt.Sprintf("package main\n\nfunc dw() int {\n\tvar a int = \"x\"\n\treturn a + %d\n}\n", i)
+	}
+	return fmt.Sprintf("package main\n\nfunc dw() int {\n\treturn %d\n}\n", i)
+}
+
+// directLSP is a bare LSP client on gopls' stdio: the peer.
+type directLSP struct {
+	cmd   *exec.Cmd
+	conn  *jsonrpc2.Conn
+	diags chan publish
+}
+
+type publish struct {
+	URI     string `json:"uri"`
+	Version *int   `json:"version"`
+}
+
+type directHandler struct{ diags chan publish }
+
+func (h directHandler) Handle(ctx context.Context, c *jsonrpc2.Conn, req *jsonrpc2.Request) {
+	if req.Notif {
+		if req.Method == "textDocument/publishDiagnostics" {
+			var p publish
+			json.Unmarshal(*req.Params, &p)
+			select {
+			case h.diags <- p:
+			default:
+			}
+		}
+		return
+	}
+	go func() {
+		if req.Method == "workspace/configuration" {
+			var p struct{ Items []any }
+			json.Unmarshal(*req.Params, &p)
+			c.Reply(ctx, req.ID, make([]any, len(p.Items)))
+			return
+		}
+		c.Reply(ctx, req.ID, nil)
+	}()
+}
+
+type rwc struct {
+	io.Reader
+	io.WriteCloser
+}
+
+func startDirect(b *testing.B, dir string) *directLSP {
+	cmd := exec.Command("gopls")
+	cmd.Dir = dir
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	d := &directLSP{cmd: cmd, diags: make(chan publish, 100)}
+	d.conn = jsonrpc2.NewConn(context.Background(), jsonrpc2.NewBufferedStream(rwc{out, in}, jsonrpc2.VSCodeObjectCodec{}), jsonrpc2.AsyncHandler(directHandler{d.diags}))
+	ctx := context.Background()
+	uri := fileURL(dir)
+	err := d.conn.Call(ctx, "initialize", map[string]any{
+		"processId": os.Getpid(), "rootUri": uri, "workspaceFolders": []any{map[string]string{"uri": uri, "name": "fx"}},
+		"capabilities": map[string]any{"workspace": map[string]any{"configuration": true},
+			"textDocument": map[string]any{"publishDiagnostics": map[string]any{"versionSupport": true}}},
+	}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d.conn.Notify(ctx, "initialized", struct{}{})
+	return d
+}
+
+func (d *directLSP) open(b *testing.B, path string) {
+	text, _ := os.ReadFile(path)
+	d.conn.Notify(context.Background(), "textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": fileURL(path), "languageId": "go", "version": 1, "text": string(text)}})
+	d.waitPublish(b, fileURL(path), 1)
+}
+
+func (d *directLSP) waitPublish(b *testing.B, uri string, version int) {
+	for p := range d.diags {
+		if p.URI == uri && p.Version != nil && *p.Version == version {
+			return
+		}
+	}
+	b.Fatal("gopls stopped publishing")
+}
+
+func (d *directLSP) close() {
+	d.conn.Call(context.Background(), "shutdown", nil, nil)
+	d.conn.Notify(context.Background(), "exit", nil)
+	d.conn.Close()
+	d.cmd.Wait()
+}
+
+func fileURL(path string) string { return (&url.URL{Scheme: "file", Path: path}).String() }
+
+func benchLSPDirect(method string) func(b *testing.B) {
+	return func(b *testing.B) {
+		dir := lspBenchFixture(b)
+		d := startDirect(b, dir)
+		defer d.close()
+		main := filepath.Join(dir, "main.go")
+		d.open(b, main)
+		params := map[string]any{"textDocument": map[string]string{"uri": fileURL(main)},
+			"position": map[string]int{"line": benchLine - 1, "character": benchChar}}
+		if strings.HasSuffix(method, "references") {
+			params["context"] = map[string]bool{"includeDeclaration": true}
+		}
+		var res json.RawMessage
+		for b.Loop() {
+			if err := d.conn.Call(context.Background(), method, params, &res); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
+func benchDidWriteDirect(b *testing.B) {
+	dir := lspBenchFixture(b)
+	d := startDirect(b, dir)
+	defer d.close()
+	path := filepath.Join(dir, "dw.go")
+	d.open(b, path)
+	uri := fileURL(path)
+	v := 1
+	for b.Loop() {
+		v++
+		d.conn.Notify(context.Background(), "textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": uri, "version": v},
+			"contentChanges": []any{map[string]string{"text": dwContent(v)}}})
+		d.conn.Notify(context.Background(), "textDocument/didSave", map[string]any{"textDocument": map[string]string{"uri": uri}})
+		d.waitPublish(b, uri, v)
+	}
+}

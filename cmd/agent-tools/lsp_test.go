@@ -1,0 +1,98 @@
+package main
+
+// This file tests the lsp capability through the real binary: its config
+// section, status for a server that fails to start, and that language
+// servers die with agent-tools.
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// callResult is the part of a tools/call answer these tests read.
+type callResult struct {
+	Result struct {
+		IsError           bool
+		Content           []struct{ Text string }
+		StructuredContent json.RawMessage
+	}
+}
+
+func (s *server) call(id int, tool string, args any) callResult {
+	s.t.Helper()
+	a, _ := json.Marshal(args)
+	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, a))
+	m := s.until(id)
+	data, _ := json.Marshal(m)
+	var r callResult
+	json.Unmarshal(data, &r)
+	if len(r.Result.Content) == 0 {
+		s.t.Fatalf("no content in %s", data)
+	}
+	return r
+}
+
+// TestLSPConfigStubServer: a server configured in the lsp section of
+// --config whose binary exits at once (a stand-in for the rustup
+// rust-analyzer shim) is reported with its stderr, and status says so.
+func TestLSPConfigStubServer(t *testing.T) {
+	dir := t.TempDir()
+	stub := writeFile(t, dir, "stub-ls", "#!/bin/sh\necho 'stub: cannot start' >&2\nexit 3\n")
+	os.Chmod(stub, 0o755)
+	ws := filepath.Join(dir, "ws")
+	os.Mkdir(ws, 0o755)
+	writeFile(t, ws, "Cargo.toml", "[package]\nname = \"x\"\n")
+	writeFile(t, ws, "main.rs", "fn main() {}\n")
+	cfg := writeFile(t, dir, "config.json", fmt.Sprintf(`{"lsp": {"servers": [{"name": "rust-analyzer", "command": [%q]}]}}`, stub))
+
+	s := startServer(t, "--root", ws, "--config", cfg)
+	s.initialize()
+	r := s.call(2, "lsp", map[string]any{"action": "definition", "file": "main.rs", "line": 1, "symbol": "main"})
+	if !r.Result.IsError || !strings.Contains(r.Result.Content[0].Text, "stub: cannot start") {
+		t.Errorf("want an isError naming the stderr, got %+v", r.Result)
+	}
+	r = s.call(3, "lsp", map[string]any{"action": "status"})
+	if !strings.Contains(r.Result.Content[0].Text, "rust-analyzer  rust  root .  failed: rust-analyzer initialize failed") {
+		t.Errorf("status:\n%s", r.Result.Content[0].Text)
+	}
+}
+
+// TestLSPServerDiesWithUs: closing agent-tools' stdin stops gopls.
+func TestLSPServerDiesWithUs(t *testing.T) {
+	testutil.Needs(t, "gopls")
+	ws := t.TempDir()
+	writeFile(t, ws, "go.mod", "module x\n\ngo 1.22\n")
+	writeFile(t, ws, "main.go", "package main\n\nfunc main() {}\n")
+	s := startServer(t, "--root", ws)
+	s.initialize()
+	if r := s.call(2, "lsp", map[string]any{"action": "symbols", "file": "main.go"}); r.Result.IsError {
+		t.Fatalf("symbols: %+v", r.Result)
+	}
+	r := s.call(3, "lsp", map[string]any{"action": "status"})
+	var st struct {
+		Servers []struct{ Pid int }
+	}
+	json.Unmarshal(r.Result.StructuredContent, &st)
+	if len(st.Servers) == 0 || st.Servers[0].Pid == 0 {
+		t.Fatalf("no gopls pid in status: %s", r.Result.StructuredContent)
+	}
+	pid := st.Servers[0].Pid
+	s.stdin.Close()
+	select {
+	case <-s.ended:
+	case <-time.After(testutil.IntegrationTimeout()):
+		t.Fatal("agent-tools did not exit after stdin closed")
+	}
+	waitGone(t, 5*time.Second, pid)
+	if err := syscall.Kill(pid, 0); err == nil && !gone(pid) {
+		t.Errorf("gopls (pid %d) outlived agent-tools", pid)
+	}
+}

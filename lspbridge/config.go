@@ -1,0 +1,237 @@
+// This file defines the server registry: which language server handles
+// which files, where its root is, and how a user overrides or adds servers
+// in the lsp section of the config file.
+
+package lspbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// ServerConfig describes one language server.
+type ServerConfig struct {
+	// Name identifies the server ("gopls"); a config entry with a built-in
+	// name overrides that server's non-empty fields.
+	Name string `json:"name"`
+	// Language is what status calls it ("go", "python").
+	Language string `json:"language,omitempty"`
+	// Command is argv: the binary (looked up on PATH) and its arguments.
+	Command []string `json:"command,omitempty"`
+	// Extensions maps file extensions (".go") to LSP language ids ("go").
+	Extensions map[string]string `json:"extensions,omitempty"`
+	// PreferredMarkers are tried first: the nearest ancestor of the file
+	// (inside the run root) holding one of them is the server's root.
+	PreferredMarkers []string `json:"preferredMarkers,omitempty"`
+	// Markers: otherwise the nearest ancestor holding any of them.
+	Markers []string `json:"markers,omitempty"`
+	// InitializationOptions are sent as initialize's
+	// initializationOptions.
+	InitializationOptions json.RawMessage `json:"initializationOptions,omitempty"`
+	// Settings answer workspace/configuration: each requested section is
+	// looked up in this object by its dotted name; absent sections get
+	// null.
+	Settings json.RawMessage `json:"settings,omitempty"`
+	// Checker is the project checker `diagnostics "*"` runs in the root
+	// (argv); empty means: sync every matching file through the server.
+	Checker []string `json:"checker,omitempty"`
+	// CheckerFormat names the checker's output parser: "gcc"
+	// (file:line:col: message), "tsc", "pyright-json" or "dart-machine".
+	CheckerFormat string `json:"checkerFormat,omitempty"`
+	// Unversioned says the server publishes diagnostics without a version
+	// and stays silent when they did not change
+	// (typescript-language-server); it is also learnt from its first
+	// publication.
+	Unversioned bool `json:"unversioned,omitempty"`
+	// Disabled turns a built-in server off.
+	Disabled bool `json:"disabled,omitempty"`
+}
+
+// allMarkers lists the root markers in the order they are tried.
+func (c *ServerConfig) allMarkers() []string {
+	return append(slices.Clone(c.PreferredMarkers), c.Markers...)
+}
+
+// languageID returns the LSP language id for a path, or "" when the server
+// does not handle it.
+func (c *ServerConfig) languageID(path string) string {
+	return c.Extensions[strings.ToLower(filepath.Ext(path))]
+}
+
+// builtinServers are the servers agent-tools knows; see the README table.
+var builtinServers = []ServerConfig{
+	{
+		Name: "gopls", Language: "go", Command: []string{"gopls"},
+		Extensions:       map[string]string{".go": "go"},
+		PreferredMarkers: []string{"go.work"}, Markers: []string{"go.mod"},
+		Checker: []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
+	},
+	{
+		Name: "pyright", Language: "python", Command: []string{"pyright-langserver", "--stdio"},
+		Extensions: map[string]string{".py": "python", ".pyi": "python"},
+		Markers:    []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"},
+		Checker:    []string{"pyright", "--outputjson"}, CheckerFormat: "pyright-json",
+	},
+	{
+		Name: "typescript-language-server", Language: "typescript/javascript", Command: []string{"typescript-language-server", "--stdio"},
+		Extensions: map[string]string{".ts": "typescript", ".tsx": "typescriptreact", ".mts": "typescript", ".cts": "typescript",
+			".js": "javascript", ".jsx": "javascriptreact", ".mjs": "javascript", ".cjs": "javascript"},
+		Markers:     []string{"tsconfig.json", "jsconfig.json", "package.json"},
+		Unversioned: true,
+		Checker:     []string{"tsc", "--noEmit", "--pretty", "false"}, CheckerFormat: "tsc",
+	},
+	{
+		Name: "clangd", Language: "c/c++", Command: []string{"clangd"},
+		Extensions: map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
+		Markers:    []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
+	},
+	{
+		Name: "rust-analyzer", Language: "rust", Command: []string{"rust-analyzer"},
+		Extensions: map[string]string{".rs": "rust"},
+		Markers:    []string{"Cargo.toml"},
+		Checker:    []string{"cargo", "check", "--message-format=short"}, CheckerFormat: "gcc",
+	},
+	{
+		Name: "dart", Language: "dart", Command: []string{"dart", "language-server", "--protocol=lsp"},
+		Extensions: map[string]string{".dart": "dart"},
+		Markers:    []string{"pubspec.yaml"},
+		Checker:    []string{"dart", "analyze", "--format=machine"}, CheckerFormat: "dart-machine",
+	},
+}
+
+// Config is the lsp section of the config file.
+type Config struct {
+	// ReadyTimeout bounds how long a navigation action on a fresh server
+	// waits for it to finish loading, e.g. "10s" (default).
+	ReadyTimeout string `json:"readyTimeout,omitempty"`
+	// Servers override built-in servers by name or add new ones.
+	Servers []ServerConfig `json:"servers,omitempty"`
+}
+
+// Options tune a Supervisor; nil fields and zero values take the defaults.
+type Options struct {
+	Servers      []ServerConfig // default: builtinServers merged with the config file
+	ReadyTimeout time.Duration  // default 10 s
+	InitTimeout  time.Duration  // initialize answer; default 30 s
+	RetryDelay   time.Duration  // after a failed start; default 30 s
+	SettleWindow time.Duration  // after the first fresh publish without a version; default 200 ms
+	// VersionedSettle is the settle window after a version-matched
+	// publish: gopls sends its second round within a few ms. Default 10 ms.
+	VersionedSettle time.Duration
+	// QuietWindow: a ready server without versions that publishes nothing
+	// for this long after a change has nothing new. Default 1.5 s.
+	QuietWindow   time.Duration
+	DiagnosticCap time.Duration // hard cap on a diagnostics wait; default 3 s
+	PerFileCap    int           // new diagnostics shown per file on write; default 20
+}
+
+var defaultOptions = Options{
+	ReadyTimeout:    10 * time.Second,
+	InitTimeout:     30 * time.Second,
+	RetryDelay:      30 * time.Second,
+	SettleWindow:    200 * time.Millisecond,
+	VersionedSettle: 10 * time.Millisecond,
+	QuietWindow:     1500 * time.Millisecond,
+	DiagnosticCap:   3 * time.Second,
+	PerFileCap:      20,
+}
+
+func (o *Options) withDefaults() Options {
+	d := defaultOptions
+	if o == nil {
+		d.Servers = slices.Clone(builtinServers)
+		return d
+	}
+	r := *o
+	if r.Servers == nil {
+		r.Servers = slices.Clone(builtinServers)
+	}
+	pick := func(v *time.Duration, def time.Duration) {
+		if *v <= 0 {
+			*v = def
+		}
+	}
+	pick(&r.ReadyTimeout, d.ReadyTimeout)
+	pick(&r.InitTimeout, d.InitTimeout)
+	pick(&r.RetryDelay, d.RetryDelay)
+	pick(&r.SettleWindow, d.SettleWindow)
+	pick(&r.VersionedSettle, d.VersionedSettle)
+	pick(&r.QuietWindow, d.QuietWindow)
+	pick(&r.DiagnosticCap, d.DiagnosticCap)
+	if r.PerFileCap <= 0 {
+		r.PerFileCap = d.PerFileCap
+	}
+	return r
+}
+
+// ParseConfig decodes the lsp section (strictly: unknown fields are errors)
+// into Options. A nil section gives the defaults.
+func ParseConfig(section json.RawMessage) (*Options, error) {
+	opts := defaultOptions
+	opts.Servers = slices.Clone(builtinServers)
+	if len(section) == 0 || string(section) == "null" {
+		return &opts, nil
+	}
+	var c Config
+	dec := json.NewDecoder(bytes.NewReader(section))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return nil, fmt.Errorf("lsp section: %w", err)
+	}
+	if c.ReadyTimeout != "" {
+		d, err := time.ParseDuration(c.ReadyTimeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("lsp section: readyTimeout %q: want a duration such as \"10s\"", c.ReadyTimeout)
+		}
+		opts.ReadyTimeout = d
+	}
+	for _, s := range c.Servers {
+		if s.Name == "" {
+			return nil, fmt.Errorf("lsp section: a server has no name")
+		}
+		i := slices.IndexFunc(opts.Servers, func(b ServerConfig) bool { return b.Name == s.Name })
+		if i < 0 {
+			if len(s.Command) == 0 || len(s.Extensions) == 0 || len(s.allMarkers()) == 0 {
+				return nil, fmt.Errorf("lsp section: new server %q needs command, extensions and markers", s.Name)
+			}
+			opts.Servers = append(opts.Servers, s)
+			continue
+		}
+		opts.Servers[i] = mergeServer(opts.Servers[i], s)
+	}
+	return &opts, nil
+}
+
+// mergeServer overrides base's fields with the non-empty fields of o.
+func mergeServer(base, o ServerConfig) ServerConfig {
+	if o.Language != "" {
+		base.Language = o.Language
+	}
+	if len(o.Command) > 0 {
+		base.Command = o.Command
+	}
+	if len(o.Extensions) > 0 {
+		base.Extensions = maps.Clone(o.Extensions)
+	}
+	if len(o.PreferredMarkers) > 0 || len(o.Markers) > 0 {
+		base.PreferredMarkers, base.Markers = o.PreferredMarkers, o.Markers
+	}
+	if len(o.InitializationOptions) > 0 {
+		base.InitializationOptions = o.InitializationOptions
+	}
+	if len(o.Settings) > 0 {
+		base.Settings = o.Settings
+	}
+	base.Unversioned = base.Unversioned || o.Unversioned
+	if len(o.Checker) > 0 {
+		base.Checker, base.CheckerFormat = o.Checker, o.CheckerFormat
+	}
+	base.Disabled = o.Disabled
+	return base
+}

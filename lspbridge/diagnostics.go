@@ -1,0 +1,99 @@
+// This file defines the lsp tool's diagnostics action for one file: sync
+// it and wait for the diagnostics of that version.
+
+package lspbridge
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// convertDiags turns a server's diagnostics for path (whose text the
+// server has) into results.
+func convertDiags(root string, enc encoding, path, text string, ds []Diagnostic) []Diag {
+	lines := splitLines(text)
+	out := make([]Diag, 0, len(ds))
+	for _, d := range ds {
+		line := ""
+		if d.Range.Start.Line < len(lines) {
+			line = lines[d.Range.Start.Line]
+		}
+		out = append(out, Diag{Path: displayPath(root, path), Line: d.Range.Start.Line + 1, Col: enc.column(line, d.Range.Start.Character),
+			Severity: severityName(d.Severity), Code: codeString(d.Code), Source: d.Source, Message: d.Message, Text: strings.TrimSpace(line)})
+	}
+	sortDiags(out)
+	return out
+}
+
+// errorsAndWarnings keeps severities error and warning; it returns how
+// many others it dropped.
+func errorsAndWarnings(ds []Diag) ([]Diag, int) {
+	var out []Diag
+	for _, d := range ds {
+		if d.Severity == "error" || d.Severity == "warning" {
+			out = append(out, d)
+		}
+	}
+	return out, len(ds) - len(out)
+}
+
+// fileDiagnostics syncs path with its server and returns the diagnostics
+// of the version it sent.
+func (s *Supervisor) fileDiagnostics(ctx context.Context, root, path string) (*server, []Diag, error) {
+	srv, sr, limit, err := s.syncFile(ctx, root, path)
+	if err != nil {
+		return srv, nil, err
+	}
+	ds, err := srv.diagnostics(ctx, path, sr, limit)
+	if err != nil {
+		return srv, nil, err
+	}
+	return srv, convertDiags(root, srv.enc, path, sr.text, ds), nil
+}
+
+// syncFile syncs path with its server and returns how long to wait for
+// its diagnostics: a server that has not published anything for the file
+// yet gets the ready budget, others the diagnostics cap.
+func (s *Supervisor) syncFile(ctx context.Context, root, path string) (*server, syncResult, time.Duration, error) {
+	srv, err := s.serverFor(ctx, root, path)
+	if err != nil {
+		return nil, syncResult{}, 0, err
+	}
+	srv.mu.Lock()
+	seen := srv.diags[path] != nil
+	srv.mu.Unlock()
+	sr, err := srv.sync(ctx, path)
+	if err != nil {
+		return srv, syncResult{}, 0, err
+	}
+	limit := s.opts.DiagnosticCap
+	if !seen {
+		limit = max(limit, s.opts.ReadyTimeout)
+	}
+	return srv, sr, limit, nil
+}
+
+// Diagnostics returns a file's errors and warnings, fresh for its current
+// content; file "*" runs the project checkers instead.
+func (s *Supervisor) Diagnostics(ctx context.Context, req Request) (*Result, error) {
+	if req.File == "*" {
+		return s.projectDiagnostics(ctx, req.Root)
+	}
+	path, err := existingFile(req.Root, req.File)
+	if err != nil {
+		return nil, err
+	}
+	srv, ds, err := s.fileDiagnostics(ctx, req.Root, path)
+	if err != nil {
+		return nil, err
+	}
+	ds, dropped := errorsAndWarnings(ds)
+	r := &Result{Action: "diagnostics", Server: srv.cfg.Name, Diagnostics: ds, Shown: len(ds), Total: len(ds)}
+	r.Summary = fmt.Sprintf("%d errors and warnings in %s", len(ds), displayPath(req.Root, path))
+	if dropped > 0 {
+		r.Summary += fmt.Sprintf(" (%d infos and hints not shown)", dropped)
+	}
+	return r, nil
+}

@@ -1,0 +1,215 @@
+// This file defines addressing: a 1-based line plus a symbol on it becomes
+// a position in the server's encoding, and server positions become 1-based
+// line:column for the agent.
+
+package lspbridge
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// target is a resolved symbol: 0-based line, byte offsets of the aimed-at
+// segment in that line.
+type target struct {
+	Line      int // 0-based
+	StartByte int
+	EndByte   int
+}
+
+// nearbyLines is how far from the given line a missing symbol is looked
+// for.
+const nearbyLines = 5
+
+// locate finds symbol on line (1-based) of text. Identifier-boundary
+// matches are preferred to plain substring matches; for "a.b", "pkg::Name"
+// or "x->y" the target is the last segment; occurrence (1-based, 0 = the
+// only one) picks among several matches.
+func locate(text string, line int, symbol string, occurrence int) (target, error) {
+	if strings.TrimSpace(symbol) == "" {
+		return target{}, fmt.Errorf("argument 'symbol': required for this action: the name on that line to aim at")
+	}
+	lines := splitLines(text)
+	if line < 1 || line > len(lines) {
+		return target{}, fmt.Errorf("argument 'line': %d is outside the file (it has %d lines)", line, len(lines))
+	}
+	src := lines[line-1]
+	starts, needle := matches(src, symbol)
+	if len(starts) == 0 {
+		return target{}, notOnLine(lines, line, symbol)
+	}
+	if occurrence < 0 || occurrence > len(starts) {
+		return target{}, fmt.Errorf("argument 'occurrence': %d, but %q occurs %d time(s) on line %d", occurrence, symbol, len(starts), line)
+	}
+	if occurrence == 0 {
+		if len(starts) > 1 {
+			cols := make([]string, len(starts))
+			for i, s := range starts {
+				cols[i] = fmt.Sprintf("%d at column %d", i+1, utf8.RuneCountInString(src[:s])+1)
+			}
+			return target{}, fmt.Errorf("%q occurs %d times on line %d (%s): pass occurrence (1-based) to pick one", symbol, len(starts), line, strings.Join(cols, ", "))
+		}
+		occurrence = 1
+	}
+	start := starts[occurrence-1]
+	off, seg := lastSegment(needle)
+	return target{Line: line - 1, StartByte: start + off, EndByte: start + off + len(seg)}, nil
+}
+
+// matches returns the byte offsets of symbol in src, identifier-boundary
+// matches if any, else substring matches; for a qualified name that is not
+// on the line it falls back to its last segment. needle is what matched.
+func matches(src, symbol string) (starts []int, needle string) {
+	for _, n := range []string{symbol, lastOf(symbol)} {
+		if n == "" {
+			continue
+		}
+		all := indexAll(src, n)
+		var bounded []int
+		for _, s := range all {
+			if boundary(src, s, s+len(n)) {
+				bounded = append(bounded, s)
+			}
+		}
+		if len(bounded) > 0 {
+			return bounded, n
+		}
+		if len(all) > 0 {
+			return all, n
+		}
+	}
+	return nil, symbol
+}
+
+func lastOf(symbol string) string {
+	_, seg := lastSegment(symbol)
+	if seg == symbol {
+		return ""
+	}
+	return seg
+}
+
+// lastSegment returns the offset and text of the part after the last ".",
+// "::", "->" or "#".
+func lastSegment(s string) (int, string) {
+	best := 0
+	for _, sep := range []string{".", "::", "->", "#"} {
+		if i := strings.LastIndex(s, sep); i >= 0 && i+len(sep) < len(s) && i+len(sep) > best {
+			best = i + len(sep)
+		}
+	}
+	return best, s[best:]
+}
+
+func indexAll(s, sub string) []int {
+	var out []int
+	for i := 0; ; {
+		j := strings.Index(s[i:], sub)
+		if j < 0 {
+			return out
+		}
+		out = append(out, i+j)
+		i += j + 1
+	}
+}
+
+func isIdent(r rune) bool { return r == '_' || r == '$' || unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// boundary reports whether src[start:end] is not glued to identifier
+// characters on either side.
+func boundary(src string, start, end int) bool {
+	if r, _ := utf8.DecodeLastRuneInString(src[:start]); start > 0 && isIdent(r) {
+		if f, _ := utf8.DecodeRuneInString(src[start:]); isIdent(f) {
+			return false
+		}
+	}
+	if r, _ := utf8.DecodeRuneInString(src[end:]); end < len(src) && isIdent(r) {
+		if l, _ := utf8.DecodeLastRuneInString(src[:end]); isIdent(l) {
+			return false
+		}
+	}
+	return true
+}
+
+// notOnLine is the error for a symbol missing from its line: it names the
+// nearest lines (within ±5) that contain it.
+func notOnLine(lines []string, line int, symbol string) error {
+	var near []string
+	for d := 1; d <= nearbyLines; d++ {
+		for _, l := range []int{line - d, line + d} {
+			if l >= 1 && l <= len(lines) {
+				if s, _ := matches(lines[l-1], symbol); len(s) > 0 {
+					near = append(near, fmt.Sprint(l))
+				}
+			}
+		}
+	}
+	if len(near) == 0 {
+		return fmt.Errorf("%q is not on line %d, nor within %d lines of it: check the line number (line %d is %q)", symbol, line, nearbyLines, line, strings.TrimSpace(lines[line-1]))
+	}
+	return fmt.Errorf("%q is not on line %d; nearest lines containing it: %s", symbol, line, strings.Join(near, ", "))
+}
+
+// splitLines splits text into lines without their terminators ("\r\n" or
+// "\n").
+func splitLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSuffix(l, "\r")
+	}
+	return lines
+}
+
+// encoding is a negotiated position encoding.
+type encoding string
+
+const (
+	utf16Enc encoding = "utf-16"
+	utf8Enc  encoding = "utf-8"
+	utf32Enc encoding = "utf-32"
+)
+
+// character converts a byte offset in line to a character offset in enc.
+func (enc encoding) character(line string, byteOff int) int {
+	byteOff = min(byteOff, len(line))
+	switch enc {
+	case utf8Enc:
+		return byteOff
+	case utf32Enc:
+		return utf8.RuneCountInString(line[:byteOff])
+	}
+	n := 0
+	for _, r := range line[:byteOff] {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// byteOffset converts a character offset in enc to a byte offset in line
+// (clamped to the line).
+func (enc encoding) byteOffset(line string, char int) int {
+	if enc == utf8Enc {
+		return min(max(char, 0), len(line))
+	}
+	n := 0
+	for i, r := range line {
+		if n >= char {
+			return i
+		}
+		if enc == utf32Enc {
+			n++
+		} else {
+			n += utf16.RuneLen(r)
+		}
+	}
+	return len(line)
+}
+
+// column is the 1-based column (in characters) of a server position in
+// line, for display.
+func (enc encoding) column(line string, char int) int {
+	return utf8.RuneCountInString(line[:enc.byteOffset(line, char)]) + 1
+}

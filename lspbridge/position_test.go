@@ -1,0 +1,77 @@
+package lspbridge
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestLocate(t *testing.T) {
+	text := "package main\n\nfunc f() {\n\tfoo(foo)\n\tx := pkg.Name(héllo, Name)\n\tfoobar := 1\n\tv := a::b::Name\n}\n"
+	tests := []struct {
+		name       string
+		line       int
+		symbol     string
+		occurrence int
+		want       target
+		wantErr    string
+	}{
+		{name: "single", line: 3, symbol: "f", want: target{Line: 2, StartByte: 5, EndByte: 6}},
+		{name: "duplicate needs occurrence", line: 4, symbol: "foo", wantErr: `"foo" occurs 2 times on line 4 (1 at column 2, 2 at column 6): pass occurrence (1-based) to pick one`},
+		{name: "occurrence 2", line: 4, symbol: "foo", occurrence: 2, want: target{Line: 3, StartByte: 5, EndByte: 8}},
+		{name: "occurrence too big", line: 4, symbol: "foo", occurrence: 3, wantErr: `argument 'occurrence': 3, but "foo" occurs 2 time(s) on line 4`},
+		{name: "substring when no boundary match", line: 6, symbol: "foo", want: target{Line: 5, StartByte: 1, EndByte: 4}},
+		{name: "qualified aims at last segment", line: 5, symbol: "pkg.Name", want: target{Line: 4, StartByte: 10, EndByte: 14}},
+		{name: "rust path", line: 7, symbol: "a::b::Name", want: target{Line: 6, StartByte: 12, EndByte: 16}},
+		{name: "qualified not on line falls back to segment", line: 7, symbol: "x::Name", want: target{Line: 6, StartByte: 12, EndByte: 16}},
+		{name: "substring inside a word", line: 6, symbol: "bar", want: target{Line: 5, StartByte: 4, EndByte: 7}},
+		{name: "not on line names nearest", line: 2, symbol: "Name", wantErr: `"Name" is not on line 2; nearest lines containing it: 5, 7`},
+		{name: "nowhere near", line: 1, symbol: "zzz", wantErr: `"zzz" is not on line 1, nor within 5 lines of it: check the line number (line 1 is "package main")`},
+		{name: "line out of range", line: 99, symbol: "f", wantErr: "argument 'line': 99 is outside the file (it has 9 lines)"},
+		{name: "no symbol", line: 3, symbol: "", wantErr: "argument 'symbol': required for this action: the name on that line to aim at"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := locate(text, tt.line, tt.symbol, tt.occurrence)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error:\n got %v\nwant %s", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got)\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestEncoding(t *testing.T) {
+	line := "a := \"é😀\" + b"
+	b := len("a := \"é😀\" + ") // byte offset of b
+	tests := []struct {
+		enc  encoding
+		want int
+	}{
+		{utf16Enc, 13}, // é is 1 unit, 😀 is 2
+		{utf8Enc, b},
+		{utf32Enc, 12},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.enc), func(t *testing.T) {
+			c := tt.enc.character(line, b)
+			if c != tt.want {
+				t.Errorf("character: got %d, want %d", c, tt.want)
+			}
+			if back := tt.enc.byteOffset(line, c); back != b {
+				t.Errorf("byteOffset: got %d, want %d", back, b)
+			}
+			if col := tt.enc.column(line, c); col != 13 {
+				t.Errorf("column: got %d, want 13", col)
+			}
+		})
+	}
+}

@@ -1,0 +1,258 @@
+// This file defines the subset of the Language Server Protocol 3.17 that
+// agent-tools speaks, written by hand (STYLE.md R12). Each type links to
+// its definition in the specification:
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/
+
+package lspbridge
+
+import "encoding/json"
+
+// Position is a zero-based line and a character offset in the encoding the
+// server negotiated (UTF-16 unless positionEncoding says otherwise).
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#position
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+// Range is a half-open span between two positions.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#range
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+// Location is a range in a document.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#location
+type Location struct {
+	URI   string `json:"uri"`
+	Range Range  `json:"range"`
+}
+
+// LocationLink is what definition-like requests may answer instead of a
+// Location; TargetSelectionRange is the name of the target.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#locationLink
+type LocationLink struct {
+	TargetURI            string `json:"targetUri"`
+	TargetRange          Range  `json:"targetRange"`
+	TargetSelectionRange Range  `json:"targetSelectionRange"`
+}
+
+// TextDocumentItem is an opened document.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentItem
+type TextDocumentItem struct {
+	URI        string `json:"uri"`
+	LanguageID string `json:"languageId"`
+	Version    int32  `json:"version"`
+	Text       string `json:"text"`
+}
+
+// TextDocumentIdentifier names a document.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentIdentifier
+type TextDocumentIdentifier struct {
+	URI string `json:"uri"`
+}
+
+// VersionedTextDocumentIdentifier names a version of a document. In a
+// TextDocumentEdit the version may be null (or 0 from gopls): the file on
+// disk.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#optionalVersionedTextDocumentIdentifier
+type VersionedTextDocumentIdentifier struct {
+	URI     string `json:"uri"`
+	Version *int32 `json:"version"`
+}
+
+// TextDocumentPositionParams is a document and a position in it.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentPositionParams
+type TextDocumentPositionParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+	Position     Position               `json:"position"`
+}
+
+// ContentChange is a full-text change: we always send the whole document.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentContentChangeEvent
+type ContentChange struct {
+	Text string `json:"text"`
+}
+
+// DidChangeParams is the params of textDocument/didChange.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_didChange
+type DidChangeParams struct {
+	TextDocument   VersionedTextDocumentIdentifier `json:"textDocument"`
+	ContentChanges []ContentChange                 `json:"contentChanges"`
+}
+
+// Diagnostic is one problem the server reports. Code is a number, a string
+// or absent.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#diagnostic
+type Diagnostic struct {
+	Range    Range           `json:"range"`
+	Severity int             `json:"severity,omitempty"` // 1 error, 2 warning, 3 information, 4 hint
+	Code     json.RawMessage `json:"code,omitempty"`
+	Source   string          `json:"source,omitempty"`
+	Message  string          `json:"message"`
+}
+
+// PublishDiagnosticsParams is the params of
+// textDocument/publishDiagnostics; Version is set by gopls, pyright and
+// clangd, not by typescript-language-server.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#publishDiagnosticsParams
+type PublishDiagnosticsParams struct {
+	URI         string       `json:"uri"`
+	Version     *int32       `json:"version,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// DocumentDiagnosticReport is the answer to a pull (textDocument/diagnostic);
+// Kind is "full" or "unchanged".
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticReport
+type DocumentDiagnosticReport struct {
+	Kind  string       `json:"kind"`
+	Items []Diagnostic `json:"items"`
+}
+
+// Hover is the answer to textDocument/hover. Contents is MarkupContent, a
+// MarkedString or an array of MarkedStrings.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#hover
+type Hover struct {
+	Contents json.RawMessage `json:"contents"`
+}
+
+// DocumentSymbol is one node of a document's symbol tree.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbol
+type DocumentSymbol struct {
+	Name           string           `json:"name"`
+	Detail         string           `json:"detail,omitempty"`
+	Kind           int              `json:"kind"`
+	Range          Range            `json:"range"`
+	SelectionRange Range            `json:"selectionRange"`
+	Children       []DocumentSymbol `json:"children,omitempty"`
+	// Location is set instead of the ranges when the server answers with
+	// SymbolInformation (flat form).
+	Location *Location `json:"location,omitempty"`
+}
+
+// SymbolInformation is a workspace/symbol answer item (WorkspaceSymbol has
+// the same shape for our purposes).
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolInformation
+type SymbolInformation struct {
+	Name          string   `json:"name"`
+	Kind          int      `json:"kind"`
+	Location      Location `json:"location"`
+	ContainerName string   `json:"containerName,omitempty"`
+}
+
+// CodeAction is an answer item of textDocument/codeAction; a bare Command
+// has a title and a command name instead of a kind.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeAction
+type CodeAction struct {
+	Title   string          `json:"title"`
+	Kind    string          `json:"kind,omitempty"`
+	Command json.RawMessage `json:"command,omitempty"`
+}
+
+// TextEdit replaces a range with new text.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textEdit
+type TextEdit struct {
+	Range   Range  `json:"range"`
+	NewText string `json:"newText"`
+}
+
+// DocumentChange is one entry of WorkspaceEdit.documentChanges: a
+// TextDocumentEdit, or a resource operation (Kind "create", "rename" or
+// "delete").
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceEdit
+type DocumentChange struct {
+	Kind         string                          `json:"kind,omitempty"`
+	TextDocument VersionedTextDocumentIdentifier `json:"textDocument"`
+	Edits        []TextEdit                      `json:"edits"`
+	URI          string                          `json:"uri,omitempty"`    // create, delete
+	OldURI       string                          `json:"oldUri,omitempty"` // rename
+	NewURI       string                          `json:"newUri,omitempty"` // rename
+}
+
+// WorkspaceEdit is the answer to textDocument/rename.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceEdit
+type WorkspaceEdit struct {
+	Changes         map[string][]TextEdit `json:"changes,omitempty"`
+	DocumentChanges []DocumentChange      `json:"documentChanges,omitempty"`
+}
+
+// ProgressParams is the params of $/progress; Value.Kind is "begin",
+// "report" or "end" for work-done progress.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#progress
+type ProgressParams struct {
+	Token json.RawMessage `json:"token"`
+	Value struct {
+		Kind string `json:"kind"`
+	} `json:"value"`
+}
+
+// ServerCapabilities is the subset of the initialize answer we look at.
+// Providers are a bool or an options object; both mean "supported" unless
+// false or null.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#serverCapabilities
+type ServerCapabilities struct {
+	PositionEncoding        string          `json:"positionEncoding,omitempty"`
+	TextDocumentSync        json.RawMessage `json:"textDocumentSync,omitempty"`
+	HoverProvider           json.RawMessage `json:"hoverProvider,omitempty"`
+	DefinitionProvider      json.RawMessage `json:"definitionProvider,omitempty"`
+	TypeDefinitionProvider  json.RawMessage `json:"typeDefinitionProvider,omitempty"`
+	ImplementationProvider  json.RawMessage `json:"implementationProvider,omitempty"`
+	ReferencesProvider      json.RawMessage `json:"referencesProvider,omitempty"`
+	DocumentSymbolProvider  json.RawMessage `json:"documentSymbolProvider,omitempty"`
+	WorkspaceSymbolProvider json.RawMessage `json:"workspaceSymbolProvider,omitempty"`
+	CodeActionProvider      json.RawMessage `json:"codeActionProvider,omitempty"`
+	RenameProvider          json.RawMessage `json:"renameProvider,omitempty"`
+	DiagnosticProvider      json.RawMessage `json:"diagnosticProvider,omitempty"`
+}
+
+// supported reports whether a provider field announces support.
+func supported(p json.RawMessage) bool {
+	s := string(p)
+	return s != "" && s != "false" && s != "null"
+}
+
+// prepareRenameSupported reports whether renameProvider has
+// prepareProvider: true.
+func (c ServerCapabilities) prepareRenameSupported() bool {
+	var o struct {
+		PrepareProvider bool `json:"prepareProvider"`
+	}
+	return json.Unmarshal(c.RenameProvider, &o) == nil && o.PrepareProvider
+}
+
+// saveSupported reports whether textDocumentSync asks for didSave.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocumentSyncOptions
+func (c ServerCapabilities) saveSupported() bool {
+	var o struct {
+		Save json.RawMessage `json:"save"`
+	}
+	if json.Unmarshal(c.TextDocumentSync, &o) != nil {
+		return false // a bare TextDocumentSyncKind number: no save
+	}
+	return supported(o.Save)
+}
+
+// symbolKinds names SymbolKind values.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolKind
+var symbolKinds = [...]string{"", "file", "module", "namespace", "package", "class", "method", "property",
+	"field", "constructor", "enum", "interface", "function", "variable", "constant", "string", "number",
+	"boolean", "array", "object", "key", "null", "enum member", "struct", "event", "operator", "type parameter"}
+
+func symbolKind(k int) string {
+	if k > 0 && k < len(symbolKinds) {
+		return symbolKinds[k]
+	}
+	return "symbol"
+}
+
+// severityNames names DiagnosticSeverity values.
+var severityNames = [...]string{"", "error", "warning", "info", "hint"}
+
+func severityName(s int) string {
+	if s > 0 && s < len(severityNames) {
+		return severityNames[s]
+	}
+	return "error" // absent: the client decides; treat as error
+}

@@ -1,0 +1,89 @@
+// This file defines the per-run registry of reported diagnostics that
+// keeps diagnostics on write to what is new.
+
+package lspbridge
+
+import (
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// diagKey identifies a diagnostic for suppression. Position is left out on
+// purpose: a diagnostic that moved down four lines is not new.
+type diagKey struct {
+	path, severity, code, message string
+}
+
+// registry remembers, per file and key, the diagnostics present the last
+// time the file was reported (their source lines, for picking which copy
+// is new). A key whose count grows is new again (a second identical
+// "missing return").
+type registry struct {
+	mu   sync.Mutex                      // guards seen
+	seen map[string]map[diagKey][]string // path → key → source lines last observed
+}
+
+func newRegistry() *registry { return &registry{seen: map[string]map[diagKey][]string{}} }
+
+// normalizeMessage collapses whitespace (pyright's multi-line messages
+// indent with non-breaking spaces) so that equal messages key equally.
+func normalizeMessage(m string) string {
+	return strings.Join(strings.FieldsFunc(m, unicode.IsSpace), " ")
+}
+
+// observe records the file's current diagnostics and returns the indexes
+// of those that are new, and how many were suppressed as already
+// reported. When a key's count grew, the new ones are those whose source
+// line was not there before, then the first ones in order.
+func (r *registry) observe(path string, ds []Diag) (fresh []int, suppressed int) {
+	now := map[diagKey][]string{}
+	keys := make([]diagKey, len(ds))
+	for i, d := range ds {
+		keys[i] = diagKey{path, d.Severity, d.Code, normalizeMessage(d.Message)}
+		now[keys[i]] = append(now[keys[i]], d.Text)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	prev := r.seen[path]
+	isNew := make([]bool, len(ds))
+	for k, texts := range now {
+		budget := len(texts) - len(prev[k])
+		if budget <= 0 {
+			continue
+		}
+		old := map[string]int{}
+		for _, t := range prev[k] {
+			old[t]++
+		}
+		var rest []int
+		for i := range ds {
+			if keys[i] != k {
+				continue
+			}
+			if old[ds[i].Text] > 0 {
+				old[ds[i].Text]--
+				rest = append(rest, i)
+			} else if budget > 0 {
+				isNew[i] = true
+				budget--
+			}
+		}
+		for _, i := range rest {
+			if budget == 0 {
+				break
+			}
+			isNew[i] = true
+			budget--
+		}
+	}
+	for i := range ds {
+		if isNew[i] {
+			fresh = append(fresh, i)
+		} else {
+			suppressed++
+		}
+	}
+	r.seen[path] = now
+	return fresh, suppressed
+}

@@ -1,0 +1,310 @@
+// This file defines lsp_rename: prepareRename, rename, and applying the
+// server's WorkspaceEdit transactionally (all files or none).
+
+package lspbridge
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// identifier is what new_name must look like: letters, digits, _ and $,
+// not starting with a digit.
+var identifier = regexp.MustCompile(`^[\p{L}_$][\p{L}\p{N}_$]*$`)
+
+// RenamedFile is one file a rename changed.
+type RenamedFile struct {
+	Path  string `json:"path" jsonschema_description:"file, relative to the root"`
+	Edits int    `json:"edits" jsonschema_description:"how many edits were applied to it"`
+}
+
+// RenameResult is lsp_rename's answer.
+type RenameResult struct {
+	Server      string        `json:"server" jsonschema_description:"the language server that computed the rename"`
+	Target      string        `json:"target" jsonschema_description:"what line+symbol resolved to"`
+	NewName     string        `json:"new_name" jsonschema_description:"the new name"`
+	Files       []RenamedFile `json:"files" jsonschema_description:"the files changed, with edit counts"`
+	Edits       int           `json:"edits" jsonschema_description:"total edits applied"`
+	Diagnostics []Diag        `json:"diagnostics" jsonschema_description:"errors and warnings that are new after the rename"`
+	Suppressed  int           `json:"suppressed" jsonschema_description:"diagnostics present but already reported in this run"`
+}
+
+// Text is the result for a model.
+func (r *RenameResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "renamed %s → %s: %d edits in %d files\n", r.Target, r.NewName, r.Edits, len(r.Files))
+	for _, f := range r.Files {
+		fmt.Fprintf(&b, "%s  %d edits\n", f.Path, f.Edits)
+	}
+	if len(r.Diagnostics) > 0 {
+		b.WriteString("new diagnostics after the rename:\n")
+		for _, d := range r.Diagnostics {
+			b.WriteString(d.String() + "\n")
+		}
+	}
+	if r.Suppressed > 0 {
+		fmt.Fprintf(&b, "%d already-reported diagnostics suppressed\n", r.Suppressed)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// Rename renames the symbol at req's line + symbol to newName across the
+// project, applying every file's edits or none.
+func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*RenameResult, error) {
+	if !identifier.MatchString(newName) {
+		return nil, fmt.Errorf("argument 'new_name': %q is not an identifier (letters, digits, _ or $, not starting with a digit)", newName)
+	}
+	a, err := s.aim(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	srv := a.srv
+	if !supported(srv.caps.RenameProvider) {
+		return nil, fmt.Errorf("%s does not support rename", srv.cfg.Name)
+	}
+	if srv.caps.prepareRenameSupported() {
+		var prep json.RawMessage
+		if err := srv.call(ctx, "textDocument/prepareRename", a.params(), &prep); err != nil {
+			return nil, fmt.Errorf("cannot rename %s: %w", a.target, err)
+		}
+		if p := strings.TrimSpace(string(prep)); p == "" || p == "null" {
+			if !a.ready {
+				return nil, loadingError(srv, s.opts)
+			}
+			return nil, fmt.Errorf("cannot rename %s: %s says there is nothing renameable there", a.target, srv.cfg.Name)
+		}
+	}
+	var we *WorkspaceEdit
+	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "newName": newName}
+	if err := srv.call(ctx, "textDocument/rename", params, &we); err != nil {
+		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
+	}
+	if we == nil || len(we.Changes)+len(we.DocumentChanges) == 0 {
+		return nil, fmt.Errorf("renaming %s: %s returned no edits; nothing was changed", a.target, srv.cfg.Name)
+	}
+	changes, err := planEdits(srv, canonical(req.Root), we)
+	if err != nil {
+		return nil, fmt.Errorf("renaming %s: %w; nothing was changed", a.target, err)
+	}
+	if err := applyAll(changes); err != nil {
+		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
+	}
+	res := &RenameResult{Server: srv.cfg.Name, Target: a.target, NewName: newName, Diagnostics: []Diag{}}
+	paths := make([]string, len(changes))
+	for i, c := range changes {
+		paths[i] = c.path
+		res.Files = append(res.Files, RenamedFile{Path: displayPath(req.Root, c.path), Edits: c.edits})
+		res.Edits += c.edits
+	}
+	// Sync every touched file and report what the rename broke.
+	for _, o := range s.didWriteFiles(ctx, req.Root, paths) {
+		res.Diagnostics = append(res.Diagnostics, o.fresh...)
+		res.Suppressed += o.suppressed
+	}
+	sortDiags(res.Diagnostics)
+	return res, nil
+}
+
+// fileChange is one file's new content, computed before anything is
+// written.
+type fileChange struct {
+	path     string
+	old, new string
+	mode     os.FileMode
+	edits    int
+}
+
+// planEdits checks a WorkspaceEdit (paths inside root, versions matching
+// what the server was told, no resource operations) and computes every
+// file's new content in memory.
+func planEdits(srv *server, root string, we *WorkspaceEdit) ([]fileChange, error) {
+	byPath := map[string][]TextEdit{}
+	for uri, edits := range we.Changes {
+		p := uriPath(uri)
+		byPath[p] = append(byPath[p], edits...)
+	}
+	for _, dc := range we.DocumentChanges {
+		if dc.Kind != "" {
+			return nil, fmt.Errorf("the server's edit includes a file operation (%s %s%s), which lsp_rename does not apply", dc.Kind, dc.URI, dc.OldURI)
+		}
+		p := uriPath(dc.TextDocument.URI)
+		if v := dc.TextDocument.Version; v != nil && *v > 0 {
+			srv.syncMu.Lock()
+			d := srv.docs[p]
+			srv.syncMu.Unlock()
+			if d == nil || d.version != *v {
+				return nil, fmt.Errorf("the edit for %s is for version %d, which is not the version the server was sent", displayPath(root, p), *v)
+			}
+		}
+		byPath[p] = append(byPath[p], dc.Edits...)
+	}
+	var out []fileChange
+	for p, edits := range byPath {
+		if !within(root, p) {
+			return nil, fmt.Errorf("the edit touches %s, outside the root", p)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", displayPath(root, p), err)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if t, _ := srv.textOf(p); t != string(data) {
+			return nil, fmt.Errorf("%s changed on disk since the server saw it: sync it (agent-tools/didWrite) and retry", displayPath(root, p))
+		}
+		text, err := applyEdits(string(data), edits, srv.enc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", displayPath(root, p), err)
+		}
+		out = append(out, fileChange{path: p, old: string(data), new: text, mode: st.Mode().Perm(), edits: len(edits)})
+	}
+	slices.SortFunc(out, func(a, b fileChange) int { return cmp.Compare(a.path, b.path) })
+	return out, nil
+}
+
+// applyEdits applies non-overlapping text edits to text.
+func applyEdits(text string, edits []TextEdit, enc encoding) (string, error) {
+	lines := splitLinesKeep(text)
+	offset := func(p Position) (int, error) {
+		if p.Line > len(lines) || p.Line < 0 {
+			return 0, fmt.Errorf("edit position line %d is outside the file", p.Line+1)
+		}
+		base := 0
+		for _, l := range lines[:p.Line] {
+			base += len(l)
+		}
+		if p.Line == len(lines) {
+			return base, nil
+		}
+		content := strings.TrimRight(lines[p.Line], "\r\n")
+		return base + enc.byteOffset(content, p.Character), nil
+	}
+	type span struct {
+		start, end int
+		text       string
+	}
+	spans := make([]span, 0, len(edits))
+	for _, e := range edits {
+		s, err := offset(e.Range.Start)
+		if err != nil {
+			return "", err
+		}
+		en, err := offset(e.Range.End)
+		if err != nil {
+			return "", err
+		}
+		if en < s {
+			return "", errors.New("an edit ends before it starts")
+		}
+		spans = append(spans, span{s, en, e.NewText})
+	}
+	slices.SortStableFunc(spans, func(a, b span) int { return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(a.end, b.end)) })
+	var b strings.Builder
+	last := 0
+	for _, sp := range spans {
+		if sp.start < last {
+			return "", errors.New("the server sent overlapping edits")
+		}
+		b.WriteString(text[last:sp.start])
+		b.WriteString(sp.text)
+		last = sp.end
+	}
+	b.WriteString(text[last:])
+	return b.String(), nil
+}
+
+// splitLinesKeep splits text after each "\n", keeping the terminators.
+func splitLinesKeep(text string) []string {
+	return strings.SplitAfter(text, "\n")
+}
+
+// commitHook, when set (by tests), runs before each file is replaced; an
+// error makes that replacement fail.
+var commitHook func(path string) error
+
+// applyAll writes every change or none: each new content goes to a temp
+// file in the same directory (fsynced), then the temps are renamed over
+// their targets; if any step fails, the files already replaced get their
+// old content back the same way and the temps are removed.
+func applyAll(changes []fileChange) error {
+	temps := make([]string, len(changes))
+	cleanup := func() {
+		for _, t := range temps {
+			if t != "" {
+				os.Remove(t)
+			}
+		}
+	}
+	for i, c := range changes {
+		t, err := writeTemp(c.path, c.new, c.mode)
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w; nothing was changed", c.path, err)
+		}
+		temps[i] = t
+	}
+	for i, c := range changes {
+		err := error(nil)
+		if commitHook != nil {
+			err = commitHook(c.path)
+		}
+		if err == nil {
+			err = os.Rename(temps[i], c.path)
+		}
+		if err != nil {
+			cleanup()
+			rollback := rollBack(changes[:i])
+			return errors.Join(fmt.Errorf("replacing %s: %w; every file was restored to its content before the rename", c.path, err), rollback)
+		}
+		temps[i] = ""
+	}
+	return nil
+}
+
+// rollBack restores the old content of files already replaced.
+func rollBack(done []fileChange) error {
+	var errs []error
+	for _, c := range done {
+		t, err := writeTemp(c.path, c.old, c.mode)
+		if err == nil {
+			err = os.Rename(t, c.path)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("could not restore %s: %w", c.path, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// writeTemp writes content to a new temp file next to path, fsynced.
+func writeTemp(path, content string, mode os.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".agent-tools-*")
+	if err != nil {
+		return "", err
+	}
+	_, err = f.WriteString(content)
+	if err == nil {
+		err = f.Chmod(mode)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}

@@ -1,0 +1,61 @@
+package lspbridge
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestApplyEdits(t *testing.T) {
+	text := "func Shout() {}\nx := Shout() + Shout()\n"
+	edits := []TextEdit{
+		{Range: Range{Start: Position{1, 15}, End: Position{1, 20}}, NewText: "Yell"},
+		{Range: Range{Start: Position{0, 5}, End: Position{0, 10}}, NewText: "Yell"},
+		{Range: Range{Start: Position{1, 5}, End: Position{1, 10}}, NewText: "Yell"},
+	}
+	got, err := applyEdits(text, edits, utf16Enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "func Yell() {}\nx := Yell() + Yell()\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	overlap := []TextEdit{edits[1], {Range: Range{Start: Position{0, 6}, End: Position{0, 8}}, NewText: "z"}}
+	if _, err := applyEdits(text, overlap, utf16Enc); err == nil {
+		t.Error("overlapping edits were accepted")
+	}
+}
+
+// TestApplyAllRollsBack: when the second file cannot be replaced, the
+// first gets its old content back and no temp file is left.
+func TestApplyAllRollsBack(t *testing.T) {
+	dir := t.TempDir()
+	var changes []fileChange
+	for _, n := range []string{"a.go", "b.go", "c.go"} {
+		p := filepath.Join(dir, n)
+		writeFile(t, p, "old "+n)
+		changes = append(changes, fileChange{path: p, old: "old " + n, new: "new " + n, mode: 0o644, edits: 1})
+	}
+	calls := 0
+	commitHook = func(string) error {
+		if calls++; calls == 2 {
+			return errors.New("injected")
+		}
+		return nil
+	}
+	defer func() { commitHook = nil }()
+	if err := applyAll(changes); err == nil {
+		t.Fatal("applyAll succeeded despite the injected failure")
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("temp files left behind: %v", entries)
+	}
+	for _, c := range changes {
+		data, _ := os.ReadFile(c.path)
+		if string(data) != c.old {
+			t.Errorf("%s: got %q, want %q", c.path, data, c.old)
+		}
+	}
+}

@@ -1,0 +1,486 @@
+// This file defines one running language server: start and initialize,
+// answering its requests, document sync, the diagnostics it publishes and
+// its readiness.
+
+package lspbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+)
+
+// server is one running language server for one root.
+//
+// Goroutines: conn's read loop updates diags and progress through
+// onNotify (under mu) and answers the server's requests on goroutines of
+// their own; callers sync documents under syncMu so that versions reach
+// the server in order.
+type server struct {
+	cfg     *ServerConfig
+	root    string
+	opts    *Options
+	proc    *proc.Process
+	conn    *conn
+	caps    ServerCapabilities
+	enc     encoding
+	started time.Time
+
+	syncMu sync.Mutex // held while sending didOpen/didChange/didSave; guards docs
+	docs   map[string]*document
+
+	mu          sync.Mutex // guards the fields below
+	diags       map[string]*published
+	progress    map[string]bool // work-done tokens begun and not ended
+	progressed  bool            // some work-done progress has ended
+	published   bool            // some diagnostics were published
+	unversioned bool            // some were published without a version
+	changed     chan struct{}   // closed and replaced when diags or progress change
+}
+
+// document is what the server was last told about an open file.
+type document struct {
+	version int32
+	text    string
+}
+
+// published is the latest diagnostics publication for a file.
+type published struct {
+	version *int32 // as published; nil when the server sends none
+	seq     uint64 // publications so far for this file
+	diags   []Diagnostic
+}
+
+// startServer starts cfg's binary in root and initializes it. On failure
+// the error carries the stderr tail.
+func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts *Options) (*server, error) {
+	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: cfg.Command[1:], Dir: root, Stdin: true, Stdout: true})
+	if err != nil {
+		return nil, err
+	}
+	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(),
+		docs: map[string]*document{}, diags: map[string]*published{}, progress: map[string]bool{}, changed: make(chan struct{})}
+	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
+	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
+	defer cancel()
+	if err := s.initialize(ictx); err != nil {
+		s.stop(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail()))
+	}
+	return s, nil
+}
+
+// tail formats a child's stderr tail for an error message: its last lines.
+func tail(stderr string) string {
+	stderr = strings.TrimSpace(stderr)
+	if stderr == "" {
+		return " (no stderr output)"
+	}
+	lines := strings.Split(stderr, "\n")
+	if len(lines) > 8 {
+		lines = lines[len(lines)-8:]
+	}
+	return "; stderr: " + strings.Join(lines, "\n  ")
+}
+
+// initialize runs the LSP handshake.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initialize
+func (s *server) initialize(ctx context.Context) error {
+	params := map[string]any{
+		"processId":             os.Getpid(),
+		"clientInfo":            map[string]any{"name": "agent-tools"},
+		"rootUri":               fileURI(s.root),
+		"rootPath":              s.root,
+		"workspaceFolders":      s.folders(),
+		"initializationOptions": s.cfg.InitializationOptions,
+		"capabilities":          clientCapabilities,
+	}
+	var res struct {
+		Capabilities ServerCapabilities `json:"capabilities"`
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- s.conn.call(ctx, "initialize", params, &res) }()
+	select {
+	case err := <-errc:
+		if err != nil {
+			return err
+		}
+	case <-s.proc.Done():
+		// A binary that exits at once (a rustup shim) never answers.
+		return fmt.Errorf("the server exited before answering initialize (%v)", s.proc.Err())
+	}
+	s.caps = res.Capabilities
+	s.enc = encoding(strings.ToLower(res.Capabilities.PositionEncoding))
+	if s.enc == "" {
+		s.enc = utf16Enc
+	}
+	return s.conn.notify(ctx, "initialized", struct{}{})
+}
+
+func (s *server) folders() []map[string]string {
+	return []map[string]string{{"uri": fileURI(s.root), "name": filepath.Base(s.root)}}
+}
+
+// clientCapabilities is what we tell servers we support.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
+var clientCapabilities = map[string]any{
+	"general": map[string]any{"positionEncodings": []string{"utf-16", "utf-8"}},
+	"workspace": map[string]any{
+		"configuration":    true,
+		"workspaceFolders": true,
+		"workspaceEdit":    map[string]any{"documentChanges": true},
+		"symbol":           map[string]any{},
+	},
+	"textDocument": map[string]any{
+		"synchronization":    map[string]any{"didSave": true},
+		"publishDiagnostics": map[string]any{"versionSupport": true},
+		"definition":         map[string]any{"linkSupport": true},
+		"typeDefinition":     map[string]any{"linkSupport": true},
+		"implementation":     map[string]any{"linkSupport": true},
+		"references":         map[string]any{},
+		"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
+		"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
+		"codeAction": map[string]any{"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{
+			"valueSet": []string{"", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports", "source.fixAll"}}}},
+		"rename":     map[string]any{"prepareSupport": true},
+		"diagnostic": map[string]any{},
+	},
+	"window": map[string]any{"workDoneProgress": true},
+}
+
+// onRequest answers the server's requests. Unknown ones get "method not
+// found", which servers tolerate.
+func (s *server) onRequest(_ context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case "workspace/configuration":
+		return s.configuration(params), nil
+	case "client/registerCapability", "client/unregisterCapability", "window/workDoneProgress/create",
+		"window/showMessageRequest", "workspace/diagnostic/refresh", "workspace/codeLens/refresh",
+		"workspace/semanticTokens/refresh", "workspace/inlayHint/refresh", "workspace/inlineValue/refresh":
+		return nil, nil
+	case "workspace/workspaceFolders":
+		return s.folders(), nil
+	case "workspace/applyEdit":
+		return map[string]any{"applied": false, "failureReason": "agent-tools applies edits only through lsp_rename"}, nil
+	}
+	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "agent-tools does not serve " + method}
+}
+
+// configuration answers workspace/configuration from cfg.Settings.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspace_configuration
+func (s *server) configuration(params json.RawMessage) []any {
+	var p struct {
+		Items []struct {
+			Section string `json:"section"`
+		} `json:"items"`
+	}
+	json.Unmarshal(params, &p)
+	var settings map[string]any
+	json.Unmarshal(s.cfg.Settings, &settings)
+	out := make([]any, len(p.Items))
+	for i, it := range p.Items {
+		var v any = settings
+		for _, part := range strings.Split(it.Section, ".") {
+			m, ok := v.(map[string]any)
+			if !ok || part == "" {
+				if part != "" {
+					v = nil
+				}
+				break
+			}
+			v = m[part]
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// onNotify records what the server publishes. It runs on the read loop and
+// only takes mu.
+func (s *server) onNotify(method string, params json.RawMessage) {
+	switch method {
+	case "textDocument/publishDiagnostics":
+		var p PublishDiagnosticsParams
+		if json.Unmarshal(params, &p) != nil {
+			return
+		}
+		path := uriPath(p.URI)
+		s.mu.Lock()
+		prev := s.diags[path]
+		seq := uint64(1)
+		if prev != nil {
+			seq = prev.seq + 1
+		}
+		s.diags[path] = &published{version: p.Version, seq: seq, diags: p.Diagnostics}
+		s.published = true
+		s.unversioned = s.unversioned || p.Version == nil
+		s.broadcastLocked()
+		s.mu.Unlock()
+	case "$/progress":
+		var p ProgressParams
+		if json.Unmarshal(params, &p) != nil {
+			return
+		}
+		tok := string(p.Token)
+		s.mu.Lock()
+		switch p.Value.Kind {
+		case "begin":
+			s.progress[tok] = true
+		case "end":
+			delete(s.progress, tok)
+			s.progressed = true
+		}
+		s.broadcastLocked()
+		s.mu.Unlock()
+	}
+}
+
+func (s *server) broadcastLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// exited reports whether the server process is gone.
+func (s *server) exited() bool {
+	select {
+	case <-s.proc.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// loading reports whether the server is still loading: no diagnostics
+// published yet and work-done progress still open (or never seen).
+func (s *server) loading() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !s.published && (len(s.progress) > 0 || !s.progressed)
+}
+
+// call is conn.call; when the server died meanwhile the error says so,
+// with its stderr tail.
+func (s *server) call(ctx context.Context, method string, params, result any) error {
+	err := s.conn.call(ctx, method, params, result)
+	if err != nil && ctx.Err() == nil && s.exited() {
+		return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+	}
+	return err
+}
+
+// syncResult says what sync told the server.
+type syncResult struct {
+	version int32
+	text    string
+	changed bool   // opened or changed: fresh diagnostics will follow
+	seq     uint64 // publications for the file before the change
+}
+
+// sync makes the server's view of path equal to the file on disk: didOpen
+// the first time, else a full-text didChange (version+1) and didSave when
+// the content differs.
+func (s *server) sync(ctx context.Context, path string) (syncResult, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return syncResult{}, fmt.Errorf("reading %s: %w", displayPath(s.root, path), err)
+	}
+	return s.syncText(ctx, path, string(data))
+}
+
+func (s *server) syncText(ctx context.Context, path, text string) (syncResult, error) {
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
+	s.mu.Lock()
+	var seq uint64
+	if p := s.diags[path]; p != nil {
+		seq = p.seq
+	}
+	s.mu.Unlock()
+	uri := fileURI(path)
+	d := s.docs[path]
+	switch {
+	case d == nil:
+		d = &document{version: 1, text: text}
+		err := s.conn.notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+			URI: uri, LanguageID: s.cfg.languageID(path), Version: 1, Text: text}})
+		if err != nil {
+			return syncResult{}, fmt.Errorf("opening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+		}
+		s.docs[path] = d
+		return syncResult{version: 1, text: text, changed: true, seq: seq}, nil
+	case d.text == text:
+		return syncResult{version: d.version, text: text, seq: seq}, nil
+	}
+	v := d.version + 1
+	err := s.conn.notify(ctx, "textDocument/didChange", DidChangeParams{
+		TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: &v},
+		ContentChanges: []ContentChange{{Text: text}},
+	})
+	if err == nil && s.caps.saveSupported() {
+		err = s.conn.notify(ctx, "textDocument/didSave", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+	}
+	if err != nil {
+		return syncResult{}, fmt.Errorf("syncing %s with %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+	}
+	d.version, d.text = v, text
+	return syncResult{version: v, text: text, changed: true, seq: seq}, nil
+}
+
+// errNoFreshDiagnostics is returned when the server published nothing for
+// the new version within the cap.
+var errNoFreshDiagnostics = errors.New("no fresh diagnostics")
+
+// diagnostics returns the file's diagnostics for the version sync sent:
+// pulled when the server offers pull diagnostics, else the first matching
+// push (same version; from a server that sends no version, any later
+// push) plus what follows within the settle window, bounded by limit.
+//
+// A server without versions that stays silent (typescript-language-server
+// does not republish unchanged diagnostics) is taken to mean "unchanged"
+// once it is ready and quiet for the quiet window.
+func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
+	if supported(s.caps.DiagnosticProvider) {
+		var rep DocumentDiagnosticReport
+		err := s.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
+		if err == nil && rep.Kind == "full" {
+			return rep.Items, nil
+		}
+	}
+	if !sr.changed {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if p := s.diags[path]; p != nil {
+			return p.diags, nil
+		}
+		sr.seq = 0 // never published: wait for the first one below
+	}
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	var settleC, quietC <-chan time.Time
+	var lastSeq uint64
+	latest := func() []Diagnostic {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if p := s.diags[path]; p != nil {
+			return p.diags
+		}
+		return nil
+	}
+	for {
+		s.mu.Lock()
+		p := s.diags[path]
+		ch := s.changed
+		unversioned := s.cfg.Unversioned || s.unversioned
+		ready := s.published || s.progressed && len(s.progress) == 0
+		s.mu.Unlock()
+		if p != nil && p.seq > sr.seq && (p.version == nil || *p.version == sr.version) && p.seq != lastSeq {
+			lastSeq = p.seq
+			settle := s.opts.SettleWindow
+			if p.version != nil {
+				settle = s.opts.VersionedSettle // the version already proves freshness
+			}
+			settleC = time.After(settle)
+		}
+		if unversioned && ready && quietC == nil && lastSeq == 0 {
+			quietC = time.After(s.opts.QuietWindow)
+		}
+		select {
+		case <-ch:
+		case <-settleC:
+			return latest(), nil
+		case <-quietC:
+			if lastSeq == 0 {
+				return latest(), nil
+			}
+		case <-deadline.C:
+			if lastSeq != 0 {
+				return latest(), nil
+			}
+			return nil, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, path), sr.version, limit)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-s.proc.Done():
+			return nil, fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+		}
+	}
+}
+
+// latestDiagnostics returns the file's most recent publication when it is
+// for the version sr sent (or the server sends no versions) and newer than
+// the sync; ok is false otherwise (pulled diagnostics, or nothing newer).
+func (s *server) latestDiagnostics(path string, sr syncResult) ([]Diagnostic, bool) {
+	if supported(s.caps.DiagnosticProvider) {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.diags[path]
+	if p == nil || p.seq <= sr.seq || (p.version != nil && *p.version != sr.version) {
+		return nil, false
+	}
+	return p.diags, true
+}
+
+// waitReady waits, up to budget, until the server has published
+// diagnostics for path (or for anything, when path is "") or has ended all
+// the work-done progress it began: the readiness signals of gopls,
+// pyright, clangd and typescript-language-server (which publishes nothing
+// for a clean file). gopls ends its progress before it has type-checked,
+// but it holds navigation requests until then. It reports whether the
+// server is ready.
+func (s *server) waitReady(ctx context.Context, path string, budget time.Duration) bool {
+	t := time.NewTimer(budget)
+	defer t.Stop()
+	for {
+		s.mu.Lock()
+		ready := s.published && path == "" || s.diags[path] != nil || s.progressed && len(s.progress) == 0
+		ch := s.changed
+		s.mu.Unlock()
+		if ready {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		case <-s.proc.Done():
+			return false
+		}
+	}
+}
+
+// stop shuts the server down: shutdown and exit, then the proc stop
+// sequence.
+func (s *server) stop(ctx context.Context) error {
+	defer s.conn.close()
+	return s.proc.Stop(ctx, func(ctx context.Context) error {
+		if err := s.conn.call(ctx, "shutdown", nil, nil); err != nil {
+			return err
+		}
+		return s.conn.notify(ctx, "exit", nil)
+	})
+}
+
+// textOf returns the text the server has for path, or the file on disk.
+func (s *server) textOf(path string) (string, error) {
+	s.syncMu.Lock()
+	d := s.docs[path]
+	s.syncMu.Unlock()
+	if d != nil {
+		return d.text, nil
+	}
+	data, err := os.ReadFile(path)
+	return string(data), err
+}

@@ -1,0 +1,72 @@
+package lspbridge
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestStatusReasons covers the halves of "marker and binary": a marker
+// whose binary is missing, a binary with no marker, and a binary that
+// exists but fails to initialize (a stub standing in for the rustup
+// rust-analyzer shim, which prints an error and exits).
+func TestStatusReasons(t *testing.T) {
+	root := t.TempDir()
+	stub := filepath.Join(t.TempDir(), "failing-ls")
+	writeFile(t, stub, "#!/bin/sh\necho \"error: Unknown binary 'rust-analyzer' in official toolchain\" >&2\nexit 1\n")
+	os.Chmod(stub, 0o755)
+	writeFile(t, filepath.Join(root, "pubspec.yaml"), "name: fx\n")
+	writeFile(t, filepath.Join(root, "Cargo.toml"), "[package]\nname = \"fx\"\n")
+	writeFile(t, filepath.Join(root, "src.rs"), "fn main() {}\n")
+	writeFile(t, filepath.Join(root, "main.zz"), "x\n")
+	section, _ := json.Marshal(Config{Servers: []ServerConfig{
+		{Name: "dart", Command: []string{"agent-tools-no-such-dart"}},
+		{Name: "rust-analyzer", Command: []string{stub}},
+		{Name: "zz", Language: "zz", Command: []string{"sh"}, Extensions: map[string]string{".zz": "zz"}, Markers: []string{"zz.marker"}},
+	}})
+	opts, err := ParseConfig(section)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, opts)
+	ctx := testCtx(t)
+
+	_, err = s.Locations(ctx, "definition", Request{Root: root, File: "src.rs", Line: 1, Symbol: "main"})
+	if err == nil || !strings.Contains(err.Error(), "rust-analyzer initialize failed") || !strings.Contains(err.Error(), "Unknown binary 'rust-analyzer'") {
+		t.Fatalf("a failing binary: want the initialize failure with its stderr, got %v", err)
+	}
+	start := time.Now()
+	_, err = s.Locations(ctx, "definition", Request{Root: root, File: "src.rs", Line: 1, Symbol: "main"})
+	if err == nil || !strings.Contains(err.Error(), "next start attempt in") {
+		t.Fatalf("a second call must not retry at once, got %v", err)
+	}
+	_ = start
+	_, err = s.Locations(ctx, "definition", Request{Root: root, File: "main.zz", Line: 1, Symbol: "x"})
+	if err == nil || !strings.Contains(err.Error(), "no marker (zz.marker)") {
+		t.Fatalf("binary without marker: got %v", err)
+	}
+
+	got := map[string]ServerStatus{}
+	for _, st := range s.Status(root) {
+		got[st.Server] = st
+	}
+	for name, want := range map[string]string{
+		"dart":          "not started: binary missing (tried agent-tools-no-such-dart on PATH)",
+		"rust-analyzer": "failed: rust-analyzer initialize failed",
+		"zz":            "not started: no marker (zz.marker) under the root",
+	} {
+		if line := got[name].line(); !strings.Contains(line, want) {
+			t.Errorf("status of %s: want %q in %q", name, want, line)
+		}
+	}
+	if !strings.Contains(got["rust-analyzer"].Reason, "Unknown binary") {
+		t.Errorf("the failure reason lacks the stderr tail: %q", got["rust-analyzer"].Reason)
+	}
+	// reload forgets the failure and tries again at once.
+	if _, err := s.Reload(ctx, root, filepath.Join(root, "src.rs")); err == nil || !strings.Contains(err.Error(), "initialize failed") {
+		t.Errorf("reload of a failing server: got %v", err)
+	}
+}

@@ -1,0 +1,65 @@
+package workers
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		section string
+		flags   map[string]string
+		want    Config
+		err     string
+	}{
+		{name: "defaults", want: defaultConfig},
+		{name: "flags override the file", section: `{"commands":{"fast":"a","good":"b"},"ask_timeout_seconds":1.5,"max_running":2,"log_bytes":4096}`,
+			flags: map[string]string{"fast": "c"},
+			want:  Config{Commands: map[string]string{"fast": "c", "good": "b"}, AskTimeoutSeconds: 1.5, MaxRunning: 2, LogBytes: 4096, WaitTimeoutSeconds: 300}},
+		{name: "unknown field", section: `{"timeout":3}`, err: `unknown field "timeout"`},
+		{name: "unknown tier", section: `{"commands":{"slow":"x"}}`, err: `unknown tier "slow"`},
+		{name: "bad timeout", section: `{"ask_timeout_seconds":0}`, err: "ask_timeout_seconds: want > 0"},
+		{name: "bad max", section: `{"max_running":0}`, err: "max_running: want ≥ 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseConfig(json.RawMessage(tt.section), tt.flags)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want.Commands == nil {
+				tt.want.Commands = map[string]string{}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if got := (Config{AskTimeoutSeconds: 0.25}).AskTimeout(); got != 250*time.Millisecond {
+		t.Errorf("AskTimeout = %v", got)
+	}
+}
+
+func TestProgram(t *testing.T) {
+	root := t.TempDir()
+	if p, ok := Program("FOO=1 exec sh -c 'x'", root); !ok || !strings.HasSuffix(p, "/sh") {
+		t.Errorf("sh: %q %v", p, ok)
+	}
+	if _, ok := Program("no-such-agent-cli --json", root); ok {
+		t.Error("a missing program was found")
+	}
+	if p, ok := Program("./agent.sh", root); ok || p != root+"/agent.sh" {
+		t.Errorf("relative: %q %v", p, ok)
+	}
+}
