@@ -1,6 +1,33 @@
-// Package dapbridge drives debug adapters over DAP: the adapter registry,
-// the DAP client, the one-session-per-conversation supervisor and the
-// debug tool.
+// Package dapbridge drives debug adapters over the Debug Adapter Protocol:
+// the adapter registry ([Adapters]), the DAP client (conn.go), one debug
+// session per conversation ([Supervisor]) and the debug tool (tools.go,
+// the only file that imports rpc).
 //
-// Only tools.go adapts it to package rpc; the rest is a plain Go API.
+// Call [NewSupervisor], then [Supervisor.Do] with a conversation id, the
+// run's root and a [Request]; [Supervisor.Close] ends every session. Each
+// conversation has at most one live session; a second launch or attach is
+// rejected, calls of one conversation are serialized, and a session is
+// terminated when its TTL expires.
+//
+// # Handshake
+//
+// The same sequence works for delve, debugpy and lldb-dap (measured):
+// initialize → launch/attach sent without waiting for its answer → wait
+// for the initialized event → replay the conversation's breakpoint table
+// (setBreakpoints per file, full line list) → configurationDone → collect
+// the launch/attach answer → wait for stopped, terminated or exited.
+//
+// # Goroutines
+//
+//   - one reader per adapter connection (conn.readLoop): it owns the
+//     read side, routes responses to their waiters by request_seq, feeds
+//     events to the session's state machine (under the session's mutex,
+//     never blocking) and answers reverse requests with success:false;
+//   - one TTL timer per live session (time.AfterFunc), which terminates
+//     the session under the conversation's call lock;
+//   - the tool call's own goroutine, which holds the conversation's call
+//     lock while it talks to the adapter.
+//
+// Child processes (the adapters; the debuggees are their children) are
+// started and stopped through internal/proc only.
 package dapbridge

@@ -1,35 +1,86 @@
-// This file adapts the debug-adapter bridge to package rpc.
+// This file adapts the debug-adapter bridge to package rpc: the debug tool
+// and the capability's attachment.
 
 package dapbridge
 
 import (
-	"github.com/agent-tools/agent-tools/internal/probe"
+	"context"
+	"encoding/json"
+	"errors"
+
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
-var adapters = []struct {
-	id    string
-	names []string
-}{
-	{"delve", []string{"dlv"}},
-	{"debugpy", []string{"python3"}},
-	{"lldb", []string{"lldb-dap", "lldb-dap-19", "lldb-vscode"}},
-	{"dart", []string{"dart"}},
+// implicitConversation is the conversation id used when the harness gave
+// none (no --conversation flag, no conversationId in initialize): the run
+// then has one debug session, shared by all its calls.
+const implicitConversation = ""
+
+const debugDescription = `Drive a debugger (delve for Go, debugpy for Python, lldb-dap for C/C++/Rust) in this conversation's one debug session. Calls are serialized; a second launch is rejected until terminate.
+Ops: adapters | status | breakpoints {file, lines} (before or during a session; [] clears the file) | launch {program, args?, adapter?} | attach {port, adapter?} or {pid} (lldb) | continue | pause | step_over | step_in | step_out (each {thread_id?}; they wait up to 15 s, then answer "still running") | threads | stack {thread_id?} | scopes {frame_id} | variables {reference} | evaluate {expression, frame_id?} | output | terminate.
+Example: {"op":"breakpoints","file":"main.go","lines":[12]} then {"op":"launch","program":"main.go"} then {"op":"stack"}.`
+
+// debugArgs are the debug tool's arguments.
+type debugArgs struct {
+	Op         string   `json:"op" jsonschema:"enum=adapters,enum=status,enum=breakpoints,enum=launch,enum=attach,enum=continue,enum=pause,enum=step_over,enum=step_in,enum=step_out,enum=threads,enum=stack,enum=scopes,enum=variables,enum=evaluate,enum=output,enum=terminate" jsonschema_description:"the operation"`
+	File       string   `json:"file,omitempty" jsonschema_description:"breakpoints: source file, relative to the root"`
+	Lines      *[]int   `json:"lines,omitempty" jsonschema_description:"breakpoints: 1-based lines, the file's full list (replaces the previous one); [] clears the file"`
+	Program    string   `json:"program,omitempty" jsonschema_description:"launch: what to debug, relative to the root: a .go file or package directory, a .py file, or a native executable built with -g"`
+	Args       []string `json:"args,omitempty" jsonschema_description:"launch: the program's command-line arguments"`
+	Adapter    string   `json:"adapter,omitempty" jsonschema:"enum=delve,enum=debugpy,enum=lldb,enum=dart" jsonschema_description:"launch, attach: the adapter, when the program's kind or the root's markers do not decide it"`
+	Port       int      `json:"port,omitempty" jsonschema_description:"attach: 127.0.0.1 port of a process listening for a debugger (python -m debugpy --listen PORT, dlv --headless --listen, lldb-server gdbserver)"`
+	Pid        int      `json:"pid,omitempty" jsonschema_description:"attach (lldb only): the process id to attach to"`
+	ThreadID   int      `json:"thread_id,omitempty" jsonschema_description:"continue, pause, step_*, stack: the thread; default the last stopped thread"`
+	FrameID    int      `json:"frame_id,omitempty" jsonschema_description:"scopes (required), evaluate: a frame id from stack or the stop; evaluate defaults to the top frame"`
+	Reference  int      `json:"reference,omitempty" jsonschema_description:"variables: a reference from scopes, variables or evaluate"`
+	Expression string   `json:"expression,omitempty" jsonschema_description:"evaluate: the expression, in the program's language"`
 }
 
-// Attach reports the debug capability for a run rooted at root.
-func Attach(root string) rpc.Attachment {
-	a := rpc.Attachment{
-		Capability: "debug",
-		Reason:     "the debug tool is not built yet (issue 5)",
+// Attach reports the debug capability for a run rooted at root, with the
+// debug section of the configuration file (nil for the defaults). The
+// tool is listed whenever the configuration is valid: whether an adapter
+// can start is decided per call (debug op adapters says why not).
+func Attach(root string, config json.RawMessage) rpc.Attachment {
+	a := rpc.Attachment{Capability: "debug"}
+	for _, c := range Checks() {
+		a.Checks = append(a.Checks, rpc.Check{Name: c.Name, OK: c.OK, Detail: c.Detail})
 	}
-	for _, ad := range adapters {
-		b := probe.Look(ad.names...)
-		c := rpc.Check{Name: ad.id, OK: b.Found(), Detail: b.Path}
-		if !b.Found() {
-			c.Detail = b.Name + " not on PATH"
-		}
-		a.Checks = append(a.Checks, c)
+	opts, err := ParseConfig(config)
+	if err != nil {
+		a.Reason = "config section debug: " + err.Error()
+		return a
 	}
+	sup := NewSupervisor(&opts)
+	t := &toolSet{sup: sup, root: root}
+	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "debug", Tier: rpc.TierExec, Description: debugDescription}, t.debug)}
+	a.Close = sup.Close
 	return a
+}
+
+type toolSet struct {
+	sup  *Supervisor
+	root string // the --root flag; initialize may override it per session
+}
+
+func (t *toolSet) debug(ctx context.Context, a debugArgs) (*Result, error) {
+	conv, root := implicitConversation, t.root
+	if s := rpc.SessionFrom(ctx); s != nil {
+		m := s.Mode()
+		conv = m.Conversation
+		if m.Root != "" {
+			root = m.Root
+		}
+	}
+	r := Request{
+		Op: a.Op, File: a.File, Program: a.Program, Args: a.Args, Adapter: a.Adapter,
+		Port: a.Port, Pid: a.Pid, ThreadID: a.ThreadID, FrameID: a.FrameID,
+		Reference: a.Reference, Expression: a.Expression,
+	}
+	if a.Op == "breakpoints" {
+		if a.Lines == nil {
+			return nil, errors.New("op breakpoints: argument 'lines' is required: the file's full list of lines, or [] to clear it")
+		}
+		r.Lines = *a.Lines
+	}
+	return t.sup.Do(ctx, conv, root, r)
 }

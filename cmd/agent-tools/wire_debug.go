@@ -8,5 +8,5 @@ import (
 )
 
 func attachDebug(cfg *config) rpc.Attachment {
-	return dapbridge.Attach(cfg.root)
+	return dapbridge.Attach(cfg.root, cfg.section("debug"))
 }

@@ -646,6 +646,22 @@ func parentMain() int {
 	if err := withGrandchild(p, err, "thread-child"); err != nil {
 		return fail(err)
 	}
+	// A child that puts a process of its own in a new group (as delve does
+	// with its debuggee): only Adopt brings that group in reach of the reaper.
+	p, err = proc.Start(proc.Spec{Path: "sh", Args: []string{"-c", "setsid sleep 300 & echo $!; sleep 300"}, Stdout: true})
+	if err != nil {
+		return fail(err)
+	}
+	own, err := bufio.NewReader(p.Stdout()).ReadString('\n')
+	if err != nil {
+		return fail(err)
+	}
+	ownPid, err := strconv.Atoi(strings.TrimSpace(own))
+	if err != nil {
+		return fail(err)
+	}
+	proc.Adopt(ownPid)
+	fmt.Printf("adopted %d\n", ownPid)
 	leaky, err := proc.Start(proc.Spec{Path: "sh", Args: []string{"-c", "echo LEAK; echo LEAK >&2"}})
 	if err != nil {
 		return fail(err)
@@ -692,8 +708,8 @@ func TestOrphansDieWhenParentIsKilled(t *testing.T) {
 		}
 		pids[name] = n
 	}
-	if len(pids) != 5 {
-		t.Fatalf("parent reported %v, want 2 children, 2 grandchildren and the reaper", pids)
+	if len(pids) != 6 {
+		t.Fatalf("parent reported %v, want 2 children, 2 grandchildren, an adopted group and the reaper", pids)
 	}
 	for name, pid := range pids {
 		if gone(pid) {

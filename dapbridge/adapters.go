@@ -1,0 +1,322 @@
+// This file defines the adapter registry: which debug adapters exist, their
+// root markers, how their command is resolved, and whether one is usable
+// for a root (a marker and a binary that resolves).
+
+package dapbridge
+
+import (
+	"context"
+	"debug/buildinfo"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+)
+
+// adapterDef describes one debug adapter.
+type adapterDef struct {
+	id      string
+	command string   // as shown to the agent, e.g. "dlv dap"
+	markers []string // root markers; one is enough
+	exts    []string // program extensions it launches (lldb: native binaries, no extension)
+}
+
+var adapterDefs = []*adapterDef{
+	{id: "dart", command: "dart debug_adapter", markers: []string{"pubspec.yaml"}, exts: []string{".dart"}},
+	{id: "debugpy", command: "python3 -m debugpy.adapter", markers: []string{"pyproject.toml", "setup.py", "requirements.txt"}, exts: []string{".py"}},
+	{id: "delve", command: "dlv dap", markers: []string{"go.mod"}, exts: []string{".go"}},
+	{id: "lldb", command: "lldb-dap", markers: []string{"Cargo.toml", "CMakeLists.txt"}},
+}
+
+func adapterByID(id string) *adapterDef {
+	for _, a := range adapterDefs {
+		if a.id == id {
+			return a
+		}
+	}
+	return nil
+}
+
+// AdapterStatus is one adapter's availability for a root.
+type AdapterStatus struct {
+	ID      string `json:"id" jsonschema_description:"adapter id: dart, debugpy, delve or lldb"`
+	Command string `json:"command" jsonschema_description:"the adapter command"`
+	Usable  bool   `json:"usable" jsonschema_description:"whether a session can start here"`
+	Marker  string `json:"marker,omitempty" jsonschema_description:"the root marker found"`
+	Reason  string `json:"reason,omitempty" jsonschema_description:"why it is not usable"`
+}
+
+// binary is a resolved adapter command.
+type binary struct {
+	path   string   // executable
+	args   []string // arguments before ours
+	python string   // debugpy: the interpreter that runs the debuggee
+	why    string   // non-empty when not resolved
+}
+
+// resolver finds adapter binaries. The debugpy import check runs a process,
+// so its answers are cached per interpreter path.
+type resolver struct {
+	lookPath func(string) (string, error) // exec.LookPath; tests replace it
+
+	mu      sync.Mutex // guards imports
+	imports map[string]bool
+}
+
+func newResolver() *resolver {
+	return &resolver{lookPath: exec.LookPath, imports: map[string]bool{}}
+}
+
+// markerIn returns the first of a's markers present in dir, or "".
+func markerIn(a *adapterDef, dir string) string {
+	for _, m := range a.markers {
+		if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
+			return m
+		}
+	}
+	return ""
+}
+
+// findMarker looks for one of a's markers in dir and its parents up to
+// root, and returns the directory holding it.
+func findMarker(a *adapterDef, root, dir string) (string, string) {
+	for {
+		if m := markerIn(a, dir); m != "" {
+			return dir, m
+		}
+		if dir == root || !strings.HasPrefix(dir, root) {
+			return "", ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", ""
+		}
+		dir = parent
+	}
+}
+
+func markerList(a *adapterDef) string {
+	if len(a.markers) == 1 {
+		return a.markers[0]
+	}
+	return strings.Join(a.markers[:len(a.markers)-1], ", ") + " or " + a.markers[len(a.markers)-1]
+}
+
+// status reports whether a is usable for sessions rooted at dir (the
+// markers are looked for in dir itself).
+func (r *resolver) status(ctx context.Context, a *adapterDef, root string) AdapterStatus {
+	st := AdapterStatus{ID: a.id, Command: a.command}
+	var why []string
+	if st.Marker = markerIn(a, root); st.Marker == "" {
+		why = append(why, "no "+markerList(a)+" in the root")
+	}
+	if b := r.resolve(ctx, a, root); b.why != "" {
+		why = append(why, b.why)
+	}
+	st.Usable = len(why) == 0
+	st.Reason = strings.Join(why, "; ")
+	return st
+}
+
+// resolve finds the command of adapter a for a project rooted at root.
+func (r *resolver) resolve(ctx context.Context, a *adapterDef, root string) binary {
+	switch a.id {
+	case "delve":
+		if p := r.dlvPath(); p != "" {
+			return binary{path: p, args: []string{"dap"}}
+		}
+		return binary{why: "dlv not found on PATH or in $GOPATH/bin (go install github.com/go-delve/delve/cmd/dlv@v1.27.2)"}
+	case "debugpy":
+		return r.debugpy(ctx, root)
+	case "lldb":
+		if p := r.lldbPath(); p != "" {
+			return binary{path: p}
+		}
+		return binary{why: "lldb-dap not found on PATH (also looked for lldb-dap-NN, /usr/lib/llvm-*/bin/lldb-dap and lldb-vscode; apt install lldb-19)"}
+	case "dart":
+		if p, err := r.lookPath("dart"); err == nil {
+			return binary{path: p, args: []string{"debug_adapter"}}
+		}
+		return binary{why: "dart not found on PATH (install the Dart SDK)"}
+	}
+	return binary{why: "unknown adapter " + a.id}
+}
+
+func (r *resolver) dlvPath() string {
+	if p, err := r.lookPath("dlv"); err == nil {
+		return p
+	}
+	gopath := os.Getenv("GOPATH")
+	if gopath == "" {
+		home, _ := os.UserHomeDir()
+		gopath = filepath.Join(home, "go")
+	}
+	p := filepath.Join(strings.Split(gopath, string(os.PathListSeparator))[0], "bin", "dlv")
+	if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+		return p
+	}
+	return ""
+}
+
+// lldbPath resolves lldb-dap: the plain name, versioned names (highest
+// first), the LLVM install dirs, then the old lldb-vscode names.
+func (r *resolver) lldbPath() string {
+	if p, err := r.lookPath("lldb-dap"); err == nil {
+		return p
+	}
+	for v := 30; v >= 14; v-- {
+		if p, err := r.lookPath(fmt.Sprintf("lldb-dap-%d", v)); err == nil {
+			return p
+		}
+	}
+	dirs, _ := filepath.Glob("/usr/lib/llvm-*/bin/lldb-dap")
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	if len(dirs) > 0 {
+		return dirs[0]
+	}
+	if p, err := r.lookPath("lldb-vscode"); err == nil {
+		return p
+	}
+	for v := 30; v >= 10; v-- {
+		if p, err := r.lookPath(fmt.Sprintf("lldb-vscode-%d", v)); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// pythonCandidates are the interpreters to try, best first: the project's
+// own virtualenv, then python3 on PATH, then the system interpreter.
+func (r *resolver) pythonCandidates(root string) (project string, all []string) {
+	for _, v := range []string{".venv", "venv"} {
+		p := filepath.Join(root, v, "bin", "python")
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
+			project = p
+			all = append(all, p)
+			break
+		}
+	}
+	if p, err := r.lookPath("python3"); err == nil {
+		all = append(all, p)
+	}
+	if _, err := os.Stat("/usr/bin/python3"); err == nil {
+		all = append(all, "/usr/bin/python3")
+	}
+	return project, all
+}
+
+// debugpy picks the adapter interpreter (the first candidate that can
+// import debugpy) and the debuggee interpreter (the project's virtualenv
+// when there is one, else the adapter's).
+func (r *resolver) debugpy(ctx context.Context, root string) binary {
+	project, cands := r.pythonCandidates(root)
+	if len(cands) == 0 {
+		return binary{why: "no python3 found (looked for .venv/bin/python, venv/bin/python, python3 on PATH, /usr/bin/python3)"}
+	}
+	for _, p := range cands {
+		if r.canImportDebugpy(ctx, p) {
+			b := binary{path: p, args: []string{"-m", "debugpy.adapter"}, python: p}
+			if project != "" {
+				b.python = project
+			}
+			return b
+		}
+	}
+	return binary{why: fmt.Sprintf("none of %s can import debugpy (apt install python3-debugpy, or pip install debugpy in the project's venv)", strings.Join(cands, ", "))}
+}
+
+func (r *resolver) canImportDebugpy(ctx context.Context, python string) bool {
+	r.mu.Lock()
+	ok, seen := r.imports[python]
+	r.mu.Unlock()
+	if seen {
+		return ok
+	}
+	_, err := probe(ctx, python, "-c", "import debugpy")
+	ok = err == nil
+	r.mu.Lock()
+	r.imports[python] = ok
+	r.mu.Unlock()
+	return ok
+}
+
+// Check is one line of the doctor table for an adapter.
+type Check struct {
+	Name   string
+	OK     bool
+	Detail string
+}
+
+// Checks describes each adapter's binary without running anything, for
+// the doctor table (the debugpy import is checked by the adapters op).
+func Checks() []Check {
+	r := newResolver()
+	var out []Check
+	for _, a := range adapterDefs {
+		c := Check{Name: a.id}
+		switch a.id {
+		case "delve":
+			if p := r.dlvPath(); p != "" {
+				c.OK, c.Detail = true, p
+				if bi, err := buildinfo.ReadFile(p); err == nil {
+					c.Detail += " " + bi.Main.Version
+				}
+			}
+		case "lldb":
+			if p := r.lldbPath(); p != "" {
+				c.OK, c.Detail = true, p
+				if t, err := filepath.EvalSymlinks(p); err == nil && t != p {
+					c.Detail += " → " + t
+				}
+			}
+		case "debugpy":
+			_, cands := r.pythonCandidates(".")
+			if len(cands) > 0 {
+				c.OK, c.Detail = true, "python3 -m debugpy.adapter with one of "+strings.Join(cands, ", ")+" (the debugpy import is checked by debug op adapters)"
+			}
+		case "dart":
+			if p, err := r.lookPath("dart"); err == nil {
+				c.OK, c.Detail = true, p
+			}
+		}
+		if !c.OK {
+			c.Detail = r.resolve(context.Background(), a, ".").why
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// isGoBinary reports whether p is an executable built by Go (delve
+// debugs those better than lldb).
+func isGoBinary(p string) bool {
+	_, err := buildinfo.ReadFile(p)
+	return err == nil
+}
+
+// probe runs a short command through internal/proc (so it dies with us)
+// and returns its stdout; it is stopped after 10 s or when ctx is done.
+func probe(ctx context.Context, path string, args ...string) (string, error) {
+	p, err := proc.Start(proc.Spec{Name: filepath.Base(path), Path: path, Args: args, Stdout: true, StderrTail: 4 << 10})
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { p.Stop(context.Background(), nil) })
+	defer stop()
+	out, _ := io.ReadAll(io.LimitReader(p.Stdout(), 1<<20))
+	p.Stdout().Close()
+	<-p.Done()
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("%s: %w", path, ctx.Err())
+	}
+	return string(out), p.Err()
+}

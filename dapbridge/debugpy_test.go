@@ -1,0 +1,175 @@
+package dapbridge
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// pyFixture: total's loop body is line 4, the call line 13.
+const pyFixture = `
+-- requirements.txt --
+-- app.py --
+import sys
+
+def total(xs):
+    t = 0
+    for x in xs:
+        t += x
+    return t
+
+if len(sys.argv) > 1 and sys.argv[1] == "spin":
+    n = 0
+    while True:
+        n += 1
+xs = list(range(200))
+print("first", flush=True)
+s = total(xs[:3])
+print("second", s, file=sys.stderr, flush=True)
+print("third", flush=True)
+`
+
+func needDebugpy(t *testing.T) {
+	testutil.NeedsFunc(t, "debugpy", func() string {
+		if b := newResolver().debugpy(t.Context(), t.TempDir()); b.why != "" {
+			return b.why
+		}
+		return ""
+	})
+}
+
+// TestDebugpy drives a Python program through debugpy: breakpoints before
+// launch, stack, variables (debugpy ignores count: the cap is ours),
+// evaluate in a frame, steps, clearing a file's breakpoints (sent as [],
+// which debugpy needs), continue to exit, output in order.
+func TestDebugpy(t *testing.T) {
+	needDebugpy(t)
+	r := newRig(t, testOptions, pyFixture)
+	r.do(Request{Op: "breakpoints", File: "app.py", Lines: []int{6, 15}})
+	res := r.do(Request{Op: "launch", Program: "app.py"})
+	wantStop(t, res, "breakpoint", "app.py", 15)
+	if len(res.Breakpoints) != 2 || !res.Breakpoints[0].Verified {
+		t.Errorf("breakpoints at launch: %+v", res.Breakpoints)
+	}
+	scopes := r.do(Request{Op: "scopes", FrameID: res.Stop.FrameID})
+	vars := r.do(Request{Op: "variables", Reference: scopes.Scopes[0].Reference})
+	xs := findVar(t, vars.Variables, "xs")
+	kids := r.do(Request{Op: "variables", Reference: xs.Reference})
+	if kids.Shown != maxChildren || kids.Total <= maxChildren {
+		t.Errorf("xs children: shown %d of %d", kids.Shown, kids.Total)
+	}
+	res = r.do(Request{Op: "continue"})
+	wantStop(t, res, "breakpoint", "app.py", 6)
+	ev := r.do(Request{Op: "evaluate", Expression: "t + x + 100"})
+	if ev.Value.Value != "100" {
+		t.Errorf("evaluate t + x + 100 = %q", ev.Value.Value)
+	}
+	st := r.do(Request{Op: "stack"})
+	if len(st.Frames) != 2 || st.Frames[0].Function != "total" || st.Frames[1].Line != 15 {
+		t.Errorf("stack: %+v", st.Frames)
+	}
+	res = r.do(Request{Op: "step_over"})
+	wantStop(t, res, "step", "app.py", 5)
+	// Clearing the file's breakpoints: the loop line is not hit again.
+	bp := r.do(Request{Op: "breakpoints", File: "app.py", Lines: []int{}})
+	if len(bp.Breakpoints) != 0 {
+		t.Errorf("cleared: %+v", bp.Breakpoints)
+	}
+	res = r.do(Request{Op: "step_out"})
+	wantStop(t, res, "step", "app.py", 15)
+	res = r.do(Request{Op: "continue"})
+	if res.State != stateEnded {
+		t.Fatalf("continue after clearing: %s %+v", res.State, res.Stop)
+	}
+	text := r.do(Request{Op: "output"}).Text()
+	// debugpy forwards stdout and stderr from two threads: order holds
+	// within a stream.
+	i, j, k := strings.Index(text, "first\n"), strings.Index(text, "third\n"), strings.Index(text, "stderr| second 3\n")
+	if i < 0 || j < i || k < 0 {
+		t.Errorf("output not captured in order:\n%s", text)
+	}
+	waitNoProcessesIn(t, r.root, 5*time.Second)
+}
+
+// TestDebugpyTTL: a short TTL ends the session and kills the debuggee;
+// the next call reports it. A busy loop is paused first.
+func TestDebugpyTTL(t *testing.T) {
+	needDebugpy(t)
+	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second}, pyFixture)
+	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}})
+	if res.State != stateRunning {
+		t.Fatalf("spin: %s", res.State)
+	}
+	res = r.do(Request{Op: "pause"})
+	if res.Stop == nil || res.Stop.Reason != "pause" || res.Stop.File != "app.py" {
+		t.Fatalf("pause: %+v", res.Stop)
+	}
+	sess := r.session()
+	adapter, debuggee := sess.proc.Pid(), sess.debuggee
+	if !alive(debuggee) {
+		t.Fatalf("debuggee %d not alive", debuggee)
+	}
+	<-sess.conn.done // the TTL ends it: the adapter connection closes
+	res = r.do(Request{Op: "status"})
+	if res.State != stateEnded || !strings.Contains(res.Notice, "TTL") {
+		t.Errorf("after the TTL: state %s notice %q", res.State, res.Notice)
+	}
+	if alive(adapter) || alive(debuggee) {
+		t.Errorf("after the TTL: adapter alive %v, debuggee alive %v", alive(adapter), alive(debuggee))
+	}
+	waitNoProcessesIn(t, r.root, 5*time.Second)
+}
+
+// TestDebugpyAttach attaches to a program listening with
+// python -m debugpy --listen, stops at a breakpoint, and detaches leaving
+// it running.
+func TestDebugpyAttach(t *testing.T) {
+	needDebugpy(t)
+	r := newRig(t, testOptions, pyFixture+`-- wait.py --
+import time
+def work(i):
+    return i * 2
+i = 0
+while True:
+    i = work(i % 1000 + 1)
+    time.sleep(0.01)
+`)
+	python := newResolver().debugpy(t.Context(), r.root).path
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	p, err := proc.Start(proc.Spec{Path: python, Args: []string{"-m", "debugpy", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--wait-for-client", filepath.Join(r.root, "wait.py")}, Dir: r.root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(t.Context(), nil) })
+	r.do(Request{Op: "breakpoints", File: "wait.py", Lines: []int{3}})
+	var res *Result
+	deadline := time.Now().Add(testutil.IntegrationTimeout())
+	for {
+		res, err = r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
+		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), "connection refused") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond) // the listener is not up yet: no readiness signal exists
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantStop(t, res, "breakpoint", "wait.py", 3)
+	r.do(Request{Op: "terminate"})
+	select {
+	case <-p.Done():
+		t.Fatal("the attached program died at detach")
+	default:
+	}
+}

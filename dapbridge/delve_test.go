@@ -1,0 +1,188 @@
+package dapbridge
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// goFixture is a Go program: sum's loop body is line 13, the call of sum
+// line 25; with the argument "spin" it loops forever (for pause).
+const goFixture = `
+-- go.mod --
+module fixture
+
+go 1.22
+-- main.go --
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+)
+
+func sum(xs []int) int {
+	total := 0
+	for _, x := range xs {
+		total += x
+	}
+	return total
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == "spin" {
+		spin()
+	}
+	xs := make([]int, 200)
+	long := strings.Repeat("ab", 500)
+	fmt.Println("first")
+	fmt.Fprintln(os.Stderr, "second")
+	s := sum(xs[:3])
+	fmt.Println("sum", s, len(long))
+}
+
+func spin() {
+	n := 0
+	for {
+		n++
+	}
+}
+`
+
+// TestDelve drives a Go program through dlv dap: breakpoints set before
+// launch, stack, scopes, variables with caps, evaluate, the three steps,
+// continue to exit, output in order, then a second program paused in a
+// busy loop and terminated. One debug build per launch (warm cache ~1 s).
+func TestDelve(t *testing.T) {
+	testutil.NeedsFunc(t, "dlv", func() string {
+		if newResolver().dlvPath() == "" {
+			return "dlv not found on PATH or in $GOPATH/bin"
+		}
+		return ""
+	})
+	r := newRig(t, testOptions, goFixture)
+	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{25}})
+	res := r.do(Request{Op: "launch", Program: "main.go"})
+	wantStop(t, res, "breakpoint", "main.go", 25)
+	if res.Stop.Source != "\ts := sum(xs[:3])" {
+		t.Errorf("stop source = %q", res.Stop.Source)
+	}
+
+	// Variables of main: xs has 200 elements, capped at 50; long is cut.
+	scopes := r.do(Request{Op: "scopes", FrameID: res.Stop.FrameID})
+	vars := r.do(Request{Op: "variables", Reference: scopes.Scopes[0].Reference})
+	xs := findVar(t, vars.Variables, "xs")
+	long := findVar(t, vars.Variables, "long")
+	if !long.Truncated || len([]rune(long.Value)) != maxValueLen+1 {
+		t.Errorf("long: truncated=%v len=%d", long.Truncated, len(long.Value))
+	}
+	kids := r.do(Request{Op: "variables", Reference: xs.Reference})
+	if kids.Shown != maxChildren || kids.Total != 200 || !strings.Contains(kids.Text(), "50 of 200 shown") {
+		t.Errorf("xs children: shown %d total %d", kids.Shown, kids.Total)
+	}
+
+	// Step in to sum, over twice, evaluate, out.
+	res = r.do(Request{Op: "step_in"})
+	wantStop(t, res, "step", "main.go", 9)
+	r.do(Request{Op: "step_over"})
+	res = r.do(Request{Op: "step_over"})
+	if res.Stop == nil || res.Stop.Line != 11 {
+		t.Fatalf("after two steps: %+v", res.Stop)
+	}
+	ev := r.do(Request{Op: "evaluate", Expression: "total + 41"})
+	if ev.Value.Value != "41" {
+		t.Errorf("evaluate total + 41 = %q", ev.Value.Value)
+	}
+	if msg := r.fail(Request{Op: "evaluate", Expression: "nosuchvar"}); !strings.Contains(msg, "nosuchvar") {
+		t.Errorf("bad evaluate: %s", msg)
+	}
+	st := r.do(Request{Op: "stack"})
+	if len(st.Frames) < 2 || st.Frames[0].Function != "main.sum" || st.Frames[1].Function != "main.main" {
+		t.Errorf("stack: %+v", st.Frames)
+	}
+	res = r.do(Request{Op: "step_out"})
+	wantStop(t, res, "step", "main.go", 25)
+
+	// A second launch is rejected while this one runs.
+	if msg := r.fail(Request{Op: "launch", Program: "main.go"}); !strings.Contains(msg, "rejected") || !strings.Contains(msg, "delve launch main.go") {
+		t.Errorf("second launch: %s", msg)
+	}
+
+	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{}})
+	res = r.do(Request{Op: "continue"})
+	if res.State != stateEnded || res.ExitCode == nil || *res.ExitCode != 0 {
+		t.Fatalf("continue: state %s, ended %q", res.State, res.Ended)
+	}
+	out := r.do(Request{Op: "output"})
+	text := out.Text()
+	// dlv reads the debuggee's stdout and stderr on two goroutines: order
+	// holds within a stream.
+	i, j, k := strings.Index(text, "first\n"), strings.Index(text, "sum 0 1000\n"), strings.Index(text, "stderr| second\n")
+	if i < 0 || j < i || k < 0 {
+		t.Errorf("output not captured in order:\n%s", text)
+	}
+
+	// Pause a busy loop, then terminate: nothing is left running.
+	res = r.do(Request{Op: "launch", Program: ".", Args: []string{"spin"}})
+	if res.State != stateRunning {
+		t.Fatalf("spin: state %s", res.State)
+	}
+	res = r.do(Request{Op: "pause"})
+	if res.Stop == nil || res.Stop.Reason != "pause" {
+		t.Fatalf("pause: %+v", res)
+	}
+	sess := r.session()
+	r.do(Request{Op: "terminate"})
+	if alive(sess.proc.Pid()) || alive(sess.debuggee) {
+		t.Errorf("after terminate: dlv alive %v, debuggee alive %v", alive(sess.proc.Pid()), alive(sess.debuggee))
+	}
+	waitNoProcessesIn(t, r.root, 0)
+}
+
+// TestDelveAttach attaches to a headless dlv server (remote mode), stops
+// at a breakpoint in a running loop, and detaches leaving it running.
+func TestDelveAttach(t *testing.T) {
+	testutil.NeedsFunc(t, "dlv", func() string {
+		if newResolver().dlvPath() == "" {
+			return "dlv not found on PATH or in $GOPATH/bin"
+		}
+		return ""
+	})
+	r := newRig(t, testOptions, goFixture)
+	build := exec.CommandContext(t.Context(), "go", "build", "-gcflags=all=-N -l", "-o", "app", ".")
+	build.Dir = r.root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	p, err := proc.Start(proc.Spec{Path: newResolver().dlvPath(), Dir: r.root, Stdout: true,
+		Args: []string{"exec", "--headless", "--listen", "127.0.0.1:0", "--accept-multiclient", "./app", "--", "spin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(context.Background(), nil) })
+	// Readiness: dlv prints "API server listening at: 127.0.0.1:PORT".
+	line, err := bufio.NewReader(p.Stdout()).ReadString('\n')
+	i := strings.LastIndex(line, ":")
+	port, perr := strconv.Atoi(strings.TrimSpace(line[i+1:]))
+	if err != nil || i < 0 || perr != nil {
+		t.Fatalf("dlv's listening line: %q %v (%s)", line, err, p.StderrTail())
+	}
+	go io.Copy(io.Discard, p.Stdout())
+	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{32}})
+	res := r.do(Request{Op: "attach", Port: port, Adapter: "delve"})
+	wantStop(t, res, "breakpoint", "main.go", 32)
+	r.do(Request{Op: "terminate"})
+	select {
+	case <-p.Done():
+		t.Fatalf("detaching ended the headless dlv and its program: %s", p.StderrTail())
+	default:
+	}
+}

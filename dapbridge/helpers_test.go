@@ -1,0 +1,165 @@
+package dapbridge
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+func TestMain(m *testing.M) {
+	proc.RunReaperIfAsked()
+	os.Exit(m.Run())
+}
+
+// testOptions shorten the wait for a stop: the fixtures stop within
+// milliseconds or never.
+var testOptions = &Options{StopWait: 5 * time.Second}
+
+// rig is one supervisor and workspace for an integration test.
+type rig struct {
+	t    *testing.T
+	sup  *Supervisor
+	root string
+	conv string
+}
+
+func newRig(t *testing.T, opts *Options, archive string) *rig {
+	t.Helper()
+	root := t.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	testutil.WriteTree(t, root, archive)
+	sup := NewSupervisor(opts)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		sup.Close(ctx)
+	})
+	return &rig{t: t, sup: sup, root: root, conv: "c1"}
+}
+
+func (r *rig) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(r.t.Context(), 3*testutil.IntegrationTimeout())
+	r.t.Cleanup(cancel)
+	return ctx
+}
+
+// do runs one op and fails the test on an error.
+func (r *rig) do(req Request) *Result {
+	r.t.Helper()
+	res, err := r.sup.Do(r.ctx(), r.conv, r.root, req)
+	if err != nil {
+		r.t.Fatalf("%s: %v", req.Op, err)
+	}
+	r.t.Logf("%s →\n%s", req.Op, res.Text())
+	return res
+}
+
+// fail runs one op that must fail, and returns the error text.
+func (r *rig) fail(req Request) string {
+	r.t.Helper()
+	res, err := r.sup.Do(r.ctx(), r.conv, r.root, req)
+	if err == nil {
+		r.t.Fatalf("%s: want an error, got\n%s", req.Op, res.Text())
+	}
+	return err.Error()
+}
+
+// session returns the conversation's session (for pids).
+func (r *rig) session() *session {
+	c, _ := r.sup.conversation(r.conv)
+	c.lock <- struct{}{}
+	defer func() { <-c.lock }()
+	return c.sess
+}
+
+func wantStop(t *testing.T, res *Result, reason, file string, line int) {
+	t.Helper()
+	if res.Stop == nil {
+		t.Fatalf("%s: not stopped (state %s, notice %q, ended %q)", res.Op, res.State, res.Notice, res.Ended)
+	}
+	if res.Stop.Reason != reason || res.Stop.File != file || res.Stop.Line != line {
+		t.Fatalf("%s: stopped %s at %s:%d, want %s at %s:%d", res.Op, res.Stop.Reason, res.Stop.File, res.Stop.Line, reason, file, line)
+	}
+}
+
+func findVar(t *testing.T, vs []Variable, name string) Variable {
+	t.Helper()
+	for _, v := range vs {
+		if v.Name == name {
+			return v
+		}
+	}
+	t.Fatalf("no variable %q among %v", name, vs)
+	return Variable{}
+}
+
+func alive(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	s := string(stat)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
+		return s[i+2] != 'Z'
+	}
+	return true
+}
+
+// processesIn lists the live processes whose working directory is dir
+// or below it: the adapters and debuggees of a test workspace.
+func processesIn(dir string) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
+			continue
+		}
+		if alive(pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// waitNoProcessesIn waits (bounded) until no process runs in dir.
+func waitNoProcessesIn(t *testing.T, dir string, within time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		ps := processesIn(dir)
+		if len(ps) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			for _, p := range ps {
+				cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
+				t.Errorf("pid %d still running in the workspace: %q", p, strings.ReplaceAll(string(cmd), "\x00", " "))
+				syscall.Kill(p, syscall.SIGKILL)
+			}
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

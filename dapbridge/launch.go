@@ -1,0 +1,202 @@
+// This file defines the launch and attach ops: choosing the adapter,
+// refusing a second session, starting one and arming its TTL.
+
+package dapbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// start runs launch or attach.
+func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r Request) (*Result, error) {
+	if c.sess != nil && !c.sess.ended() {
+		return nil, fmt.Errorf("op %s: rejected: this conversation already has a debug session, %s (%s); call terminate first", r.Op, c.sess.label, c.sess.snap().state)
+	}
+	sp, err := s.plan(ctx, root, r)
+	if err != nil {
+		return nil, fmt.Errorf("op %s: %w", r.Op, err)
+	}
+	sess, err := connect(ctx, sp)
+	if err != nil {
+		return nil, fmt.Errorf("op %s: %w", r.Op, err)
+	}
+	sess.label = label(root, sp)
+	bps, err := sess.handshake(ctx, sp, c.bps)
+	if err != nil {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		sess.finish(stopCtx, "the start failed")
+		if sess.proc != nil {
+			if tail := lastLines(sess.proc.StderrTail(), 5); tail != "" && !strings.Contains(err.Error(), tail) {
+				err = fmt.Errorf("%w (adapter stderr: %s)", err, tail)
+			}
+		}
+		return nil, fmt.Errorf("op %s: %w", r.Op, err)
+	}
+	c.sess = sess
+	c.timer = time.AfterFunc(s.opts.TTL, func() { s.expire(c, sess) })
+	s.track(sess)
+	go sess.finishWhenEnded()
+	sess.mu.Lock()
+	gen := sess.configGen
+	sess.mu.Unlock()
+	stopped, err := sess.waitChange(ctx, gen, s.opts.StopWait)
+	if err != nil {
+		return nil, fmt.Errorf("op %s: %w", r.Op, err)
+	}
+	res := s.result(ctx, c, r.Op)
+	res.Breakpoints = bps
+	switch {
+	case !stopped && len(c.bps) == 0:
+		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", s.opts.StopWait)
+	case !stopped:
+		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet; call status later, or pause", s.opts.StopWait)
+	}
+	return res, nil
+}
+
+// expire ends a session whose TTL passed. The next call says so.
+func (s *Supervisor) expire(c *conversation, sess *session) {
+	c.lock <- struct{}{}
+	defer func() { <-c.lock }()
+	if c.sess != sess || sess.ended() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	why := fmt.Sprintf("terminated: its TTL of %v expired", s.opts.TTL)
+	sess.finish(ctx, why)
+	c.timer = nil
+	c.notice = fmt.Sprintf("the debug session %s was %s", sess.label, why)
+}
+
+func label(root string, sp startSpec) string {
+	switch {
+	case !sp.attach:
+		return fmt.Sprintf("%s launch %s", sp.adapter.id, relTo(root, sp.program))
+	case sp.pid > 0:
+		return fmt.Sprintf("%s attach pid %d", sp.adapter.id, sp.pid)
+	}
+	return fmt.Sprintf("%s attach port %d", sp.adapter.id, sp.port)
+}
+
+// plan decides the adapter and checks the intersection rule: a marker and
+// a binary that resolves.
+func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpec, error) {
+	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout}
+	dir := root
+	if r.Program != "" {
+		p, err := resolveIn(root, r.Program)
+		if err != nil {
+			return sp, fmt.Errorf("argument 'program': %w", err)
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			return sp, fmt.Errorf("argument 'program': %s does not exist", r.Program)
+		}
+		sp.program = p
+		dir = p
+		if !fi.IsDir() {
+			dir = filepath.Dir(p)
+		}
+	} else if !sp.attach {
+		return sp, errors.New("argument 'program' is required: the file or directory to debug, relative to the root")
+	}
+	a, err := s.chooseAdapter(ctx, root, r, sp.program)
+	if err != nil {
+		return sp, err
+	}
+	sp.adapter = a
+	if sp.attach {
+		if err := checkAttach(a, r); err != nil {
+			return sp, err
+		}
+	}
+	// The intersection rule: a root marker and a binary; say which half
+	// is missing, or both.
+	var why []string
+	if sp.dir, sp.marker = findMarker(a, root, dir); sp.dir == "" {
+		where := "the root"
+		if dir != root {
+			where = relTo(root, dir) + " or a parent directory inside the root"
+		}
+		why = append(why, fmt.Sprintf("no %s in %s", markerList(a), where))
+	}
+	sp.bin = s.res.resolve(ctx, a, root)
+	if sp.bin.why != "" {
+		why = append(why, sp.bin.why)
+	}
+	if len(why) > 0 {
+		return sp, fmt.Errorf("%s is not usable here: %s", a.id, strings.Join(why, "; "))
+	}
+	return sp, nil
+}
+
+func checkAttach(a *adapterDef, r Request) error {
+	switch {
+	case a.id == "dart":
+		return errors.New("attach is not supported for dart (its debugger attaches by VM service URI, not a port)")
+	case r.Port <= 0 && r.Pid <= 0:
+		return errors.New("attach needs 'port' (or 'pid' for lldb)")
+	case r.Pid > 0 && a.id != "lldb":
+		return fmt.Errorf("attach by pid is only supported for lldb; %s attaches to a port", a.id)
+	}
+	return nil
+}
+
+// chooseAdapter: the adapter argument, else by the program's kind, else
+// (attach without program) the one adapter usable in the root.
+func (s *Supervisor) chooseAdapter(ctx context.Context, root string, r Request, program string) (*adapterDef, error) {
+	if r.Adapter != "" {
+		a := adapterByID(r.Adapter)
+		if a == nil {
+			return nil, fmt.Errorf("argument 'adapter': unknown adapter %q (want dart, debugpy, delve or lldb)", r.Adapter)
+		}
+		return a, nil
+	}
+	if program != "" {
+		return adapterForProgram(program), nil
+	}
+	var usable []string
+	for _, a := range adapterDefs {
+		if st := s.res.status(ctx, a, root); st.Usable {
+			usable = append(usable, a.id)
+		}
+	}
+	if len(usable) == 1 {
+		return adapterByID(usable[0]), nil
+	}
+	return nil, fmt.Errorf("argument 'adapter' is needed: %d adapters are usable here (%s)", len(usable), strings.Join(usable, ", "))
+}
+
+// adapterForProgram picks the adapter by what the program is: Go source
+// or a Go package directory → delve, .py → debugpy, .dart → dart, anything
+// else (a native binary) → lldb.
+func adapterForProgram(p string) *adapterDef {
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		if m, _ := filepath.Glob(filepath.Join(p, "*.go")); len(m) > 0 {
+			return adapterByID("delve")
+		}
+		if m, _ := filepath.Glob(filepath.Join(p, "*.py")); len(m) > 0 {
+			return adapterByID("debugpy")
+		}
+	}
+	ext := filepath.Ext(p)
+	for _, a := range adapterDefs {
+		for _, e := range a.exts {
+			if e == ext {
+				return a
+			}
+		}
+	}
+	if isGoBinary(p) {
+		return adapterByID("delve")
+	}
+	return adapterByID("lldb")
+}

@@ -1,0 +1,342 @@
+// This file defines a debug session: one adapter connection, its state
+// machine fed by events, and the stop sequence.
+
+package dapbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/google/go-dap"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+)
+
+// Session states, as reported to the agent.
+const (
+	stateStarting = "starting"
+	stateRunning  = "running"
+	stateStopped  = "stopped"
+	stateEnded    = "ended"
+)
+
+// stopTimeouts bound the adapter's stop: disconnect (≤3 s), then closing
+// its pipe and waiting ≤3 s, then SIGTERM and SIGKILL of its group.
+var stopTimeouts = &proc.Timeouts{Goodbye: 3 * time.Second, Grace: 3 * time.Second, Term: time.Second, Kill: 2 * time.Second}
+
+// requestTimeout bounds a request that is not a launch.
+const requestTimeout = 30 * time.Second
+
+// session is one debug session. Its fields above mu are set before the
+// session is shared and never change; mu guards the rest, which the
+// reader goroutine updates from events.
+type session struct {
+	adapter  *adapterDef
+	label    string // e.g. "delve launch cmd/app"
+	attached bool
+	root     string
+	proc     *proc.Process // nil when we connected to a listening adapter
+	conn     *conn
+	tmpDir   string // delve's build output; removed at the end
+	caps     dap.Capabilities
+
+	finishOnce sync.Once
+
+	mu          sync.Mutex
+	state       string
+	gen         int // incremented at every stop and at the end
+	stop        dap.StoppedEventBody
+	lastThread  int
+	pausing     bool
+	exitCode    *int
+	endReason   string
+	initialized chan struct{} // closed at the initialized event
+	changed     chan struct{} // closed and replaced at every state change
+	debuggee    int           // pid from the process event
+	unadopt     func()        // releases the debuggee's own group from the reaper
+	configGen   int           // gen when configurationDone was answered
+	out         outputRing
+	frames      map[int]bool // frame ids valid at this stop
+	refs        map[int]int  // variable references valid at this stop → known child count (-1 unknown)
+}
+
+func newSession(a *adapterDef, root string) *session {
+	return &session{
+		adapter:     a,
+		root:        root,
+		state:       stateStarting,
+		initialized: make(chan struct{}),
+		changed:     make(chan struct{}),
+		out:         outputRing{limit: outputLimit},
+		frames:      map[int]bool{},
+		refs:        map[int]int{},
+	}
+}
+
+// onEvent is the state machine. It runs on the reader goroutine.
+func (s *session) onEvent(m *message) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch m.Event {
+	case "initialized":
+		select {
+		case <-s.initialized:
+		default:
+			close(s.initialized)
+		}
+	case "stopped":
+		var b dap.StoppedEventBody
+		json.Unmarshal(m.Body, &b)
+		b.Reason = normalizeReason(b.Reason, b.Description, s.pausing)
+		s.pausing = false
+		s.stop = b
+		s.lastThread = b.ThreadId // 0 (delve after pause): defaultThread asks
+		if s.state != stateEnded {
+			s.state = stateStopped
+		}
+		s.gen++
+		s.frames, s.refs = map[int]bool{}, map[int]int{}
+	case "continued":
+		if s.state == stateStopped {
+			s.state = stateRunning
+		}
+	case "exited":
+		var b dap.ExitedEventBody
+		json.Unmarshal(m.Body, &b)
+		s.exitCode = &b.ExitCode
+		s.endLocked(fmt.Sprintf("the program exited with code %d", b.ExitCode))
+	case "terminated":
+		s.endLocked("the program terminated")
+	case "output":
+		var b dap.OutputEventBody
+		json.Unmarshal(m.Body, &b)
+		if s.state == stateEnded && s.adapter.id == "lldb" && b.Category == "stderr" {
+			return // lldb-dap 19's own crash report at exit (SIGABRT, benign)
+		}
+		s.out.add(b.Category, b.Output)
+		return
+	case "process":
+		var b dap.ProcessEventBody
+		json.Unmarshal(m.Body, &b)
+		s.debuggee = b.SystemProcessId
+		s.adoptDebuggeeLocked()
+		return
+	default:
+		return // thread, module, breakpoint, loadedSource, custom events: not state
+	}
+	s.notifyLocked()
+}
+
+// onResponse runs on the reader goroutine, in stream order with events.
+// Adapters resume the program when they answer configurationDone (delve
+// stops a running target to attach remotely, then goes on), so a stop
+// seen before that answer is over.
+func (s *session) onResponse(m *message) {
+	if m.Command != "configurationDone" || !m.Success {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.state == stateStopped {
+		s.state = stateRunning
+		s.frames, s.refs = map[int]bool{}, map[int]int{}
+	}
+	s.configGen = s.gen
+}
+
+func (s *session) notifyLocked() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+func (s *session) endLocked(why string) {
+	if s.state == stateEnded {
+		return
+	}
+	s.state = stateEnded
+	s.endReason = why
+	s.gen++
+	s.frames, s.refs = map[int]bool{}, map[int]int{}
+	s.notifyLocked()
+}
+
+func (s *session) end(why string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.endLocked(why)
+}
+
+// normalizeReason maps adapter-specific stop reasons onto DAP's: lldb-dap
+// reports a pause as an exception "signal SIGSTOP".
+func normalizeReason(reason, desc string, pausing bool) string {
+	if reason == "exception" && strings.Contains(desc, "SIGSTOP") {
+		if pausing {
+			return "pause"
+		}
+		return "signal SIGSTOP"
+	}
+	return reason
+}
+
+// snapshot is a copy of the state for one answer.
+type snapshot struct {
+	state     string
+	gen       int
+	stop      dap.StoppedEventBody
+	thread    int
+	exitCode  *int
+	endReason string
+	changed   <-chan struct{}
+}
+
+func (s *session) snap() snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return snapshot{s.state, s.gen, s.stop, s.lastThread, s.exitCode, s.endReason, s.changed}
+}
+
+// waitChange waits until the state generation passes gen (a stop or the
+// end), for at most d. It reports whether that happened.
+func (s *session) waitChange(ctx context.Context, gen int, d time.Duration) (bool, error) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		sn := s.snap()
+		if sn.gen > gen || sn.state == stateEnded {
+			return true, nil
+		}
+		select {
+		case <-sn.changed:
+		case <-t.C:
+			return false, nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+}
+
+// ended reports whether the session is over.
+func (s *session) ended() bool { return s.snap().state == stateEnded }
+
+// watchConn ends the session when the adapter connection closes.
+func (s *session) watchConn() {
+	<-s.conn.done
+	why := "the debug adapter closed the connection"
+	if s.proc != nil {
+		select {
+		case <-s.proc.Done():
+			why = "the debug adapter exited"
+		case <-time.After(200 * time.Millisecond):
+		}
+		if tail := lastLines(s.proc.StderrTail(), 5); tail != "" {
+			why += ": " + tail
+		}
+	}
+	s.end(why)
+}
+
+// finishWhenEnded stops the adapter as soon as the program has ended, so
+// that nothing lingers until the next call or the TTL. It runs on its own
+// goroutine from the end of a successful start.
+func (s *session) finishWhenEnded() {
+	for {
+		sn := s.snap()
+		if sn.state == stateEnded {
+			break
+		}
+		<-sn.changed
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	s.finish(ctx, s.snap().endReason)
+}
+
+// finish ends the session for good: disconnect (terminating a launched
+// debuggee, detaching from an attached one), close the transport, stop
+// the adapter's process group, and kill a launched debuggee that its
+// adapter put in a group of its own (delve does). Safe to call twice.
+func (s *session) finish(ctx context.Context, why string) {
+	s.finishOnce.Do(func() {
+		s.end(why) // first: the adapter's exit that follows is not the reason
+		goodbye := func(ctx context.Context) error {
+			select {
+			case <-s.conn.done:
+			default:
+				args := map[string]any{"terminateDebuggee": !s.attached}
+				s.conn.call(ctx, "disconnect", args, 3*time.Second, nil)
+			}
+			s.conn.close()
+			return nil
+		}
+		if s.proc != nil {
+			s.proc.Stop(ctx, goodbye)
+			if out := s.proc.Stdout(); out != nil {
+				out.Close()
+			}
+		} else {
+			goodbye(ctx)
+		}
+		select {
+		case <-s.conn.done:
+		case <-time.After(time.Second):
+		}
+		s.mu.Lock()
+		pid := s.debuggee
+		s.mu.Unlock()
+		if pid > 0 && !s.attached {
+			killGroup(pid)
+		}
+		s.mu.Lock()
+		if s.unadopt != nil {
+			s.unadopt()
+		}
+		s.mu.Unlock()
+		if s.tmpDir != "" {
+			os.RemoveAll(s.tmpDir)
+		}
+	})
+}
+
+// adoptDebuggeeLocked hands a launched debuggee that leads a process group
+// of its own (delve starts its target so) to the reaper, so that it dies
+// even if agent-tools is SIGKILLed while the program runs: the adapter's
+// group kill does not reach another group.
+func (s *session) adoptDebuggeeLocked() {
+	pid := s.debuggee
+	if pid <= 1 || s.attached || s.unadopt != nil {
+		return
+	}
+	if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
+		s.unadopt = proc.Adopt(pid)
+	}
+}
+
+// killGroup SIGKILLs a launched debuggee that outlived its adapter, and
+// its group when it leads one.
+func killGroup(pid int) {
+	if syscall.Kill(pid, 0) != nil {
+		return
+	}
+	if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
+		syscall.Kill(-pid, syscall.SIGKILL)
+	}
+	syscall.Kill(pid, syscall.SIGKILL)
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.TrimSpace(strings.Join(lines, " | "))
+}
+
+// errNotStopped is returned by ops that need a stopped program.
+var errNotStopped = errors.New("the program is running: call pause first (or status to see whether it stopped)")

@@ -1,0 +1,383 @@
+// This file defines how a session starts: the adapter's transport (stdio,
+// delve dialling a listener we own, or a TCP connection to a process that
+// listens) and the handshake that works for every adapter.
+
+package dapbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/go-dap"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+)
+
+// startSpec says what to start.
+type startSpec struct {
+	adapter  *adapterDef
+	bin      binary
+	root     string
+	attach   bool
+	program  string // absolute; launch (and optionally lldb attach)
+	args     []string
+	port     int
+	pid      int
+	dir      string // the directory holding the marker (delve: the go.mod dir)
+	marker   string // the marker found there
+	launchTO time.Duration
+}
+
+// connect starts the adapter (or dials the listening process) and returns
+// a session with its connection up.
+func connect(ctx context.Context, sp startSpec) (*session, error) {
+	s := newSession(sp.adapter, sp.root)
+	s.attached = sp.attach
+	var err error
+	switch {
+	case sp.attach && (sp.adapter.id == "delve" || sp.adapter.id == "debugpy"):
+		err = s.dial(ctx, sp.port)
+	case sp.adapter.id == "delve":
+		err = s.startDelve(ctx, sp)
+	default:
+		err = s.startStdio(sp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	go s.watchConn()
+	return s, nil
+}
+
+// dial connects to a process that listens for a DAP client: a debugpy
+// --listen endpoint or a headless dlv server.
+func (s *session) dial(ctx context.Context, port int) error {
+	d := net.Dialer{Timeout: 5 * time.Second}
+	nc, err := d.DialContext(ctx, "tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return fmt.Errorf("connecting to port %d: %w (is the program listening for a debugger there?)", port, err)
+	}
+	s.conn = newConn(nc, nc, nc, s.onEvent, s.onResponse)
+	return nil
+}
+
+// startDelve runs dlv dap in the go.mod directory and lets it dial a
+// listener we own (no port race, no stdout parsing).
+func (s *session) startDelve(ctx context.Context, sp startSpec) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("listening for dlv: %w", err)
+	}
+	defer ln.Close()
+	p, err := proc.Start(proc.Spec{
+		Name:     "dlv",
+		Path:     sp.bin.path,
+		Args:     append(append([]string{}, sp.bin.args...), "--client-addr", ln.Addr().String()),
+		Dir:      sp.dir,
+		Timeouts: stopTimeouts,
+	})
+	if err != nil {
+		return err
+	}
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan accepted, 1)
+	go func() {
+		c, err := ln.Accept()
+		ch <- accepted{c, err}
+	}()
+	t := time.NewTimer(20 * time.Second)
+	defer t.Stop()
+	var a accepted
+	select {
+	case a = <-ch:
+	case <-p.Done():
+		a.err = fmt.Errorf("dlv exited before connecting: %s", lastLines(p.StderrTail(), 5))
+	case <-t.C:
+		a.err = errors.New("dlv did not connect within 20s")
+	case <-ctx.Done():
+		a.err = ctx.Err()
+	}
+	if a.err != nil {
+		ln.Close()
+		if a.c != nil {
+			a.c.Close()
+		}
+		p.Stop(context.Background(), nil)
+		return fmt.Errorf("starting dlv dap: %w", a.err)
+	}
+	s.proc = p
+	s.conn = newConn(a.c, a.c, a.c, s.onEvent, s.onResponse)
+	return nil
+}
+
+// startStdio runs an adapter that speaks DAP on its stdin and stdout.
+func (s *session) startStdio(sp startSpec) error {
+	name := sp.adapter.id
+	p, err := proc.Start(proc.Spec{
+		Name:     name,
+		Path:     sp.bin.path,
+		Args:     sp.bin.args,
+		Dir:      sp.root,
+		Stdin:    true,
+		Stdout:   true,
+		Timeouts: stopTimeouts,
+	})
+	if err != nil {
+		return err
+	}
+	s.proc = p
+	s.conn = newConn(p.Stdout(), p.Stdin(), p.Stdin(), s.onEvent, s.onResponse)
+	return nil
+}
+
+// launchArgs are the adapter-specific launch or attach arguments.
+func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
+	if sp.attach {
+		switch sp.adapter.id {
+		case "delve":
+			return map[string]any{"mode": "remote"}, nil
+		case "debugpy":
+			return map[string]any{"justMyCode": true}, nil
+		case "lldb":
+			a := map[string]any{}
+			if sp.pid > 0 {
+				a["pid"] = sp.pid
+			} else {
+				a["gdb-remote-port"] = sp.port
+				a["gdb-remote-hostname"] = "127.0.0.1"
+			}
+			if sp.program != "" {
+				a["program"] = sp.program
+			}
+			return a, nil
+		}
+		return nil, fmt.Errorf("attach is not supported for %s", sp.adapter.id)
+	}
+	args := sp.args
+	if args == nil {
+		args = []string{}
+	}
+	switch sp.adapter.id {
+	case "delve":
+		a := map[string]any{"program": sp.program, "args": args, "cwd": sp.root, "outputMode": "remote", "stopOnEntry": false}
+		if fi, err := os.Stat(sp.program); err == nil && (fi.IsDir() || filepath.Ext(sp.program) == ".go") {
+			dir, err := os.MkdirTemp("", "agent-tools-dlv-")
+			if err != nil {
+				return nil, err
+			}
+			s.tmpDir = dir
+			a["mode"], a["output"] = "debug", filepath.Join(dir, "__debug_bin")
+		} else {
+			a["mode"] = "exec"
+		}
+		return a, nil
+	case "debugpy":
+		return map[string]any{
+			"program": sp.program, "args": args, "cwd": sp.root, "python": []string{sp.bin.python},
+			"justMyCode": true, "console": "internalConsole", "stopOnEntry": false,
+		}, nil
+	case "lldb":
+		a := map[string]any{"program": sp.program, "args": args, "cwd": sp.root}
+		if sp.marker == "Cargo.toml" {
+			if cmds := rustFormatters(); cmds != nil {
+				a["initCommands"] = cmds
+			}
+		}
+		return a, nil
+	}
+	return nil, fmt.Errorf("launch is not supported for %s", sp.adapter.id)
+}
+
+// handshake runs the sequence that works for delve, debugpy and lldb-dap:
+// initialize → launch/attach (not awaited) → initialized → breakpoints →
+// configurationDone → the launch/attach answer. It returns the
+// breakpoints as the adapter placed them.
+func (s *session) handshake(ctx context.Context, sp startSpec, table map[string][]int) ([]Breakpoint, error) {
+	init := dap.InitializeRequestArguments{
+		ClientID: "agent-tools", ClientName: "agent-tools", AdapterID: sp.adapter.id,
+		PathFormat: "path", LinesStartAt1: true, ColumnsStartAt1: true,
+		SupportsVariableType: true, SupportsVariablePaging: true, Locale: "en-us",
+	}
+	if err := s.conn.call(ctx, "initialize", init, requestTimeout, &s.caps); err != nil {
+		return nil, err
+	}
+	args, err := s.launchArgs(sp)
+	if err != nil {
+		return nil, err
+	}
+	command := "launch"
+	if sp.attach {
+		command = "attach"
+	}
+	launched, err := s.conn.send(command, args)
+	if err != nil {
+		return nil, err
+	}
+	// The launch answer may come before initialized (delve, lldb) or
+	// only after configurationDone (debugpy); a failure may come first.
+	var early *message
+	t := time.NewTimer(sp.launchTO)
+	defer t.Stop()
+	pending := launched // nil once answered, so select stops watching it
+	for ready := false; !ready; {
+		select {
+		case <-s.initialized:
+			ready = true
+		case m, ok := <-pending:
+			if !ok {
+				return nil, fmt.Errorf("%s: %w", command, s.conn.closedErr())
+			}
+			if !m.Success {
+				return nil, fmt.Errorf("%s%s", errorText(m), s.outputHint())
+			}
+			early, pending = m, nil
+		case <-s.conn.done:
+			return nil, fmt.Errorf("%s: %w", command, s.conn.closedErr())
+		case <-t.C:
+			return nil, fmt.Errorf("%s: the adapter did not get ready within %v", command, sp.launchTO)
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	bps, err := s.replayBreakpoints(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	if s.caps.SupportsConfigurationDoneRequest {
+		if err := s.conn.call(ctx, "configurationDone", nil, requestTimeout, nil); err != nil {
+			if sp.attach && sp.adapter.id == "delve" && strings.Contains(err.Error(), "running") {
+				err = fmt.Errorf("%w (start the headless dlv without --continue: it must wait, halted, for the debugger)", err)
+			}
+			return nil, err
+		}
+	}
+	if early == nil {
+		if _, err := s.conn.await(ctx, command, launched, sp.launchTO); err != nil {
+			return nil, fmt.Errorf("%w%s", err, s.outputHint())
+		}
+	}
+	s.mu.Lock()
+	if s.state == stateStarting {
+		s.state = stateRunning
+	}
+	s.mu.Unlock()
+	return bps, nil
+}
+
+// outputHint is what the adapter printed, for failed launches (delve
+// reports build errors as output events).
+func (s *session) outputHint() string {
+	s.mu.Lock()
+	chunks, _ := s.out.take()
+	s.mu.Unlock()
+	text := ""
+	for _, c := range chunks {
+		if c.Category != "console" {
+			text += c.Text
+		}
+	}
+	if text = lastLines(text, 10); text != "" {
+		return " (adapter output: " + text + ")"
+	}
+	return ""
+}
+
+// replayBreakpoints sends the conversation's breakpoint table, one
+// setBreakpoints per file with its full line list.
+func (s *session) replayBreakpoints(ctx context.Context, table map[string][]int) ([]Breakpoint, error) {
+	files := make([]string, 0, len(table))
+	for f := range table {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var out []Breakpoint
+	for _, f := range files {
+		bps, err := s.setBreakpoints(ctx, f, table[f])
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, bps...)
+	}
+	return out, nil
+}
+
+// setBreakpointsArgs has no omitempty on breakpoints: an empty list must
+// be sent as [] (debugpy's pydevd crashes when the key is missing).
+type setBreakpointsArgs struct {
+	Source      dap.Source             `json:"source"`
+	Breakpoints []dap.SourceBreakpoint `json:"breakpoints"`
+}
+
+// setBreakpoints replaces the breakpoints of one file.
+func (s *session) setBreakpoints(ctx context.Context, file string, lines []int) ([]Breakpoint, error) {
+	args := setBreakpointsArgs{
+		Source:      dap.Source{Name: filepath.Base(file), Path: file},
+		Breakpoints: make([]dap.SourceBreakpoint, 0, len(lines)),
+	}
+	for _, l := range lines {
+		args.Breakpoints = append(args.Breakpoints, dap.SourceBreakpoint{Line: l})
+	}
+	var body dap.SetBreakpointsResponseBody
+	if err := s.conn.call(ctx, "setBreakpoints", args, requestTimeout, &body); err != nil {
+		return nil, err
+	}
+	out := make([]Breakpoint, len(lines))
+	for i, l := range lines {
+		out[i] = Breakpoint{File: s.rel(file), Line: l}
+		if i < len(body.Breakpoints) {
+			b := body.Breakpoints[i]
+			out[i].Verified = b.Verified
+			out[i].Message = b.Message
+			if b.Line != 0 && b.Line != l {
+				out[i].MovedTo = b.Line
+			}
+		}
+	}
+	return out, nil
+}
+
+// rel shows a path relative to the root when it is inside it.
+func (s *session) rel(path string) string {
+	return relTo(s.root, path)
+}
+
+func relTo(root, path string) string {
+	if r, err := filepath.Rel(root, path); err == nil && filepath.IsLocal(r) {
+		return filepath.ToSlash(r)
+	}
+	return path
+}
+
+// rustFormatters are the lldb commands that load Rust's own data
+// formatters (Vec and String shown as such, not as raw structs), or nil
+// when rustc is not installed.
+func rustFormatters() []string {
+	rustc, err := exec.LookPath("rustc")
+	if err != nil {
+		return nil
+	}
+	out, err := probe(context.Background(), rustc, "--print", "sysroot")
+	if err != nil {
+		return nil
+	}
+	etc := filepath.Join(strings.TrimSpace(out), "lib", "rustlib", "etc")
+	if _, err := os.Stat(filepath.Join(etc, "lldb_lookup.py")); err != nil {
+		return nil
+	}
+	return []string{
+		"command script import " + filepath.Join(etc, "lldb_lookup.py"),
+		"command source -s 1 " + filepath.Join(etc, "lldb_commands"),
+	}
+}

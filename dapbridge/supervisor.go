@@ -1,0 +1,393 @@
+// This file defines the supervisor: one debug session per conversation,
+// calls serialized per conversation, the breakpoint table kept across
+// sessions, and the TTL after which a session is terminated.
+
+package dapbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Options configures a [Supervisor]. Zero fields take the defaults in
+// [DefaultOptions].
+type Options struct {
+	// TTL is how long a session may live; it is then terminated and the
+	// next call says so. Default 30 minutes.
+	TTL time.Duration
+	// StopWait is how long launch, attach, continue, the steps and pause
+	// wait for the program to stop before answering "still running".
+	// Default 15 s.
+	StopWait time.Duration
+	// LaunchTimeout bounds the handshake up to the launch answer (delve
+	// builds the program then: 17 s on a cold cache here). Default 120 s.
+	LaunchTimeout time.Duration
+}
+
+// DefaultOptions are the defaults of [Options].
+var DefaultOptions = Options{TTL: 30 * time.Minute, StopWait: 15 * time.Second, LaunchTimeout: 120 * time.Second}
+
+func (o *Options) withDefaults() Options {
+	d := DefaultOptions
+	if o == nil {
+		return d
+	}
+	if o.TTL > 0 {
+		d.TTL = o.TTL
+	}
+	if o.StopWait > 0 {
+		d.StopWait = o.StopWait
+	}
+	if o.LaunchTimeout > 0 {
+		d.LaunchTimeout = o.LaunchTimeout
+	}
+	return d
+}
+
+// Request is one debug call. Which fields matter depends on Op.
+type Request struct {
+	Op         string   // adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate
+	File       string   // breakpoints
+	Lines      []int    // breakpoints; empty clears the file
+	Program    string   // launch; lldb attach (optional)
+	Args       []string // launch
+	Adapter    string   // launch, attach: override the choice
+	Port       int      // attach
+	Pid        int      // attach (lldb)
+	ThreadID   int      // continue, pause, steps, stack
+	FrameID    int      // scopes, evaluate
+	Reference  int      // variables
+	Expression string   // evaluate
+}
+
+// Supervisor owns the debug sessions of a run.
+type Supervisor struct {
+	opts Options
+	res  *resolver
+
+	mu     sync.Mutex // guards convs, live and closed
+	convs  map[string]*conversation
+	live   []*session // every session started, for Close (finish is idempotent)
+	closed bool
+}
+
+func (s *Supervisor) track(sess *session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.live = append(s.live, sess)
+}
+
+// conversation is one conversation's debug state. Its call token (lock)
+// guards every field: calls, TTL expiry and Close take it.
+type conversation struct {
+	lock   chan struct{}
+	bps    map[string][]int // absolute file → lines: our breakpoint table
+	sess   *session         // the live session, or the last one that ended
+	notice string           // told once by the next call (a TTL expiry)
+	timer  *time.Timer      // the live session's TTL
+}
+
+// NewSupervisor returns a supervisor; opts may be nil.
+func NewSupervisor(opts *Options) *Supervisor {
+	return &Supervisor{opts: opts.withDefaults(), res: newResolver(), convs: map[string]*conversation{}}
+}
+
+func (s *Supervisor) conversation(id string) (*conversation, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil, errors.New("the debug supervisor is shutting down")
+	}
+	c := s.convs[id]
+	if c == nil {
+		c = &conversation{lock: make(chan struct{}, 1), bps: map[string][]int{}}
+		s.convs[id] = c
+	}
+	return c, nil
+}
+
+// Do runs one call for conversation conv in the run rooted at root. Calls
+// of one conversation run one at a time, in arrival order.
+func (s *Supervisor) Do(ctx context.Context, conv, root string, r Request) (*Result, error) {
+	c, err := s.conversation(conv)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case c.lock <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-c.lock }()
+	res, err := s.do(ctx, c, root, r)
+	if c.sess != nil && c.sess.ended() {
+		s.cleanup(c)
+	}
+	if c.notice != "" {
+		if err != nil {
+			err = fmt.Errorf("%w (note: %s)", err, c.notice)
+		} else if res.Notice == "" {
+			res.Notice = c.notice
+		} else {
+			res.Notice = c.notice + "; " + res.Notice
+		}
+		c.notice = ""
+	}
+	return res, err
+}
+
+// cleanup stops what is left of an ended session (its adapter).
+func (s *Supervisor) cleanup(c *conversation) {
+	if c.timer != nil {
+		c.timer.Stop()
+		c.timer = nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c.sess.finish(ctx, c.sess.snap().endReason)
+}
+
+func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Request) (*Result, error) {
+	switch r.Op {
+	case "adapters":
+		res := &Result{Op: r.Op, State: "none"}
+		for _, a := range adapterDefs {
+			res.Adapters = append(res.Adapters, s.res.status(ctx, a, root))
+		}
+		s.fill(ctx, c, res)
+		return res, nil
+	case "status":
+		res := s.result(ctx, c, r.Op)
+		if c.sess == nil || c.sess.ended() {
+			res.Breakpoints = pendingList(root, c.bps)
+		}
+		return res, nil
+	case "breakpoints":
+		return s.breakpoints(ctx, c, root, r)
+	case "launch", "attach":
+		return s.start(ctx, c, root, r)
+	case "terminate":
+		if c.sess == nil || c.sess.ended() {
+			res := s.result(ctx, c, r.Op)
+			res.Notice = "no live session to terminate"
+			return res, nil
+		}
+		if c.timer != nil {
+			c.timer.Stop()
+			c.timer = nil
+		}
+		c.sess.finish(ctx, "terminated by the terminate op")
+		return s.result(ctx, c, r.Op), nil
+	case "output":
+		res := s.result(ctx, c, r.Op)
+		if c.sess != nil {
+			c.sess.mu.Lock()
+			res.Output, res.Dropped = c.sess.out.take()
+			c.sess.mu.Unlock()
+		}
+		res.Stop = nil
+		return res, nil
+	}
+	sess := c.sess
+	if sess == nil {
+		return nil, fmt.Errorf("op %s: no debug session in this conversation: launch or attach first", r.Op)
+	}
+	if sess.ended() {
+		return nil, fmt.Errorf("op %s: the session %s has ended (%s): launch again", r.Op, sess.label, sess.snap().endReason)
+	}
+	return s.control(ctx, c, sess, r)
+}
+
+// control runs the ops that need a live session.
+func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session, r Request) (*Result, error) {
+	switch r.Op {
+	case "continue", "step_over", "step_in", "step_out", "pause":
+		var moved bool
+		var err error
+		if r.Op == "pause" {
+			moved, err = sess.pause(ctx, r.ThreadID, s.opts.StopWait)
+		} else {
+			cmd := map[string]string{"continue": "continue", "step_over": "next", "step_in": "stepIn", "step_out": "stepOut"}[r.Op]
+			moved, err = sess.resume(ctx, cmd, r.ThreadID, s.opts.StopWait)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("op %s: %w", r.Op, err)
+		}
+		res := s.result(ctx, c, r.Op)
+		if !moved {
+			res.Notice = fmt.Sprintf("still running after %v: call status later, or pause", s.opts.StopWait)
+		}
+		return res, nil
+	case "threads":
+		ts, total, err := sess.threads(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("op threads: %w", err)
+		}
+		res := s.result(ctx, c, r.Op)
+		res.Threads, res.Shown, res.Total = ts, len(ts), total
+		return res, nil
+	case "stack":
+		fs, total, err := sess.stack(ctx, r.ThreadID, maxFrames)
+		if err != nil {
+			return nil, fmt.Errorf("op stack: %w", err)
+		}
+		res := s.result(ctx, c, r.Op)
+		res.Stop = nil
+		res.Frames, res.Shown, res.Total = fs, len(fs), total
+		return res, nil
+	case "scopes":
+		if r.FrameID == 0 {
+			return nil, errors.New("op scopes: argument 'frame_id' is required (from stack, or the stop's frame)")
+		}
+		scs, err := sess.scopes(ctx, r.FrameID)
+		if err != nil {
+			return nil, fmt.Errorf("op scopes: %w", err)
+		}
+		return &Result{Op: r.Op, Session: sess.label, State: sess.snap().state, Scopes: scs}, nil
+	case "variables":
+		if r.Reference == 0 {
+			return nil, errors.New("op variables: argument 'reference' is required (from scopes, variables or evaluate)")
+		}
+		vs, total, err := sess.variables(ctx, r.Reference)
+		if err != nil {
+			return nil, fmt.Errorf("op variables: %w", err)
+		}
+		return &Result{Op: r.Op, Session: sess.label, State: sess.snap().state, Variables: vs, Shown: len(vs), Total: total}, nil
+	case "evaluate":
+		if strings.TrimSpace(r.Expression) == "" {
+			return nil, errors.New("op evaluate: argument 'expression' is required")
+		}
+		v, err := sess.evaluate(ctx, r.Expression, r.FrameID)
+		if err != nil {
+			return nil, fmt.Errorf("op evaluate: %w", err)
+		}
+		return &Result{Op: r.Op, Session: sess.label, State: sess.snap().state, Value: v}, nil
+	}
+	return nil, fmt.Errorf("unknown op %q", r.Op)
+}
+
+// result is the session part of an answer: state, stop, end.
+func (s *Supervisor) result(ctx context.Context, c *conversation, op string) *Result {
+	res := &Result{Op: op}
+	s.fill(ctx, c, res)
+	return res
+}
+
+func (s *Supervisor) fill(ctx context.Context, c *conversation, res *Result) {
+	if c.sess == nil {
+		res.State = "none"
+		return
+	}
+	sn := c.sess.snap()
+	res.Session, res.State = c.sess.label, sn.state
+	switch sn.state {
+	case stateEnded:
+		res.Ended, res.ExitCode = sn.endReason, sn.exitCode
+	case stateStopped:
+		res.Stop = c.sess.stopInfo(ctx)
+	}
+}
+
+// breakpoints updates the table and, when a session runs, the adapter.
+func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root string, r Request) (*Result, error) {
+	if r.File == "" {
+		return nil, errors.New("op breakpoints: argument 'file' is required")
+	}
+	file, err := resolveIn(root, r.File)
+	if err != nil {
+		return nil, fmt.Errorf("op breakpoints: %w", err)
+	}
+	if fi, err := os.Stat(file); err != nil || fi.IsDir() {
+		return nil, fmt.Errorf("op breakpoints: argument 'file': %s is not a file", r.File)
+	}
+	lines := slices.Clone(r.Lines)
+	for _, l := range lines {
+		if l < 1 {
+			return nil, fmt.Errorf("op breakpoints: argument 'lines': want lines ≥ 1, got %d", l)
+		}
+	}
+	slices.Sort(lines)
+	lines = slices.Compact(lines)
+	if len(lines) == 0 {
+		delete(c.bps, file)
+	} else {
+		c.bps[file] = lines
+	}
+	res := s.result(ctx, c, r.Op)
+	if c.sess != nil && !c.sess.ended() {
+		bps, err := c.sess.setBreakpoints(ctx, file, lines)
+		if err != nil {
+			return nil, fmt.Errorf("op breakpoints: %w", err)
+		}
+		res.Breakpoints = bps
+	} else {
+		for _, l := range lines {
+			res.Breakpoints = append(res.Breakpoints, Breakpoint{File: relTo(root, file), Line: l, Pending: true})
+		}
+	}
+	if len(lines) == 0 {
+		res.Notice = "cleared the breakpoints of " + relTo(root, file)
+	}
+	return res, nil
+}
+
+func pendingList(root string, table map[string][]int) []Breakpoint {
+	files := make([]string, 0, len(table))
+	for f := range table {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	var out []Breakpoint
+	for _, f := range files {
+		for _, l := range table[f] {
+			out = append(out, Breakpoint{File: relTo(root, f), Line: l, Pending: true})
+		}
+	}
+	return out
+}
+
+// resolveIn resolves a path given by the agent: relative to root, or
+// absolute inside it; symlinks may not lead out of it.
+func resolveIn(root, given string) (string, error) {
+	p := given
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(root, p)
+	}
+	p = filepath.Clean(p)
+	if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) && rel != "." {
+		return "", fmt.Errorf("%s is outside the workspace root", given)
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		realRoot = root
+	}
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		if rel, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(rel) && rel != "." {
+			return "", fmt.Errorf("%s leads outside the workspace root through a symlink", given)
+		}
+	}
+	return p, nil
+}
+
+// Close terminates every session. It does not wait for running calls:
+// finishing a session makes them return.
+func (s *Supervisor) Close(ctx context.Context) error {
+	s.mu.Lock()
+	s.closed = true
+	live := s.live
+	s.live = nil
+	s.mu.Unlock()
+	var wg sync.WaitGroup
+	for _, sess := range live {
+		wg.Go(func() { sess.finish(ctx, "agent-tools is shutting down") })
+	}
+	wg.Wait()
+	return nil
+}

@@ -1,0 +1,196 @@
+package dapbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestAdapterStatus checks the intersection rule's reasons: a missing
+// marker, a missing binary, and dart, which has neither here.
+func TestAdapterStatus(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module x\n"), 0o644)
+	t.Setenv("GOPATH", t.TempDir()) // no dlv in $GOPATH/bin either
+	noBinaries := func(string) (string, error) { return "", errors.New("not found") }
+	found := func(name string) (string, error) { return "/usr/bin/" + name, nil }
+	tests := []struct {
+		name     string
+		adapter  string
+		lookPath func(string) (string, error)
+		want     AdapterStatus
+	}{
+		{"delve usable", "delve", found, AdapterStatus{ID: "delve", Command: "dlv dap", Usable: true, Marker: "go.mod"}},
+		{"delve binary missing", "delve", noBinaries, AdapterStatus{ID: "delve", Command: "dlv dap", Marker: "go.mod",
+			Reason: "dlv not found on PATH or in $GOPATH/bin (go install github.com/go-delve/delve/cmd/dlv@v1.27.2)"}},
+		{"dart marker missing", "dart", found, AdapterStatus{ID: "dart", Command: "dart debug_adapter", Reason: "no pubspec.yaml in the root"}},
+		{"dart both missing", "dart", noBinaries, AdapterStatus{ID: "dart", Command: "dart debug_adapter",
+			Reason: "no pubspec.yaml in the root; dart not found on PATH (install the Dart SDK)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newResolver()
+			r.lookPath = tt.lookPath
+			got := r.status(context.Background(), adapterByID(tt.adapter), root)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("status (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestDartUnavailable: on this machine (no Dart SDK) the adapters op says
+// dart is unavailable, with the reason.
+func TestDartUnavailable(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "pubspec.yaml"), []byte("name: x\n"), 0o644)
+	res, err := NewSupervisor(nil).Do(t.Context(), "", root, Request{Op: "adapters"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range res.Adapters {
+		if a.ID == "dart" {
+			if newResolver().resolve(t.Context(), adapterByID("dart"), root).why == "" {
+				t.Skip("a Dart SDK is installed here")
+			}
+			if a.Usable || a.Marker != "pubspec.yaml" || !strings.Contains(a.Reason, "dart not found on PATH") {
+				t.Errorf("dart: %+v", a)
+			}
+			return
+		}
+	}
+	t.Fatal("dart is not listed")
+}
+
+// TestDebugpyPrefersProjectVenv: a project .venv python that can import
+// debugpy runs both the adapter and the debuggee.
+func TestDebugpyPrefersProjectVenv(t *testing.T) {
+	needDebugpy(t)
+	system := newResolver().debugpy(t.Context(), t.TempDir()).path
+	root := t.TempDir()
+	venv := filepath.Join(root, ".venv", "bin")
+	os.MkdirAll(venv, 0o755)
+	if err := os.Symlink(system, filepath.Join(venv, "python")); err != nil {
+		t.Fatal(err)
+	}
+	b := newResolver().debugpy(t.Context(), root)
+	want := filepath.Join(venv, "python")
+	if b.path != want || b.python != want {
+		t.Errorf("adapter %s, debuggee %s; want both %s", b.path, b.python, want)
+	}
+}
+
+func TestMissingMarkerAtLaunch(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "app.py"), []byte("print(1)\n"), 0o644)
+	_, err := NewSupervisor(nil).Do(t.Context(), "", root, Request{Op: "launch", Program: "app.py"})
+	if err == nil || !strings.Contains(err.Error(), "no pyproject.toml, setup.py or requirements.txt in the root") {
+		t.Errorf("launch without a marker: %v", err)
+	}
+}
+
+func TestOutputRing(t *testing.T) {
+	o := outputRing{limit: 10}
+	o.add("telemetry", "dropped")
+	o.add("stdout", "abc\r\n")
+	o.add("stderr", "de")
+	o.add("stdout", "fghijk")
+	got, dropped := o.take()
+	want := []OutputChunk{{"stdout", "c\n"}, {"stderr", "de"}, {"stdout", "fghijk"}}
+	if diff := cmp.Diff(want, got); diff != "" || dropped != 2 {
+		t.Errorf("take (-want +got):\n%s dropped %d", diff, dropped)
+	}
+	if text := renderOutput(got, dropped); text != "[2 bytes dropped]\nc\nstderr| de\nfghijk\n" {
+		t.Errorf("render: %q", text)
+	}
+	if got, dropped := o.take(); len(got) != 0 || dropped != 0 {
+		t.Errorf("second take: %v %d", got, dropped)
+	}
+}
+
+func TestNormalizeReason(t *testing.T) {
+	tests := []struct {
+		reason, desc string
+		pausing      bool
+		want         string
+	}{
+		{"exception", "signal SIGSTOP", true, "pause"},
+		{"exception", "signal SIGSTOP", false, "signal SIGSTOP"},
+		{"exception", "panic", false, "exception"},
+		{"breakpoint", "", true, "breakpoint"},
+	}
+	for _, tt := range tests {
+		if got := normalizeReason(tt.reason, tt.desc, tt.pausing); got != tt.want {
+			t.Errorf("normalizeReason(%q, %q, %v) = %q, want %q", tt.reason, tt.desc, tt.pausing, got, tt.want)
+		}
+	}
+}
+
+func TestCapValue(t *testing.T) {
+	v, cut := capValue(strings.Repeat("é", 500))
+	if !cut || len([]rune(v)) != maxValueLen+1 {
+		t.Errorf("cut %v, %d runes", cut, len([]rune(v)))
+	}
+	if v, cut := capValue("short"); cut || v != "short" {
+		t.Errorf("short: %q %v", v, cut)
+	}
+}
+
+func TestResolveIn(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "a.go"), nil, 0o644)
+	os.Symlink(os.TempDir(), filepath.Join(root, "out"))
+	tests := []struct{ in, wantErr string }{
+		{"a.go", ""},
+		{filepath.Join(root, "a.go"), ""},
+		{"../x.go", "../x.go is outside the workspace root"},
+		{"/etc/passwd", "/etc/passwd is outside the workspace root"},
+		{"out", "out leads outside the workspace root through a symlink"},
+	}
+	for _, tt := range tests {
+		_, err := resolveIn(root, tt.in)
+		if got := errString(err); got != tt.wantErr {
+			t.Errorf("resolveIn(%q) = %q, want %q", tt.in, got, tt.wantErr)
+		}
+	}
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func TestParseConfig(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     Options
+		wantErr  bool
+	}{
+		{"nil", "", DefaultOptions, false},
+		{"ttl", `{"ttl":"2m","stopWait":"3s"}`, Options{TTL: 2 * time.Minute, StopWait: 3 * time.Second, LaunchTimeout: DefaultOptions.LaunchTimeout}, false},
+		{"unknown field", `{"tll":"2m"}`, DefaultOptions, true},
+		{"bad duration", `{"ttl":"soon"}`, DefaultOptions, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseConfig(json.RawMessage(tt.in))
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v", err)
+			}
+			if err == nil {
+				if diff := cmp.Diff(tt.want, got); diff != "" {
+					t.Errorf("(-want +got):\n%s", diff)
+				}
+			}
+		})
+	}
+}
