@@ -1,25 +1,136 @@
-// This file adapts the kernels to package rpc.
+// This file adapts the kernels to package rpc: the eval tool, its
+// attachment, and the tool() bridge through agent-tools/callTool.
 
 package kernel
 
 import (
-	"github.com/agent-tools/agent-tools/internal/probe"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
-// Attach reports the eval capability for a run rooted at root.
-func Attach(root string) rpc.Attachment {
-	a := rpc.Attachment{
-		Capability: "eval",
-		Reason:     "the eval tool is not built yet (issue 6)",
+const evalDescription = `Run a Python or JavaScript cell in a persistent kernel: variables, imports and loaded data survive between calls, like a notebook. Not for parallel use.
+
+The last expression is returned (a trailing ; suppresses it); display(obj) shows objects; a pandas DataFrame comes back as a markdown table; matplotlib figures come back as PNG images. IPython idioms work: %pip install, %cd, %pwd, %env, !cmd, x = !cmd, %%bash, %%timeit, %timeit, %%time, %%writefile. In Python, tool(name, args) calls the harness's own tools (await tool(...) in JavaScript) and returns their text. The cell's time budget counts only time spent busy (not waiting on tool()); on timeout the cell is interrupted and its output so far returned. input() is not available.
+
+Example: {"code": "import pandas as pd\ndf = pd.read_csv('data.csv')\ndf.describe()", "description": "load the sales data and summarize it"}
+Example: {"code": "const r = await fetch('http://localhost:8080/health'); r.status", "description": "check the local server health endpoint", "language": "javascript"}`
+
+type evalArgs struct {
+	Code        string `json:"code" jsonschema_description:"the cell: Python (default) or JavaScript source; the last expression is the result"`
+	Description string `json:"description" jsonschema_description:"what the cell does, 5 to 10 words; echoed as the result's label"`
+	Language    string `json:"language,omitempty" jsonschema:"enum=python,enum=javascript" jsonschema_description:"python (default) or javascript"`
+	Reset       bool   `json:"reset,omitempty" jsonschema_description:"discard the interpreter and its state and start clean before running the cell"`
+}
+
+type evalTool struct {
+	pool *Pool
+}
+
+// Attach reports the eval capability: attached when python3 or node is
+// found. section is the "eval" part of the config file (may be nil).
+func Attach(root string, section json.RawMessage) rpc.Attachment {
+	a := rpc.Attachment{Capability: "eval"}
+	opts, err := ParseConfig(section)
+	if err != nil {
+		a.Reason = err.Error()
+		return a
 	}
-	for _, name := range []string{"python3", "node"} {
-		b := probe.Look(name)
-		c := rpc.Check{Name: name, OK: b.Found(), Detail: b.Path}
-		if !b.Found() {
-			c.Detail = "not on PATH"
+	found := 0
+	for _, lang := range []Language{Python, JavaScript} {
+		c := rpc.Check{Name: map[Language]string{Python: "python", JavaScript: "node"}[lang]}
+		if in, err := FindInterpreter(lang, opts, root); err != nil {
+			c.Detail = err.Error()
+		} else {
+			c.OK = true
+			c.Detail = fmt.Sprintf("%s (%s)", in.Path, in.Why)
+			found++
 		}
 		a.Checks = append(a.Checks, c)
 	}
+	if len(opts.Prefix) > 0 {
+		a.Checks = append(a.Checks, rpc.Check{Name: "prefix", OK: true, Detail: strings.Join(opts.Prefix, " ")})
+	}
+	if found == 0 {
+		a.Reason = "neither python3 nor node was found"
+		return a
+	}
+	t := &evalTool{pool: NewPool(&opts)}
+	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "eval", Title: "Run a notebook cell", Tier: rpc.TierExec, Description: evalDescription}, t.eval)}
+	a.Close = t.pool.Close
 	return a
+}
+
+func (t *evalTool) eval(ctx context.Context, a evalArgs) (*rpc.CallToolResult, error) {
+	if n := len(strings.Fields(a.Description)); n < 5 || n > 10 {
+		return nil, fmt.Errorf("argument 'description': want 5 to 10 words saying what the cell does (e.g. \"load the sales data and summarize it\"), got %d", n)
+	}
+	if strings.TrimSpace(a.Code) == "" {
+		return nil, errors.New("argument 'code': empty cell: give the code to run")
+	}
+	sess := rpc.SessionFrom(ctx)
+	root := ""
+	if sess != nil {
+		root = sess.Mode().Root
+	}
+	res, err := t.pool.Eval(ctx, Request{
+		Code:        a.Code,
+		Language:    Language(a.Language),
+		Description: a.Description,
+		Reset:       a.Reset,
+		Root:        root,
+		Bridge:      bridge(sess),
+		Progress: func(elapsed time.Duration, msg string) {
+			rpc.ReportProgress(ctx, elapsed.Seconds(), 0, msg)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return toCallResult(res)
+}
+
+// toCallResult renders a cell's result: its text, then its images; an
+// unfinished cell is an isError result (with everything it printed).
+func toCallResult(res *Result) (*rpc.CallToolResult, error) {
+	structured, err := json.Marshal(res)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the result: %w", err)
+	}
+	out := &rpc.CallToolResult{IsError: !res.OK(), StructuredContent: structured}
+	out.Content = append(out.Content, rpc.TextContent(res.Text()))
+	for _, img := range res.Images() {
+		out.Content = append(out.Content, rpc.ImageContent(base64.StdEncoding.EncodeToString(img.Data), img.MIME))
+	}
+	return out, nil
+}
+
+// bridge calls the client's tools through agent-tools/callTool, when the
+// client declared it.
+func bridge(sess *rpc.Session) Bridge {
+	return func(ctx context.Context, name string, args json.RawMessage) (string, bool, error) {
+		if sess == nil || !sess.CanCallTools() {
+			return "", false, errors.New(noBridge)
+		}
+		res, err := sess.CallClientTool(ctx, name, args)
+		if err != nil {
+			return "", false, fmt.Errorf("tool(%q): %w", name, err)
+		}
+		var parts []string
+		for _, c := range res.Content {
+			switch c.Type {
+			case "text":
+				parts = append(parts, c.Text)
+			default:
+				parts = append(parts, fmt.Sprintf("[%s %s]", c.Type, c.MIMEType))
+			}
+		}
+		return strings.Join(parts, "\n"), res.IsError, nil
+	}
 }

@@ -1,0 +1,623 @@
+// This file defines a Kernel: one interpreter process with its driver, and
+// running one cell on it.
+
+package kernel
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+)
+
+// startTimeout bounds how long an interpreter may take to say it is ready.
+const startTimeout = 30 * time.Second
+
+// syncWait bounds how long a finished cell waits for its sync marker on the
+// kernel's stdout (output of child processes that are still running is
+// attributed to the next cell).
+const syncWait = time.Second
+
+// Kernel is one running interpreter with its driver.
+//
+// Goroutines: readMessages owns the message pipe (fd 4's other end) and
+// feeds msgs; readStdout owns the stdout pipe and feeds stdout. Only one
+// cell runs at a time ([Pool] serializes them); the goroutine in Run owns
+// the cell's state. writeMu serializes writes to the request pipe.
+type Kernel struct {
+	Lang    Language
+	Interp  Interpreter
+	Version string // the interpreter's version, from the driver
+	proc    *proc.Process
+
+	writeMu sync.Mutex // guards req
+	req     *os.File
+
+	msgs     chan message
+	stdout   chan []byte
+	leftover []byte // stdout bytes after the last sync marker
+	nextID   int
+}
+
+// StartSpec says how to start a kernel.
+type StartSpec struct {
+	Lang   Language
+	Interp Interpreter
+	Dir    string   // working directory (the run's root)
+	Prefix []string // command prefix, e.g. a sandbox entry command
+}
+
+// Start starts an interpreter with its driver and waits until it is ready.
+func Start(ctx context.Context, s StartSpec) (*Kernel, error) {
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("starting the %s kernel: %w", s.Lang, err)
+	}
+	msgR, msgW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, fmt.Errorf("starting the %s kernel: %w", s.Lang, err)
+	}
+	argv := []string{s.Interp.Path, "-q", "-c", pythonDriver}
+	if s.Lang == JavaScript {
+		argv = []string{s.Interp.Path, "--no-deprecation", "-e", nodeDriver}
+	}
+	argv = append(append([]string{}, s.Prefix...), argv...)
+	env := append(os.Environ(),
+		"MPLBACKEND=Agg", "PYTHONUNBUFFERED=1", "PYTHONIOENCODING=utf-8",
+		"TERM=dumb", "NO_COLOR=1", "FORCE_COLOR=0", "PAGER=cat", "GIT_PAGER=cat")
+	p, err := proc.Start(proc.Spec{
+		Name:       string(s.Lang) + "-kernel",
+		Path:       argv[0],
+		Args:       argv[1:],
+		Dir:        s.Dir,
+		Env:        env,
+		ExtraFiles: []*os.File{reqR, msgW},
+		Stdout:     true,
+		Timeouts:   &proc.Timeouts{Goodbye: time.Second, Grace: 500 * time.Millisecond, Term: time.Second},
+	})
+	reqR.Close()
+	msgW.Close()
+	if err != nil {
+		reqW.Close()
+		msgR.Close()
+		return nil, fmt.Errorf("starting the %s kernel (%s): %w", s.Lang, s.Interp.Path, err)
+	}
+	k := &Kernel{
+		Lang:   s.Lang,
+		Interp: s.Interp,
+		proc:   p,
+		req:    reqW,
+		msgs:   make(chan message, 1024),
+		stdout: make(chan []byte, 256),
+	}
+	go k.readMessages(msgR)
+	go k.readStdout(p.Stdout())
+	if err := k.waitReady(ctx); err != nil {
+		k.Stop(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	return k, nil
+}
+
+func (k *Kernel) waitReady(ctx context.Context) error {
+	t := time.NewTimer(startTimeout)
+	defer t.Stop()
+	for {
+		select {
+		case m, ok := <-k.msgs:
+			if !ok {
+				<-k.proc.Done()
+				return fmt.Errorf("the %s kernel (%s) exited during start-up (%v)%s", k.Lang, k.Interp.Path, k.proc.Err(), stderrNote(k.proc.StderrTail()))
+			}
+			if m.T == "ready" {
+				k.Version = m.Version
+				return nil
+			}
+		case <-t.C:
+			return fmt.Errorf("the %s kernel (%s) did not start within %v%s", k.Lang, k.Interp.Path, startTimeout, stderrNote(k.proc.StderrTail()))
+		case <-ctx.Done():
+			return fmt.Errorf("starting the %s kernel: %w", k.Lang, ctx.Err())
+		}
+	}
+}
+
+// readMessages decodes the driver's messages until the pipe closes.
+func (k *Kernel) readMessages(r *os.File) {
+	defer close(k.msgs)
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var m message
+			if jerr := json.Unmarshal(line, &m); jerr == nil {
+				k.msgs <- m
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// readStdout forwards what the kernel process writes to fd 1 and 2.
+func (k *Kernel) readStdout(r io.ReadCloser) {
+	defer close(k.stdout)
+	defer r.Close()
+	for {
+		buf := make([]byte, 32<<10)
+		n, err := r.Read(buf)
+		if n > 0 {
+			k.stdout <- buf[:n]
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (k *Kernel) send(r request) error {
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	k.writeMu.Lock()
+	defer k.writeMu.Unlock()
+	_, err = k.req.Write(append(data, '\n'))
+	return err
+}
+
+// Exited reports whether the interpreter has exited, and how.
+func (k *Kernel) Exited() (bool, error) {
+	select {
+	case <-k.proc.Done():
+		return true, k.proc.Err()
+	default:
+		return false, nil
+	}
+}
+
+// Pid is the interpreter's process id.
+func (k *Kernel) Pid() int { return k.proc.Pid() }
+
+// Stop ends the interpreter: EOF on its request pipe (the driver exits),
+// then the supervisor's SIGTERM/SIGKILL sequence.
+func (k *Kernel) Stop(ctx context.Context) error {
+	return k.proc.Stop(ctx, func(ctx context.Context) error {
+		k.writeMu.Lock()
+		k.req.Close()
+		k.writeMu.Unlock()
+		select {
+		case <-k.proc.Done():
+		case <-ctx.Done():
+		}
+		return nil
+	})
+}
+
+// kill ends the interpreter at once.
+func (k *Kernel) kill() {
+	k.proc.Signal(syscall.SIGKILL)
+	k.writeMu.Lock()
+	k.req.Close()
+	k.writeMu.Unlock()
+	<-k.proc.Done()
+}
+
+// interrupt asks the running cell to stop, keeping the interpreter's
+// state: SIGINT to the process group (KeyboardInterrupt in Python; child
+// processes stop too) and, for node, an interrupt request that the
+// driver's watcher thread turns into a script termination.
+func (k *Kernel) interrupt() {
+	if k.Lang == JavaScript {
+		k.send(request{T: "interrupt"})
+	}
+	// One signal to the group, which includes the interpreter: a second
+	// one (proc.Signal also signals the pid) could interrupt the driver
+	// while it reports the first.
+	syscall.Kill(-k.proc.Pid(), syscall.SIGINT)
+}
+
+// Bridge calls one of the harness's tools for tool() in a cell. It returns
+// the tool's text and whether the tool failed; err means the call could not
+// be made at all (no bridge, client gone).
+type Bridge func(ctx context.Context, name string, args json.RawMessage) (text string, failed bool, err error)
+
+// RunSpec is one cell to run.
+type RunSpec struct {
+	Code     string
+	Budget   time.Duration // idle budget; 0 means defaultOptions.Timeout
+	Grace    time.Duration // interrupt → kill; 0 means defaultOptions.Grace
+	Bridge   Bridge        // nil: tool() raises "no harness bridge"
+	Progress func(elapsed time.Duration, msg string)
+}
+
+// Cell statuses.
+const (
+	StatusOK          = "ok"
+	StatusError       = "error"       // the cell raised
+	StatusTimeout     = "timeout"     // the idle budget ran out
+	StatusInterrupted = "interrupted" // the client cancelled the call
+	StatusCrashed     = "crashed"     // the interpreter exited
+)
+
+// RunResult is what one cell produced.
+type RunResult struct {
+	Status    string   // StatusOK, ...
+	Outputs   []Output // in order
+	Err       string   // what went wrong, for the model; "" when ok
+	StateLost bool     // the kernel is gone (crashed or killed)
+}
+
+// noBridge is tool()'s error without a bridge.
+const noBridge = `no harness bridge: the client did not declare experimental["agent-tools"].callTool, so tool() cannot reach its tools`
+
+// Run runs one cell and returns its output. It never leaves the cell
+// running: on timeout or cancellation it interrupts the kernel and, if the
+// kernel does not stop within the grace period, kills it.
+func (k *Kernel) Run(ctx context.Context, spec RunSpec) RunResult {
+	c := &cell{k: k, spec: spec, started: time.Now()}
+	return c.run(ctx)
+}
+
+// cell is the state of one running cell, owned by the goroutine in Run.
+type cell struct {
+	k         *Kernel
+	spec      RunSpec
+	id        int
+	marker    []byte
+	started   time.Time
+	out       outputs
+	sawSync   bool
+	pending   []byte // stdout bytes that may be the start of the marker
+	finished  <-chan struct{}
+	stdoutEOF bool   // k.stdout is closed and drained
+	lastErr   string // "ZeroDivisionError: division by zero"
+}
+
+type bridgeDone struct {
+	call   int
+	text   string
+	failed bool
+	err    error
+}
+
+func (c *cell) run(ctx context.Context) RunResult {
+	k := c.k
+	k.nextID++
+	c.id = k.nextID
+	c.marker = fmt.Appendf(nil, "\x1e<agent-tools-sync %d>\x1e", c.id)
+	c.pending = k.leftover
+	k.leftover = nil
+	c.drainStale()
+	budgetD, grace := c.spec.Budget, c.spec.Grace
+	if budgetD <= 0 {
+		budgetD = defaultOptions.Timeout
+	}
+	if grace <= 0 {
+		grace = defaultOptions.Grace
+	}
+	if err := k.send(request{T: "exec", ID: c.id, Code: c.spec.Code, Sync: string(c.marker)}); err != nil {
+		return c.crashed()
+	}
+	bctx, cancelBridges := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancelBridges()
+	bridged := make(chan bridgeDone)
+	finished := make(chan struct{}) // closed when run returns: late bridge answers are dropped
+	defer close(finished)
+	c.finished = finished
+	b := newBudget(budgetD)
+	defer b.stop()
+	heartbeat := time.NewTicker(5 * time.Second)
+	defer heartbeat.Stop()
+	var (
+		stopping  string // StatusTimeout or StatusInterrupted once we interrupted
+		graceC    <-chan time.Time
+		done      bool
+		doneAt    <-chan time.Time
+		cancelled               = ctx.Done()
+		status                  = StatusOK
+		stdout    <-chan []byte = k.stdout
+	)
+	interrupt := func(why string) {
+		stopping = why
+		cancelBridges()
+		k.interrupt()
+		graceC = time.After(grace)
+	}
+	for {
+		if done && (c.sawSync || doneAt == nil) {
+			break
+		}
+		select {
+		case m, ok := <-k.msgs:
+			if !ok {
+				return c.crashedWith(stopping)
+			}
+			if m.T == "sync" && m.ID == c.id {
+				stdout = c.awaitSync(stdout)
+				continue
+			}
+			if c.handle(m, bctx, bridged, b) {
+				done = true
+				status = m.Status
+				doneAt = time.After(syncWait)
+			}
+		case chunk, ok := <-stdout:
+			if !ok {
+				stdout, c.stdoutEOF = nil, true // the process is ending
+				if done {
+					doneAt = nil
+				}
+				continue
+			}
+			c.stdoutChunk(chunk)
+		case r := <-bridged:
+			b.resume()
+			req := request{T: "reply", Call: r.call, OK: !r.failed, Text: r.text}
+			if r.err != nil {
+				req.Error = r.err.Error()
+			}
+			k.send(req)
+		case <-b.C():
+			if stopping == "" && !done {
+				interrupt(StatusTimeout)
+			}
+		case <-cancelled:
+			cancelled = nil
+			if stopping == "" && !done {
+				interrupt(StatusInterrupted)
+			}
+		case <-graceC:
+			k.kill()
+			res := c.result(StatusTimeout)
+			res.StateLost = true
+			res.Status = stopping
+			res.Err = c.stopMessage(stopping, budgetD) + fmt.Sprintf("; the kernel did not stop within %v of the interrupt and was killed: kernel restarted; state lost", grace)
+			return res
+		case <-doneAt:
+			doneAt = nil // the marker did not come: finish without it
+		case <-heartbeat.C:
+			if c.spec.Progress != nil {
+				c.spec.Progress(time.Since(c.started), fmt.Sprintf("cell running for %s", time.Since(c.started).Round(time.Second)))
+			}
+		}
+	}
+	c.flushPending()
+	switch {
+	case stopping != "":
+		res := c.result(stopping)
+		res.Err = c.stopMessage(stopping, budgetD) + "; interrupted, kernel state kept"
+		return res
+	case status == StatusError:
+		res := c.result(StatusError)
+		res.Err = c.errorSummary()
+		return res
+	case status == StatusInterrupted: // KeyboardInterrupt raised by the cell itself
+		res := c.result(StatusError)
+		res.Err = "the cell was interrupted"
+		return res
+	}
+	return c.result(StatusOK)
+}
+
+func (c *cell) stopMessage(why string, budget time.Duration) string {
+	if why == StatusTimeout {
+		return fmt.Sprintf("timeout: the cell ran for its whole idle budget of %v (time spent waiting on tool() calls does not count); output up to the timeout is above", budget)
+	}
+	return "cancelled by the client"
+}
+
+// awaitSync reads the kernel's stdout until the cell's marker (bounded by
+// syncWait), so that output of child processes comes before the value.
+// It returns the stdout channel, nil once it reached EOF.
+func (c *cell) awaitSync(stdout <-chan []byte) <-chan []byte {
+	t := time.NewTimer(syncWait)
+	defer t.Stop()
+	for !c.sawSync && stdout != nil {
+		select {
+		case chunk, ok := <-stdout:
+			if !ok {
+				c.stdoutEOF = true
+				return nil
+			}
+			c.stdoutChunk(chunk)
+		case <-t.C:
+			return stdout
+		}
+	}
+	return stdout
+}
+
+// drainStale drops messages and stdout left over from an earlier cell
+// (a background thread's output is kept, attributed to this cell).
+func (c *cell) drainStale() {
+	for {
+		select {
+		case m, ok := <-c.k.msgs:
+			if !ok {
+				return
+			}
+			if m.T == "out" {
+				c.out.add(Output{Kind: m.Name, Text: m.Text})
+			}
+		default:
+			return
+		}
+	}
+}
+
+// handle records one driver message and reports whether the cell is done.
+func (c *cell) handle(m message, bctx context.Context, bridged chan<- bridgeDone, b *budget) bool {
+	if m.ID != c.id && m.T != "out" {
+		return false // a late message of an earlier, interrupted cell
+	}
+	switch m.T {
+	case "out":
+		kind := KindStdout
+		if m.Name == "stderr" {
+			kind = KindStderr
+		}
+		c.out.add(Output{Kind: kind, Text: m.Text})
+	case "display", "value":
+		kind := KindDisplay
+		if m.T == "value" {
+			kind = KindValue
+		}
+		if m.Kind == "image" {
+			c.addImage(m)
+			return false
+		}
+		c.out.add(Output{Kind: kind, Text: m.Text, MIME: m.MIME})
+	case "error":
+		c.out.add(Output{Kind: KindError, Text: m.Trace})
+		c.lastErr = m.Evalue
+		if m.Ename != "" {
+			c.lastErr = m.Ename
+			if m.Evalue != "" {
+				c.lastErr += ": " + m.Evalue
+			}
+		}
+	case "call":
+		b.pause()
+		go func() {
+			d := bridgeDone{call: m.Call}
+			if c.spec.Bridge == nil {
+				d.err = errors.New(noBridge)
+			} else {
+				d.text, d.failed, d.err = c.spec.Bridge(bctx, m.Name, m.Args)
+			}
+			select {
+			case bridged <- d:
+			case <-c.finished:
+			}
+		}()
+	case "done":
+		return true
+	}
+	return false
+}
+
+func (c *cell) addImage(m message) {
+	data, w, h, err := fitImage(m.Data, m.MIME)
+	if err != nil {
+		c.out.add(Output{Kind: KindNote, Text: "[an image was left out: " + err.Error() + "]"})
+		return
+	}
+	c.out.add(Output{Kind: KindImage, MIME: m.MIME, Data: data, Width: w, Height: h,
+		Text: fmt.Sprintf("[image %s %d×%d]", m.MIME, w, h)})
+}
+
+// stdoutChunk adds process-level output, watching for the sync marker.
+func (c *cell) stdoutChunk(chunk []byte) {
+	if c.sawSync {
+		c.k.leftover = append(c.k.leftover, chunk...)
+		return
+	}
+	buf := append(c.pending, chunk...)
+	if i := bytes.Index(buf, c.marker); i >= 0 {
+		c.addStdout(buf[:i])
+		c.k.leftover = append(c.k.leftover, buf[i+len(c.marker):]...)
+		c.pending = nil
+		c.sawSync = true
+		return
+	}
+	keep := 0
+	for n := min(len(c.marker)-1, len(buf)); n > 0; n-- {
+		if bytes.HasPrefix(c.marker, buf[len(buf)-n:]) {
+			keep = n
+			break
+		}
+	}
+	c.addStdout(buf[:len(buf)-keep])
+	c.pending = append([]byte(nil), buf[len(buf)-keep:]...)
+}
+
+func (c *cell) flushPending() {
+	if !c.sawSync {
+		c.addStdout(c.pending)
+		c.pending = nil
+	}
+}
+
+func (c *cell) addStdout(b []byte) {
+	if len(b) > 0 {
+		c.out.add(Output{Kind: KindStdout, Text: string(b)})
+	}
+}
+
+func (c *cell) result(status string) RunResult {
+	return RunResult{Status: status, Outputs: c.out.finish()}
+}
+
+func (c *cell) errorSummary() string {
+	if c.lastErr == "" {
+		return "the cell failed"
+	}
+	line, _, _ := strings.Cut(cleanText(c.lastErr), "\n")
+	return "the cell raised " + truncateMiddle(line, 500)
+}
+
+func (c *cell) crashed() RunResult { return c.crashedWith("") }
+
+// crashedWith reports an interpreter that exited during the cell.
+func (c *cell) crashedWith(stopping string) RunResult {
+	if !c.stdoutEOF {
+		for chunk := range c.k.stdout { // the rest of its output
+			c.stdoutChunk(chunk)
+		}
+	}
+	c.flushPending()
+	<-c.k.proc.Done()
+	res := c.result(StatusCrashed)
+	res.StateLost = true
+	how := "exited"
+	if err := c.k.proc.Err(); err != nil {
+		how = "exited (" + exitStatus(err) + ")"
+	} else {
+		how = "exited (exit status 0)"
+	}
+	res.Err = fmt.Sprintf("the %s kernel %s while running the cell; the next cell starts a fresh kernel: kernel restarted; state lost%s",
+		c.k.Lang, how, stderrNote(c.k.proc.StderrTail()))
+	if stopping != "" {
+		res.Status = stopping
+	}
+	return res
+}
+
+// exitStatus names an exit error the way a shell would.
+func exitStatus(err error) string {
+	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
+		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
+			return "killed by signal " + st.Signal().String()
+		}
+		return fmt.Sprintf("exit status %d", ee.ExitCode())
+	}
+	return err.Error()
+}
+
+// stderrNote is the tail of the interpreter's own stderr, if any.
+func stderrNote(tail string) string {
+	tail = strings.TrimSpace(cleanText(tail))
+	if tail == "" {
+		return ""
+	}
+	lines := strings.Split(tail, "\n")
+	if len(lines) > 15 {
+		lines = lines[len(lines)-15:]
+	}
+	return "\nits stderr ends with:\n" + strings.Join(lines, "\n")
+}

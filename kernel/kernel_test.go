@@ -1,0 +1,114 @@
+package kernel
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+func TestMain(m *testing.M) {
+	proc.RunReaperIfAsked()
+	os.Exit(m.Run())
+}
+
+// debianPython is the interpreter with pandas, matplotlib and tabulate
+// (scripts/install-tools.sh installs them with apt).
+const debianPython = "/usr/bin/python3"
+
+func needsPython(t *testing.T) {
+	t.Helper()
+	testutil.NeedsFunc(t, "/usr/bin/python3 with pandas, matplotlib and tabulate", func() string {
+		out, err := exec.Command(debianPython, "-c", "import pandas, matplotlib, tabulate").CombinedOutput()
+		if err != nil {
+			return strings.TrimSpace(string(out)) + " " + err.Error()
+		}
+		return ""
+	})
+}
+
+func needsNode(t *testing.T) {
+	t.Helper()
+	testutil.Needs(t, "node")
+}
+
+// session is a pool with helpers to run cells in one test.
+type session struct {
+	t    *testing.T
+	pool *Pool
+	root string
+	req  Request
+}
+
+func newSession(t *testing.T, opts *Options) *session {
+	t.Helper()
+	o := Options{Python: debianPython}
+	if opts != nil {
+		o = *opts
+		if o.Python == "" {
+			o.Python = debianPython
+		}
+	}
+	p := NewPool(&o)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := p.Close(ctx); err != nil {
+			t.Errorf("closing the pool: %v", err)
+		}
+	})
+	return &session{t: t, pool: p, root: t.TempDir()}
+}
+
+func (s *session) run(lang Language, code string) *Result {
+	s.t.Helper()
+	return s.runReq(Request{Language: lang, Code: code})
+}
+
+func (s *session) runReq(req Request) *Result {
+	s.t.Helper()
+	ctx, cancel := context.WithTimeout(s.t.Context(), testutil.IntegrationTimeout())
+	defer cancel()
+	if req.Root == "" {
+		req.Root = s.root
+	}
+	if req.Description == "" {
+		req.Description = "a test cell"
+	}
+	res, err := s.pool.Eval(ctx, req)
+	if err != nil {
+		s.t.Fatalf("eval %q: %v", req.Code, err)
+	}
+	return res
+}
+
+// py runs a Python cell that must succeed and returns its text.
+func (s *session) py(code string) string {
+	s.t.Helper()
+	res := s.run(Python, code)
+	if !res.OK() {
+		s.t.Fatalf("cell %q: status %s: %s", code, res.Status, res.Text())
+	}
+	return body(res)
+}
+
+// js runs a JavaScript cell that must succeed and returns its text.
+func (s *session) js(code string) string {
+	s.t.Helper()
+	res := s.run(JavaScript, code)
+	if !res.OK() {
+		s.t.Fatalf("cell %q: status %s: %s", code, res.Status, res.Text())
+	}
+	return body(res)
+}
+
+// body is the result's text without the label line.
+func body(res *Result) string {
+	_, rest, _ := strings.Cut(res.Text(), "\n")
+	return rest
+}
