@@ -90,9 +90,40 @@ fi
 
 # --- per capability: each capability's extra installs go in its section ---
 # lsp (issue 4)
+# gopls, pyright, typescript-language-server with typescript 5.9 (7 has no
+# tsserver) and clangd are installed above; rust-analyzer and dart are not
+# installable here and are reported as missing by `lsp status`.
 # patterns (issue 3)
+# The ast-grep CLI, the peer of `make bench`'s ast_grep rows. Not global:
+# the npm package also installs an `sg` shim that collides with
+# shadow-utils' /usr/bin/sg (EEXIST). The registry package ships the
+# prebuilt binary in @ast-grep/cli-linux-x64-gnu (no install script needed).
+AST_GREP_VERSION=0.51.1
+AST_GREP_DIR="$ROOT/third_party/npm/ast-grep"
+AST_GREP_BIN="$AST_GREP_DIR/node_modules/@ast-grep/cli-linux-x64-gnu/ast-grep"
+if [[ ! -x "$AST_GREP_BIN" ]] || [[ "$("$AST_GREP_BIN" --version 2>/dev/null)" != "ast-grep $AST_GREP_VERSION" ]]; then
+	say "npm install @ast-grep/cli@$AST_GREP_VERSION into third_party/npm/ast-grep"
+	mkdir -p "$AST_GREP_DIR"
+	quiet npm install --prefix "$AST_GREP_DIR" --no-save --ignore-scripts --no-fund --no-audit "@ast-grep/cli@$AST_GREP_VERSION"
+	INSTALLED=1
+fi
 # debug (issue 5)
+# The adapters come from the shared steps above: dlv (go_tool), lldb-19 (lldb-dap-19 and
+# lldb-server-19) and python3-debugpy (APT_PACKAGES). The Dart SDK cannot be installed here;
+# the debug tool reports dart unavailable.
 # eval (issue 6)
+# The kernels need python3 (Debian's, with the pandas/matplotlib/tabulate
+# installed above) and node; the %pip test makes a venv from Debian's
+# python3, which needs ensurepip from python3-venv.
+if [[ "${AGENT_TOOLS_SKIP_APT:-}" != 1 ]] && ! dpkg-query -W -f='${Status}' python3-venv 2>/dev/null | grep -q "install ok installed"; then
+	SUDO=; [[ $(id -u) == 0 ]] || SUDO=sudo
+	say "apt-get install python3-venv"
+	quiet $SUDO apt-get update
+	quiet env DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends python3-venv
+	INSTALLED=1
+fi
 # workers (issue 7)
+# Nothing to install: ask_user needs only a client that declares elicitation, and the
+# worker tests run workers/testdata/fakeagent.sh with /bin/sh (no agent CLI exists here).
 
 [[ -z "$INSTALLED" ]] || say "done"
