@@ -11,9 +11,10 @@ LDFLAGS  := -X main.version=$(VERSION)
 export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
 
 # Packages whose tests also run under the race detector: the protocol
-# machinery, the process supervisor, the transcript replayer and the
-# end-to-end tests of the binary.
-RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/... ./cmd/...
+# machinery, the process supervisors (internal/proc and each capability's),
+# the transcript replayer and the end-to-end tests of the binary.
+RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/... ./cmd/... \
+	./lspbridge/... ./dapbridge/... ./kernel/... ./workers/...
 FUZZTIME  ?= 10s
 
 .PHONY: all tools build run test test-race fuzz bench vet clean
@@ -51,7 +52,7 @@ fuzz:
 
 # Side by side with the peer in the same run, reported as ratios.
 bench: tools build
-	AGENT_TOOLS_BENCH=1 $(GO) test -count=1 -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
+	AGENT_TOOLS_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
 		| grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'
 
 clean:

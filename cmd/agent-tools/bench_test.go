@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"text/tabwriter"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -132,21 +131,23 @@ func TestBenchTable(t *testing.T) {
 	if os.Getenv("AGENT_TOOLS_BENCH") != "1" {
 		t.Skip("set AGENT_TOOLS_BENCH=1 (make bench) to measure")
 	}
-	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "benchmark\tagent-tools\tpeer\tpeer is\tratio (lower is better)\t")
+	// Rows are printed as they finish: the whole table takes minutes.
+	row := func(name, ours, peer, peerName, ratio string) {
+		fmt.Printf("%-44s %12s %12s  %-30s %s\n", name, ours, peer, peerName, ratio)
+	}
+	row("benchmark", "agent-tools", "peer", "peer is", "ratio (lower is better)")
 	for _, r := range benchRows {
 		if r.needs != nil {
 			if why := r.needs(); why != "" {
-				fmt.Fprintf(tw, "%s\t-\t-\t%s\tskipped: %s\t\n", r.name, r.peerName, why)
+				row(r.name, "-", "-", r.peerName, "skipped: "+why)
 				continue
 			}
 		}
 		ours := testing.Benchmark(r.ours)
 		peer := testing.Benchmark(r.peer)
 		ratio := float64(ours.NsPerOp()) / float64(peer.NsPerOp())
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f×\t\n", r.name, dur(ours.NsPerOp()), dur(peer.NsPerOp()), r.peerName, ratio)
+		row(r.name, dur(ours.NsPerOp()), dur(peer.NsPerOp()), r.peerName, fmt.Sprintf("%.2f×", ratio))
 	}
-	tw.Flush()
 }
 
 func dur(ns int64) string {
