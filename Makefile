@@ -7,6 +7,10 @@ GO       ?= go
 BIN      := bin/agent-tools
 VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo devel)
 LDFLAGS  := -X main.version=$(VERSION)
+# The Dart grammar is compiled in only when its sources were fetched (by
+# scripts/install-tools.sh); `=` so the check runs after `tools`.
+DART_SRC := third_party/npm/node_modules/tree-sitter-dart/src/parser.c
+TAGS      = $(if $(wildcard $(DART_SRC)),-tags dart)
 # Tools installed with `go install` live here; tests find them on PATH.
 export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
 
@@ -14,7 +18,7 @@ export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
 # machinery, the process supervisors (internal/proc and each capability's),
 # the transcript replayer and the end-to-end tests of the binary.
 RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/... ./cmd/... \
-	./lspbridge/... ./dapbridge/... ./kernel/... ./workers/...
+	./lspbridge/... ./dapbridge/... ./kernel/... ./workers/... ./patterns/...
 FUZZTIME  ?= 10s
 
 .PHONY: all tools build run test test-race fuzz bench vet clean
@@ -25,7 +29,7 @@ tools:
 	@bash scripts/install-tools.sh
 
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent-tools
+	$(GO) build $(TAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/agent-tools
 
 # The embedded default workspace is this repository.
 INIT := {"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"make-run","version":"0"}}}
@@ -37,12 +41,12 @@ run: tools build
 		'{"jsonrpc":"2.0","id":2,"method":"tools/list"}' | $(BIN) serve --root . --log-level warn
 
 vet:
-	$(GO) vet ./...
+	$(GO) vet $(TAGS) ./...
 	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 
 test: tools vet
-	$(GO) test -count=1 ./...
-	$(GO) test -count=1 -race $(RACE_PKGS)
+	$(GO) test $(TAGS) -count=1 ./...
+	$(GO) test $(TAGS) -count=1 -race $(RACE_PKGS)
 
 fuzz:
 	$(GO) test ./rpc -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME)
@@ -52,7 +56,7 @@ fuzz:
 
 # Side by side with the peer in the same run, reported as ratios.
 bench: tools build
-	AGENT_TOOLS_BENCH=1 $(GO) test -count=1 -timeout 60m -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
+	AGENT_TOOLS_BENCH=1 $(GO) test $(TAGS) -count=1 -timeout 60m -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
 		| grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'
 
 clean:

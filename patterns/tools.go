@@ -1,13 +1,346 @@
-// This file adapts the pattern engine to package rpc.
+// This file adapts the pattern engine to package rpc: the ast_grep,
+// ast_edit and resolve tools, the config section and doctor's checks.
 
 package patterns
 
-import "github.com/agent-tools/agent-tools/rpc"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
 
-// Attach reports the structural-search capability for a run rooted at root.
-func Attach(root string) rpc.Attachment {
-	return rpc.Attachment{
-		Capability: "patterns",
-		Reason:     "the ast_grep, ast_edit and resolve tools are not built yet (issue 3)",
+	"github.com/agent-tools/agent-tools/rpc"
+)
+
+// Config is the "patterns" section of --config.
+type Config struct {
+	// MaxFileBytes: files larger than this are not searched (default 4 MiB).
+	MaxFileBytes int64 `json:"max_file_bytes,omitempty"`
+	// Workers: parallel parsers (default: one per core).
+	Workers int `json:"workers,omitempty"`
+}
+
+func decodeConfig(raw json.RawMessage) (Config, error) {
+	var c Config
+	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return c, nil
 	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("config section patterns: %w (want {\"max_file_bytes\": N, \"workers\": N})", err)
+	}
+	if c.MaxFileBytes < 0 || c.Workers < 0 {
+		return c, fmt.Errorf("config section patterns: max_file_bytes and workers must not be negative")
+	}
+	return c, nil
+}
+
+// Attach reports the structural-search capability for a run rooted at
+// root, configured by the raw "patterns" config section (may be nil).
+func Attach(root string, section json.RawMessage) rpc.Attachment {
+	att := rpc.Attachment{Capability: "patterns"}
+	cfg, err := decodeConfig(section)
+	if err != nil {
+		att.Reason = err.Error()
+		att.Checks = []rpc.Check{{Name: "config", Detail: err.Error()}}
+		return att
+	}
+	built := 0
+	for _, l := range Languages() {
+		ok, why := l.Available()
+		c := rpc.Check{Name: "grammar " + l.ID, OK: ok, Detail: why}
+		if ok {
+			built++
+			c.Detail = l.Version()
+		}
+		att.Checks = append(att.Checks, c)
+	}
+	if built == 0 {
+		att.Reason = "no tree-sitter grammar is built in"
+		return att
+	}
+	e := &engine{root: root, cfg: cfg, stager: NewStager()}
+	att.Tools = []*rpc.Tool{e.grepTool(), e.editTool(), e.resolveTool()}
+	return att
+}
+
+type engine struct {
+	root   string // the root at start-up; calls read the session's
+	cfg    Config
+	stager *Stager
+}
+
+func (e *engine) rootOf(ctx context.Context) string {
+	if s := rpc.SessionFrom(ctx); s != nil && s.Mode().Root != "" {
+		return s.Mode().Root
+	}
+	return e.root
+}
+
+func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool) (*SearchResult, error) {
+	return Search(ctx, e.rootOf(ctx), pattern, SearchOptions{
+		Path: path, Language: language,
+		CompileOptions: CompileOptions{Context: context_, Selector: selector},
+		MaxFileBytes:   e.cfg.MaxFileBytes, Workers: e.cfg.Workers, KeepSource: keep,
+		Progress: func(done, total int) {
+			rpc.ReportProgress(ctx, float64(done), float64(total), fmt.Sprintf("%d of %d files", done, total))
+		},
+	})
+}
+
+const patternHelp = "$NAME matches one named node, $$$NAME a run of siblings (possibly none), $_ and $$$ match without capturing; a metavariable used twice must capture the same tokens. Comments are ignored; strings and comments never match code."
+
+type grepArgs struct {
+	Pattern    string `json:"pattern" jsonschema_description:"code fragment in the target language with metavariables, e.g. fmt.Errorf($$$ARGS) or if err != nil { return $$$ }"`
+	Path       string `json:"path,omitempty" jsonschema_description:"file or directory to search, relative to the workspace root; default the whole workspace"`
+	Language   string `json:"language,omitempty" jsonschema_description:"language id (go, python, rust, c, cpp, javascript, typescript, tsx, java, c-sharp, ruby, bash, json, php, css, html, scala, kotlin, swift, lua, yaml, toml, haskell, dart); inferred from path when it names a file; without it a directory search covers every language the pattern parses in"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is always counted"`
+	Context    string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
+	Selector   string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
+}
+
+// ReadAs says how the pattern was read for one language.
+type ReadAs struct {
+	Language string `json:"language" jsonschema_description:"language id"`
+	Context  string `json:"context" jsonschema_description:"the ladder context that accepted the pattern"`
+	Node     string `json:"node" jsonschema_description:"the node kind(s) the pattern is"`
+}
+
+// MatchOut is one match in ast_grep's result.
+type MatchOut struct {
+	Path     string      `json:"path" jsonschema_description:"file, relative to the workspace root"`
+	Start    Position    `json:"start" jsonschema_description:"where the match starts"`
+	End      Position    `json:"end" jsonschema_description:"where the match ends"`
+	Text     string      `json:"text" jsonschema_description:"the first line of the match"`
+	Captures []NamedText `json:"captures,omitempty" jsonschema_description:"what each metavariable captured"`
+}
+
+// GrepResult is ast_grep's result.
+type GrepResult struct {
+	ReadAs        []ReadAs   `json:"readAs" jsonschema_description:"how the pattern was read, per language searched"`
+	Matches       []MatchOut `json:"matches" jsonschema_description:"the matches shown, in path order"`
+	Total         int        `json:"total" jsonschema_description:"all matches found"`
+	Shown         int        `json:"shown" jsonschema_description:"matches listed (at most max_results)"`
+	FilesSearched int        `json:"filesSearched" jsonschema_description:"files in a searched language"`
+	FilesMatched  int        `json:"filesMatched" jsonschema_description:"files with at least one match"`
+	Skipped       []string   `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
+}
+
+func readAs(ps []*Pattern) []ReadAs {
+	out := make([]ReadAs, len(ps))
+	for i, p := range ps {
+		out[i] = ReadAs{Language: p.Lang.ID, Context: p.Context, Node: strings.TrimPrefix(p.ReadAs(), p.Context+": ")}
+	}
+	return out
+}
+
+func readAsLine(rs []ReadAs) string {
+	if len(rs) == 0 {
+		return "no file there has the extension of a built-in language (a file named by path is searched with the language given)"
+	}
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprintf("%s %s: %s", r.Language, r.Context, r.Node))
+	}
+	return "read as " + strings.Join(parts, "; ")
+}
+
+// Text implements rpc.Texter.
+func (r GrepResult) Text() string {
+	var b strings.Builder
+	b.WriteString(readAsLine(r.ReadAs) + "\n")
+	for _, m := range r.Matches {
+		fmt.Fprintf(&b, "%s:%d:%d  %s", m.Path, m.Start.Line, m.Start.Column, m.Text)
+		if len(m.Captures) > 0 {
+			var cs []string
+			for _, c := range m.Captures {
+				cs = append(cs, "$"+c.Name+"="+clip(strings.Join(strings.Fields(c.Text), " "), 60))
+			}
+			b.WriteString("  ⟨" + strings.Join(cs, " ") + "⟩")
+		}
+		b.WriteString("\n")
+	}
+	switch {
+	case r.Total == 0:
+		fmt.Fprintf(&b, "0 matches in %s searched\n", plural(r.FilesSearched, "file"))
+	case r.Shown < r.Total:
+		fmt.Fprintf(&b, "%d of %d matches shown (%s matched, %d searched); raise max_results or narrow path\n", r.Shown, r.Total, plural(r.FilesMatched, "file"), r.FilesSearched)
+	default:
+		fmt.Fprintf(&b, "%s in %s (%d searched)\n", plural(r.Total, "match"), plural(r.FilesMatched, "file"), r.FilesSearched)
+	}
+	for _, s := range r.Skipped {
+		b.WriteString("skipped " + s + "\n")
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (e *engine) grepTool() *rpc.Tool {
+	return rpc.NewTool(rpc.Spec{
+		Name:  "ast_grep",
+		Title: "Structural search",
+		Tier:  rpc.TierRead,
+		Description: "Find code by its syntax tree shape, not its text. " + patternHelp +
+			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.`,
+	}, func(ctx context.Context, a grepArgs) (GrepResult, error) {
+		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, false)
+		if err != nil {
+			return GrepResult{}, err
+		}
+		max := a.MaxResults
+		if max <= 0 {
+			max = 50
+		}
+		out := GrepResult{ReadAs: readAs(res.Patterns), Matches: []MatchOut{}, Total: res.Total,
+			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped}
+	files:
+		for _, f := range res.Files {
+			for _, m := range f.Matches {
+				if len(out.Matches) == max {
+					break files
+				}
+				out.Matches = append(out.Matches, MatchOut{Path: f.Path, Start: m.From, End: m.To, Text: m.Text, Captures: m.Captured})
+			}
+		}
+		out.Shown = len(out.Matches)
+		return out, nil
+	})
+}
+
+type editArgs struct {
+	Pattern  string `json:"pattern" jsonschema_description:"code fragment with metavariables, as for ast_grep"`
+	Rewrite  string `json:"rewrite" jsonschema_description:"replacement template; $NAME and $$$NAME are replaced by what the pattern captured, e.g. errors.Wrap($ERR, $MSG)"`
+	Path     string `json:"path,omitempty" jsonschema_description:"file or directory to rewrite, relative to the workspace root; default the whole workspace"`
+	Language string `json:"language,omitempty" jsonschema_description:"language id; inferred from path when it names a file"`
+	Context  string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type" jsonschema_description:"force how the pattern is read"`
+	Selector string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment"`
+}
+
+// EditFile is one file of a staged edit.
+type EditFile struct {
+	Path         string `json:"path" jsonschema_description:"file, relative to the workspace root"`
+	Replacements int    `json:"replacements" jsonschema_description:"replacements in this file"`
+}
+
+// EditResult is ast_edit's result.
+type EditResult struct {
+	EditID       string     `json:"edit_id" jsonschema_description:"the id to pass to resolve"`
+	ReadAs       []ReadAs   `json:"readAs" jsonschema_description:"how the pattern was read, per language"`
+	Replacements int        `json:"replacements" jsonschema_description:"replacements staged"`
+	Matches      int        `json:"matches" jsonschema_description:"matches found (nested ones inside a replacement are not rewritten)"`
+	Files        []EditFile `json:"files" jsonschema_description:"files the edit changes"`
+	Diff         string     `json:"diff" jsonschema_description:"unified diff preview"`
+	DiffCapped   bool       `json:"diffCapped,omitempty" jsonschema_description:"the preview was cut"`
+}
+
+const maxDiffLines = 300
+
+// Text implements rpc.Texter.
+func (r EditResult) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "(proposed) %s in %s; nothing is written yet: call resolve with edit_id %q and action \"accept\" (or \"discard\")\n", plural(r.Replacements, "replacement"), plural(len(r.Files), "file"), r.EditID)
+	b.WriteString(readAsLine(r.ReadAs) + "\n")
+	if r.Matches > r.Replacements {
+		fmt.Fprintf(&b, "%d matches nested in replaced ones were left alone: run ast_edit again after accepting\n", r.Matches-r.Replacements)
+	}
+	b.WriteString(r.Diff)
+	if r.DiffCapped {
+		fmt.Fprintf(&b, "… diff preview capped at %d lines\n", maxDiffLines)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func (e *engine) editTool() *rpc.Tool {
+	return rpc.NewTool(rpc.Spec{
+		Name:           "ast_edit",
+		Title:          "Structural rewrite (staged)",
+		Tier:           rpc.TierWrite,
+		NonDestructive: true,
+		Description: "Rewrite every match of a structural pattern with a template, and stage the change without writing: the result is a diff preview and an edit_id for resolve. " + patternHelp +
+			" Nested matches: the outermost is rewritten. Multi-line captures are re-indented (tabs or spaces, as the file uses)." +
+			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}.`,
+	}, func(ctx context.Context, a editArgs) (EditResult, error) {
+		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, true)
+		if err != nil {
+			return EditResult{}, err
+		}
+		if res.Total == 0 {
+			return EditResult{}, fmt.Errorf("no match for the pattern in %s searched (%s): nothing to stage", plural(res.Searched, "file"), readAsLine(readAs(res.Patterns)))
+		}
+		st, err := e.stager.Stage(res, a.Rewrite)
+		if err != nil {
+			return EditResult{}, err
+		}
+		out := EditResult{EditID: st.ID, ReadAs: readAs(res.Patterns), Replacements: st.Replacements, Matches: res.Total}
+		var diff strings.Builder
+		lines := 0
+		for _, f := range st.sortedFiles() {
+			out.Files = append(out.Files, EditFile{Path: f.Path, Replacements: f.Replacements})
+			for _, l := range strings.SplitAfter(f.Diff, "\n") {
+				if l == "" {
+					continue
+				}
+				if lines == maxDiffLines {
+					out.DiffCapped = true
+					break
+				}
+				diff.WriteString(l)
+				lines++
+			}
+		}
+		out.Diff = diff.String()
+		return out, nil
+	})
+}
+
+type resolveArgs struct {
+	EditID string `json:"edit_id" jsonschema_description:"the id ast_edit returned, e.g. edit_1"`
+	Action string `json:"action" jsonschema:"enum=accept,enum=discard" jsonschema_description:"accept writes every file of the edit (all or nothing; rejected if any file changed since staging); discard drops it"`
+}
+
+// ResolveResult is resolve's result.
+type ResolveResult struct {
+	EditID       string   `json:"edit_id" jsonschema_description:"the edit"`
+	Action       string   `json:"action" jsonschema_description:"accept or discard"`
+	Files        []string `json:"files" jsonschema_description:"files written (accept)"`
+	Replacements int      `json:"replacements" jsonschema_description:"replacements in the edit"`
+}
+
+// Text implements rpc.Texter.
+func (r ResolveResult) Text() string {
+	if r.Action == "discard" {
+		return fmt.Sprintf("discarded %s: nothing written", r.EditID)
+	}
+	return fmt.Sprintf("accepted %s: wrote %s (%s)\n%s", r.EditID, plural(len(r.Files), "file"), plural(r.Replacements, "replacement"), strings.Join(r.Files, "\n"))
+}
+
+func (e *engine) resolveTool() *rpc.Tool {
+	return rpc.NewTool(rpc.Spec{
+		Name:  "resolve",
+		Title: "Accept or discard a staged edit",
+		Tier:  rpc.TierWrite,
+		Description: "Accept or discard a change staged by ast_edit. Accept writes all its files atomically, or none: if any file changed on disk since staging, the whole edit is rejected." +
+			` Example: {"edit_id": "edit_1", "action": "accept"}.`,
+	}, func(ctx context.Context, a resolveArgs) (ResolveResult, error) {
+		st, err := e.stager.Resolve(a.EditID, a.Action)
+		if err != nil {
+			return ResolveResult{}, err
+		}
+		out := ResolveResult{EditID: st.ID, Action: a.Action, Files: []string{}, Replacements: st.Replacements}
+		for _, f := range st.sortedFiles() {
+			out.Files = append(out.Files, f.Path)
+		}
+		return out, nil
+	})
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "ch") {
+		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

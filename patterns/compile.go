@@ -1,0 +1,408 @@
+// This file compiles a pattern: metavariables are rewritten to a character
+// the grammar accepts in identifiers, the fragment is parsed inside the
+// language's ladder of scaffolds, the first scaffold without ERROR or
+// MISSING nodes wins, and the scaffold is peeled so the pattern's own
+// node(s) become the root.
+
+package patterns
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+type metaKind uint8
+
+const (
+	metaNone   metaKind = iota
+	metaSingle          // $X: one named node
+	metaAny             // $$X: one node, named or not
+	metaMulti           // $$$X: zero or more siblings
+)
+
+// pnode is one node of a compiled pattern.
+type pnode struct {
+	kind     int32
+	named    bool
+	leaf     bool
+	text     string // leaves only ('$' restored)
+	meta     metaKind
+	name     string // metavariable name; "" when it captures nothing ($_, $$$)
+	children []*pnode
+}
+
+func (p *pnode) isSemicolon() bool {
+	return p.meta == metaNone && p.leaf && !p.named && p.text == ";"
+}
+
+// isComma reports a ',' token: the separator that may be left out next
+// to an empty $$$.
+func (p *pnode) isComma() bool { return p.meta == metaNone && p.leaf && !p.named && p.text == "," }
+
+// CompileOptions force how a pattern is read.
+type CompileOptions struct {
+	// Context restricts the ladder to one context: statement, expression,
+	// member, declaration or type (where the language has it).
+	Context string
+	// Selector picks, inside the parsed fragment, the first node of this
+	// kind as the pattern (ast-grep's --selector).
+	Selector string
+}
+
+// Pattern is a compiled pattern for one language.
+type Pattern struct {
+	Source  string
+	Lang    *Language
+	Context string // the ladder context that accepted it
+	// Roots are the kinds of the pattern's top node(s); several when the
+	// pattern is a sequence of statements.
+	Roots    []string
+	nodes    []*pnode
+	literals [][]byte
+}
+
+// ReadAs says how the pattern was read, e.g. "statement: call_expression".
+func (p *Pattern) ReadAs() string {
+	if len(p.Roots) == 1 {
+		return p.Context + ": " + p.Roots[0]
+	}
+	return fmt.Sprintf("%s: sequence of %d (%s)", p.Context, len(p.Roots), strings.Join(p.Roots, ", "))
+}
+
+// Compile parses pattern for lang.
+func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, error) {
+	if ok, why := lang.Available(); !ok {
+		return nil, fmt.Errorf("language %s: %s", lang.ID, why)
+	}
+	if strings.TrimSpace(pattern) == "" {
+		return nil, fmt.Errorf("empty pattern: give a code fragment such as foo($X)")
+	}
+	ladder := lang.ladder
+	if opts.Context != "" {
+		ladder = nil
+		for _, s := range lang.ladder {
+			if s.name == opts.Context {
+				ladder = append(ladder, s)
+			}
+		}
+		if ladder == nil {
+			return nil, fmt.Errorf("context %q does not exist for %s: want one of %s", opts.Context, lang.ID, strings.Join(lang.contextNames(), ", "))
+		}
+	} else if lang.braceFirst && strings.HasPrefix(strings.TrimSpace(pattern), "{") {
+		ladder = slices.Clone(ladder)
+		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == "expression" && ladder[j].name != "expression" })
+	}
+	expanded := expand(pattern, lang.expando)
+	p := newParser()
+	defer p.close()
+	var fails []string
+	for _, s := range ladder {
+		pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector)
+		if pat != nil {
+			return pat, nil
+		}
+		if !slices.Contains(fails, why) {
+			fails = append(fails, why)
+		}
+	}
+	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector", lang.ID, strings.Join(fails, "; "))
+}
+
+func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string) (*Pattern, string) {
+	body := expanded
+	if s.indent != "" {
+		body = strings.ReplaceAll(body, "\n", "\n"+s.indent)
+	}
+	text := s.prefix + body + s.suffix
+	tree, err := p.parse(lang, []byte(text), true)
+	if err != nil {
+		return nil, s.name + ": " + err.Error()
+	}
+	hs := uint32(len(s.prefix))
+	he := hs + uint32(len(body))
+	for hs < he && isSpace(text[hs]) {
+		hs++
+	}
+	for he > hs && isSpace(text[he-1]) {
+		he--
+	}
+	if i, bad := tree.firstError(); bad {
+		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent)
+	}
+	roots, why := peel(tree, hs, he)
+	if roots == nil {
+		return nil, s.name + ": " + why
+	}
+	if selector != "" {
+		roots = nil
+		for i := range tree.nodes {
+			n := &tree.nodes[i]
+			if n.start >= hs && n.end <= he && lang.kindName(lang.kind(n.sym)) == selector {
+				roots = []int{i}
+				break
+			}
+		}
+		if roots == nil {
+			return nil, fmt.Sprintf("%s: no %s node in the pattern", s.name, selector)
+		}
+	}
+	c := &compiler{t: tree}
+	pat := &Pattern{Source: pattern, Lang: lang, Context: s.name}
+	for _, r := range roots {
+		pn := c.build(r)
+		pat.nodes = append(pat.nodes, pn)
+		pat.Roots = append(pat.Roots, lang.kindName(lang.kind(tree.nodes[r].sym)))
+	}
+	if len(pat.nodes) == 1 && pat.nodes[0].meta == metaMulti {
+		return nil, s.name + ": a lone $$$ matches any run of nodes; put it inside code, e.g. foo($$$ARGS)"
+	}
+	pat.literals = literals(pat.nodes, lang)
+	return pat, ""
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
+
+// describeError locates the first ERROR or MISSING node relative to the
+// pattern text.
+func describeError(t *Tree, i int, hs, he uint32, prefix, indent string) string {
+	n := &t.nodes[i]
+	what := "syntax error"
+	if n.flags&flagMissing != 0 {
+		what = "missing " + t.Lang.kindName(t.Lang.kind(n.sym))
+	}
+	if n.start < uint32(len(prefix)) || n.start > he {
+		return what + " at the end of the pattern"
+	}
+	// Line and column inside the pattern (expanded text, 1-based).
+	e := t.Lang.expando
+	frag := restore(string(t.Src[len(prefix):n.start]), e)
+	line := strings.Count(frag, "\n") + 1
+	col := utf8.RuneCountInString(frag[strings.LastIndex(frag, "\n")+1:]) + 1
+	if line > 1 {
+		col -= len(indent)
+	}
+	near := restore(string(t.Src[n.start:min(n.end, n.start+20, uint32(len(t.Src)))]), e)
+	if near != "" && n.flags&flagMissing == 0 {
+		return fmt.Sprintf("%s at %d:%d near %q", what, line, col, near)
+	}
+	return fmt.Sprintf("%s at %d:%d", what, line, col)
+}
+
+// sequenceKinds are containers whose children are a run of statements: a
+// pattern that fills one exactly is a sequence, not the container.
+var sequenceKinds = map[string]bool{
+	"statement_list": true, "block": true, "module": true, "program": true,
+	"source_file": true, "translation_unit": true, "compound_statement": true,
+	"statement_block": true, "declaration_list": true, "class_body": true,
+	"body_statement": true, "chunk": true, "stylesheet": true, "document": true,
+	"stream": true, "field_declaration_list": true, "block_body": true,
+}
+
+// peel finds the node(s) that make up the hole [hs,he) of the scaffold: the
+// deepest node covering it when it covers exactly, or the run of its
+// children that tiles it (a sequence).
+func peel(t *Tree, hs, he uint32) ([]int, string) {
+	nodes := t.nodes
+	cur := 0
+	for {
+		found := -1
+		for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
+			if t.skip(c) {
+				continue
+			}
+			if nodes[c].start <= hs && nodes[c].end >= he {
+				found = c
+				break
+			}
+		}
+		if found < 0 {
+			break
+		}
+		cur = found
+	}
+	var kids []int
+	for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
+		if t.skip(c) || nodes[c].end <= hs || nodes[c].start >= he {
+			continue
+		}
+		if nodes[c].start < hs || nodes[c].end > he {
+			return nil, "the pattern does not form whole syntax nodes"
+		}
+		kids = append(kids, c)
+	}
+	n := &nodes[cur]
+	if n.start == hs && n.end == he {
+		allNamed := len(kids) >= 2
+		for _, k := range kids {
+			allNamed = allNamed && nodes[k].named()
+		}
+		if !(allNamed && sequenceKinds[t.Lang.kindName(t.Lang.kind(n.sym))]) {
+			return []int{cur}, ""
+		}
+	}
+	// Tokens beside the pattern's nodes (a class member's ';') are dropped.
+	named := kids[:0:0]
+	for _, k := range kids {
+		if nodes[k].named() {
+			named = append(named, k)
+		}
+	}
+	if len(named) == 0 {
+		return nil, "the pattern does not form whole syntax nodes"
+	}
+	return named, ""
+}
+
+// skip reports nodes that matching ignores: comments, other extras, and
+// MISSING nodes.
+func (t *Tree) skip(i int) bool {
+	n := &t.nodes[i]
+	if n.skipped() {
+		return true
+	}
+	k := t.Lang.kind(n.sym)
+	return k >= 0 && t.Lang.comment[k]
+}
+
+type compiler struct{ t *Tree }
+
+func (c *compiler) build(i int) *pnode {
+	t := c.t
+	n := &t.nodes[i]
+	text := string(t.Src[n.start:n.end])
+	if m, name := metaOf(text, t.Lang.expando); m != metaNone {
+		return &pnode{meta: m, name: name}
+	}
+	p := &pnode{kind: t.Lang.kind(n.sym), named: n.named()}
+	for ch := i + 1; ch < int(n.next); ch = int(t.nodes[ch].next) {
+		if t.skip(ch) {
+			continue
+		}
+		p.children = append(p.children, c.build(ch))
+	}
+	if len(p.children) == 0 {
+		p.leaf = true
+		p.text = restore(text, t.Lang.expando)
+	}
+	return p
+}
+
+// expand rewrites metavariables for grammars that cannot parse '$' in
+// identifiers: every $$$, and $ or $$ before [A-Z_].
+func expand(s, e string) string {
+	if e == "" {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '$' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		k := 0
+		for i+k < len(s) && s[i+k] == '$' {
+			k++
+		}
+		switch {
+		case k >= 3:
+			b.WriteString(strings.Repeat(e, 3))
+			i += 3
+		case i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z'):
+			b.WriteString(strings.Repeat(e, k))
+			i += k
+		default:
+			b.WriteString(s[i : i+k])
+			i += k
+		}
+	}
+	return b.String()
+}
+
+func restore(s, e string) string {
+	if e == "" || e == "_" {
+		return s
+	}
+	return strings.ReplaceAll(s, e, "$")
+}
+
+// metaOf recognises a node whose whole text is a metavariable.
+func metaOf(text, e string) (metaKind, string) {
+	if e == "" {
+		e = "$"
+	}
+	if !strings.HasPrefix(text, e) {
+		return metaNone, ""
+	}
+	kind, rest := metaSingle, text[len(e):]
+	if strings.HasPrefix(rest, e+e) {
+		kind, rest = metaMulti, rest[2*len(e):]
+		if rest == "" {
+			return metaMulti, ""
+		}
+	} else if strings.HasPrefix(rest, e) {
+		kind, rest = metaAny, rest[len(e):]
+	}
+	if !validMetaName(rest) {
+		return metaNone, ""
+	}
+	if rest[0] == '_' {
+		rest = ""
+	}
+	return kind, rest
+}
+
+func validMetaName(s string) bool {
+	if s == "" || !(s[0] == '_' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// literals returns up to four of the pattern's longest literal tokens:
+// every one must occur in a file's text for the pattern to match there.
+func literals(roots []*pnode, lang *Language) [][]byte {
+	seen := map[string]bool{}
+	var walk func(p *pnode)
+	walk = func(p *pnode) {
+		if p.meta != metaNone {
+			return
+		}
+		if p.leaf && p.text != "" && (p.named || lang.ID != "php") && !strings.ContainsAny(p.text, " \t\r\n") {
+			seen[p.text] = true
+		}
+		for _, c := range p.children {
+			walk(c)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	var ls []string
+	for s := range seen {
+		ls = append(ls, s)
+	}
+	sort.Slice(ls, func(i, j int) bool {
+		if len(ls[i]) != len(ls[j]) {
+			return len(ls[i]) > len(ls[j])
+		}
+		return ls[i] < ls[j]
+	})
+	if len(ls) > 4 {
+		ls = ls[:4]
+	}
+	out := make([][]byte, len(ls))
+	for i, s := range ls {
+		out[i] = []byte(s)
+	}
+	return out
+}

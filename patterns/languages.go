@@ -1,0 +1,317 @@
+// This file is the language table: ids, aliases, file extensions, the
+// metavariable character each grammar accepts, and the scaffold ladder a
+// pattern is parsed in.
+
+package patterns
+
+import (
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"unsafe"
+)
+
+// Language is one built-in grammar.
+type Language struct {
+	ID      string
+	Aliases []string
+	Exts    []string // lower-case, with the dot
+	// expando replaces '$' in patterns before parsing, for grammars whose
+	// identifiers cannot contain '$' (as ast-grep does): "µ", "𐀀" or "_".
+	// Empty means '$' is kept.
+	expando    string
+	ladder     []scaffold
+	braceFirst bool   // try the expression context first for patterns starting with '{' (JS object literals)
+	module     string // Go module of the grammar, for doctor
+
+	once      sync.Once
+	ptr       unsafe.Pointer // nil when not built in
+	missing   string         // why not built in
+	kinds     []int32        // symbol → canonical kind (same name and namedness ⇒ same kind)
+	kindNames []string       // canonical kind → name
+	comment   []bool         // canonical kind → is a comment
+}
+
+// A scaffold is one context of the ladder: the pattern is parsed as
+// prefix + pattern + suffix (pattern lines after the first get indent).
+type scaffold struct {
+	name           string // statement, expression, member, declaration, type
+	prefix, suffix string
+	indent         string
+}
+
+const errorKind = -1
+
+func (l *Language) load() {
+	l.once.Do(func() {
+		if l.ID == "dart" {
+			l.ptr, l.missing = dartGrammar()
+		} else if g, ok := moduleGrammars[l.ID]; ok {
+			l.ptr = g.load()
+			l.module = g.module
+		} else {
+			l.missing = "not built in"
+		}
+		if l.ptr == nil {
+			return
+		}
+		names, named := symbolTable(l.ptr)
+		canon := map[string]int32{}
+		l.kinds = make([]int32, len(names))
+		for i, name := range names {
+			key := name
+			if named[i] {
+				key += "\x00named"
+			}
+			k, ok := canon[key]
+			if !ok {
+				k = int32(len(l.kindNames))
+				canon[key] = k
+				l.kindNames = append(l.kindNames, name)
+				l.comment = append(l.comment, strings.Contains(name, "comment"))
+			}
+			l.kinds[i] = k
+		}
+	})
+}
+
+// Available reports whether the grammar is built into this binary, and
+// why not.
+func (l *Language) Available() (bool, string) {
+	l.load()
+	return l.ptr != nil, l.missing
+}
+
+func (l *Language) abi() int {
+	if l.ptr == nil {
+		return 0
+	}
+	return abiVersion(l.ptr)
+}
+
+// kind returns the canonical kind of a symbol; ERROR is errorKind.
+func (l *Language) kind(sym uint16) int32 {
+	if int(sym) < len(l.kinds) {
+		return l.kinds[sym]
+	}
+	return errorKind
+}
+
+func (l *Language) kindName(k int32) string {
+	if k < 0 || int(k) >= len(l.kindNames) {
+		return "ERROR"
+	}
+	return l.kindNames[k]
+}
+
+// Version describes the grammar for doctor: module version and ABI.
+func (l *Language) Version() string {
+	l.load()
+	if l.ptr == nil {
+		return ""
+	}
+	v := "npm tree-sitter-dart (third_party/npm)"
+	if l.module != "" {
+		v = l.module + " " + moduleVersion(l.module)
+	}
+	return fmt.Sprintf("%s, ABI %d", v, l.abi())
+}
+
+func moduleVersion(path string) string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown version)"
+	}
+	for _, d := range bi.Deps {
+		if d.Path == path {
+			return d.Version
+		}
+	}
+	return "(unknown version)"
+}
+
+// Scaffolds shared by the C family: a statement is tried with a ';'
+// appended first, so `free($P)` parses as a call statement.
+func cLike(fn, member string) []scaffold {
+	return []scaffold{
+		{name: "statement", prefix: fn + " {\n", suffix: ";\n}"},
+		{name: "statement", prefix: fn + " {\n", suffix: "\n}"},
+		{name: "expression", prefix: "int _ = ", suffix: ";\n"},
+		{name: "member", prefix: member + " {\n", suffix: "\n};"},
+		{name: "declaration", suffix: "\n"},
+	}
+}
+
+func classLike(method, expr string) []scaffold {
+	return []scaffold{
+		{name: "statement", prefix: "class _ { " + method + " {\n", suffix: ";\n} }"},
+		{name: "statement", prefix: "class _ { " + method + " {\n", suffix: "\n} }"},
+		{name: "expression", prefix: "class _ { " + expr, suffix: "; }"},
+		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+	}
+}
+
+func jsLike() []scaffold {
+	return []scaffold{
+		{name: "statement", prefix: "function _() {\n", suffix: "\n}"},
+		{name: "expression", prefix: "_ = (", suffix: "\n)"},
+		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+	}
+}
+
+var top = []scaffold{{name: "declaration", suffix: "\n"}}
+
+// languages is the table, sorted by id.
+var languages = []*Language{
+	{ID: "bash", Aliases: []string{"sh", "shell"}, Exts: []string{".sh", ".bash"}, ladder: []scaffold{
+		{name: "statement", suffix: "\n"},
+	}},
+	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _")},
+	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void _()", "object _ = ")},
+	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: cLike("void _()", "class _")},
+	{ID: "css", Exts: []string{".css"}, expando: "_", ladder: []scaffold{
+		{name: "member", prefix: "a {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "dart", Exts: []string{".dart"}, ladder: []scaffold{
+		{name: "statement", prefix: "void _() {\n", suffix: ";\n}"},
+		{name: "statement", prefix: "void _() {\n", suffix: "\n}"},
+		{name: "expression", prefix: "var _ = ", suffix: ";\n"},
+		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "go", Aliases: []string{"golang"}, Exts: []string{".go"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "package p\nfunc _() {\n", suffix: "\n}"},
+		{name: "expression", prefix: "package p\nvar _ = ", suffix: "\n"},
+		{name: "member", prefix: "package p\ntype _ struct {\n", suffix: "\n}"},
+		{name: "declaration", prefix: "package p\n", suffix: "\n"},
+		{name: "type", prefix: "package p\nvar _ ", suffix: "\n"},
+	}},
+	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "_ = do\n  ", suffix: "\n", indent: "  "},
+		{name: "expression", prefix: "_ = ", suffix: "\n"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "html", Exts: []string{".html", ".htm"}, ladder: top},
+	{ID: "java", Exts: []string{".java"}, ladder: classLike("void _()", "Object _ = ")},
+	{ID: "javascript", Aliases: []string{"js", "jsx"}, Exts: []string{".js", ".mjs", ".cjs", ".jsx"}, ladder: jsLike(), braceFirst: true},
+	{ID: "json", Exts: []string{".json"}, ladder: top},
+	{ID: "kotlin", Aliases: []string{"kt"}, Exts: []string{".kt", ".kts"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "fun _() {\n", suffix: "\n}"},
+		{name: "expression", prefix: "val _ = ", suffix: "\n"},
+		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "lua", Exts: []string{".lua"}, ladder: []scaffold{
+		{name: "statement", prefix: "function _()\n", suffix: "\nend"},
+		{name: "expression", prefix: "local _ = ", suffix: "\n"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "php", Exts: []string{".php"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "<?php\nfunction _() {\n", suffix: ";\n}"},
+		{name: "statement", prefix: "<?php\nfunction _() {\n", suffix: "\n}"},
+		{name: "expression", prefix: "<?php\n$_ = ", suffix: ";\n"},
+		{name: "member", prefix: "<?php\nclass _ {\n", suffix: "\n}"},
+		{name: "declaration", prefix: "<?php\n", suffix: "\n"},
+	}},
+	{ID: "python", Aliases: []string{"py"}, Exts: []string{".py", ".pyi"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "def _():\n    ", suffix: "\n", indent: "    "},
+		{name: "expression", prefix: "_ = (", suffix: "\n)\n"},
+		{name: "member", prefix: "class _:\n    ", suffix: "\n", indent: "    "},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "ruby", Aliases: []string{"rb"}, Exts: []string{".rb", ".rake", ".gemspec"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "def _\n", suffix: "\nend\n"},
+		{name: "expression", prefix: "_ = ", suffix: "\n"},
+		{name: "member", prefix: "class X_\n", suffix: "\nend\n"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "rust", Aliases: []string{"rs"}, Exts: []string{".rs"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "fn _() {\n", suffix: "\n}"},
+		{name: "expression", prefix: "const _: () = ", suffix: ";\n"},
+		{name: "member", prefix: "impl _ {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+		{name: "type", prefix: "type _ = ", suffix: ";\n"},
+	}},
+	{ID: "scala", Exts: []string{".scala", ".sc"}, ladder: []scaffold{
+		{name: "statement", prefix: "object _ { def _() = {\n", suffix: "\n} }"},
+		{name: "expression", prefix: "object _ { val _ = ", suffix: "\n}"},
+		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "swift", Exts: []string{".swift"}, expando: "µ", ladder: []scaffold{
+		{name: "statement", prefix: "func _() {\n", suffix: "\n}"},
+		{name: "expression", prefix: "let _ = ", suffix: "\n"},
+		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "declaration", suffix: "\n"},
+	}},
+	{ID: "toml", Exts: []string{".toml"}, ladder: top},
+	{ID: "tsx", Exts: []string{".tsx"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
+	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
+	{ID: "yaml", Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},
+}
+
+var (
+	byName = map[string]*Language{}
+	byExt  = map[string]*Language{}
+)
+
+func init() {
+	for _, l := range languages {
+		byName[l.ID] = l
+		for _, a := range l.Aliases {
+			byName[a] = l
+		}
+		for _, e := range l.Exts {
+			byExt[e] = l
+		}
+	}
+}
+
+// Languages returns the language table, sorted by id.
+func Languages() []*Language { return languages }
+
+// LanguageByName finds a language by id or alias (case-insensitive).
+func LanguageByName(name string) (*Language, error) {
+	if l, ok := byName[strings.ToLower(strings.TrimSpace(name))]; ok {
+		return l, nil
+	}
+	ids := make([]string, len(languages))
+	for i, l := range languages {
+		ids[i] = l.ID
+	}
+	return nil, fmt.Errorf("unknown language %q: want one of %s", name, strings.Join(ids, ", "))
+}
+
+// LanguageForPath returns the language a file name maps to by extension,
+// or nil.
+func LanguageForPath(path string) *Language {
+	return byExt[strings.ToLower(filepath.Ext(path))]
+}
+
+// contextNames lists the distinct context names of the ladder, in order.
+func (l *Language) contextNames() []string {
+	var names []string
+	for _, s := range l.ladder {
+		if !slices.Contains(names, s.name) {
+			names = append(names, s.name)
+		}
+	}
+	return names
+}
+
+// sortedIDs returns the ids of a set of languages, sorted.
+func sortedIDs(ls map[*Language]bool) []string {
+	var ids []string
+	for l := range ls {
+		ids = append(ids, l.ID)
+	}
+	sort.Strings(ids)
+	return ids
+}

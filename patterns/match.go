@@ -1,0 +1,266 @@
+// This file matches a compiled pattern against a flattened tree, in Go on
+// plain data: every node is a candidate in pre-order (outer matches first,
+// nested ones reported too); children are compared in sequence with
+// backtracking for $$$.
+//
+// Semantics (see the README): comments are skipped on both sides; target
+// tokens the pattern does not spell are skipped; children after the
+// pattern's last one are ignored (and are not part of the match's span); a
+// metavariable repeated must capture the same tokens.
+
+package patterns
+
+import "bytes"
+
+// Capture is what a metavariable bound in one match.
+type Capture struct {
+	Name       string
+	Multi      bool
+	Start, End uint32 // byte range; empty for a $$$ that matched nothing
+	first      uint32 // node range [first, stop) of the captured subtrees
+	stop       uint32
+}
+
+// Span is one match: a byte range and its captures.
+type Span struct {
+	Start, End uint32
+	Captures   []Capture
+}
+
+type matcher struct {
+	t       *Tree
+	nodes   []node
+	binds   []Capture
+	rootEnd uint32
+}
+
+// Find returns every match of p in t, in pre-order of their start node.
+func (p *Pattern) Find(t *Tree) []Span {
+	if t.Lang != p.Lang || len(t.nodes) == 0 {
+		return nil
+	}
+	m := &matcher{t: t, nodes: t.nodes}
+	var out []Span
+	emit := func(start, end uint32) {
+		var caps []Capture
+		if len(m.binds) > 0 {
+			caps = make([]Capture, len(m.binds))
+			copy(caps, m.binds)
+		}
+		out = append(out, Span{Start: start, End: end, Captures: caps})
+	}
+	lang := t.Lang
+	if len(p.nodes) == 1 {
+		r := p.nodes[0]
+		for i := range m.nodes {
+			n := &m.nodes[i]
+			if r.meta == metaNone && lang.kind(n.sym) != r.kind || t.skip(i) {
+				continue
+			}
+			m.binds = m.binds[:0]
+			if r.meta != metaNone || r.leaf {
+				if m.node(r, uint32(i)) {
+					emit(n.start, n.end)
+				}
+				continue
+			}
+			if n.next == uint32(i)+1 {
+				continue
+			}
+			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
+				emit(n.start, m.rootEnd)
+			}
+		}
+		return out
+	}
+	// A sequence: try each run of siblings under every node.
+	first := p.nodes[0]
+	for i := range m.nodes {
+		n := &m.nodes[i]
+		for c := uint32(i) + 1; c < n.next; c = m.nodes[c].next {
+			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind {
+				continue
+			}
+			m.binds = m.binds[:0]
+			if m.seq(p.nodes, 0, c, n.next, true, m.nodes[c].start) {
+				emit(m.nodes[c].start, m.rootEnd)
+			}
+		}
+	}
+	return out
+}
+
+// skipTo advances t past nodes matching ignores, stopping at end.
+func (m *matcher) skipTo(t, end uint32) uint32 {
+	for t < end && m.t.skip(int(t)) {
+		t = m.nodes[t].next
+	}
+	return t
+}
+
+// seq matches pattern children ps[pi:] against the target siblings
+// starting at t (before end). lastEnd is the end of the last consumed
+// target node; at the top level it becomes the match's end.
+func (m *matcher) seq(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint32) bool {
+	t = m.skipTo(t, end)
+	if pi == len(ps) {
+		if top {
+			m.rootEnd = lastEnd
+		}
+		return true
+	}
+	p := ps[pi]
+	if p.meta == metaMulti {
+		mark := len(m.binds)
+		if pi == len(ps)-1 {
+			// A trailing $$$ takes everything that is left (possibly nothing).
+			e, last := lastEnd, uint32(0)
+			for c := t; c < end; c = m.skipTo(m.nodes[c].next, end) {
+				e, last = m.nodes[c].end, c
+			}
+			stop := t
+			if t < end {
+				stop = m.nodes[last].next
+			}
+			if !m.bindRange(p, t, stop, lastEnd, e) {
+				m.binds = m.binds[:mark]
+				return false
+			}
+			if top {
+				m.rootEnd = e
+			}
+			return true
+		}
+		// Lazy, with backtracking: the shortest run after which the rest
+		// matches.
+		cur, e := t, lastEnd
+		for {
+			if m.bindRange(p, t, cur, lastEnd, e) {
+				if m.seq(ps, pi+1, cur, end, top, e) {
+					return true
+				}
+				// An empty $$$ makes the comma after it optional:
+				// foo($$$A, b) matches foo(b).
+				if cur == t && pi+2 < len(ps) && ps[pi+1].isComma() && m.seq(ps, pi+2, cur, end, top, e) {
+					return true
+				}
+			}
+			m.binds = m.binds[:mark]
+			if cur >= end {
+				return false
+			}
+			e = m.nodes[cur].end
+			cur = m.skipTo(m.nodes[cur].next, end)
+		}
+	}
+	sepBeforeMulti := pi > 0 && p.isComma() && pi+1 < len(ps) && ps[pi+1].meta == metaMulti
+	// A ';' in the pattern is optional: Go and JavaScript end statements
+	// with newlines as well.
+	optional := sepBeforeMulti || p.isSemicolon()
+	if t >= end {
+		// Only a separator before an empty $$$ may be missing.
+		return optional && m.seq(ps, pi+1, t, end, top, lastEnd)
+	}
+	mark := len(m.binds)
+	n := &m.nodes[t]
+	if m.node(p, t) && m.seq(ps, pi+1, n.next, end, top, n.end) {
+		return true
+	}
+	m.binds = m.binds[:mark]
+	// Target tokens the pattern does not spell are skipped (async, pub…
+	// are not tokens, so they are not).
+	if !n.named() && m.seq(ps, pi, n.next, end, top, lastEnd) {
+		return true
+	}
+	m.binds = m.binds[:mark]
+	// A comma before a $$$ that matches nothing is optional:
+	// foo(a, $$$B) matches foo(a).
+	if optional && m.seq(ps, pi+1, t, end, top, lastEnd) {
+		return true
+	}
+	m.binds = m.binds[:mark]
+	return false
+}
+
+// node matches one pattern node against target node t.
+func (m *matcher) node(p *pnode, t uint32) bool {
+	n := &m.nodes[t]
+	switch p.meta {
+	case metaSingle:
+		if !n.named() {
+			return false
+		}
+		return m.bindRange(p, t, n.next, n.start, n.end)
+	case metaAny:
+		return m.bindRange(p, t, n.next, n.start, n.end)
+	case metaMulti:
+		return false
+	}
+	if m.t.Lang.kind(n.sym) != p.kind {
+		return false
+	}
+	if p.leaf {
+		return !p.named || string(m.t.Src[n.start:n.end]) == p.text
+	}
+	if n.next == t+1 {
+		return false
+	}
+	return m.seq(p.children, 0, t+1, n.next, false, n.start)
+}
+
+// bindRange binds p's metavariable to the target nodes [first, stop) with
+// byte range [start, end); a name bound before must capture the same
+// tokens.
+func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
+	if p.name == "" {
+		return true
+	}
+	if first >= stop {
+		end = start // empty: positioned where the run would be
+	} else {
+		start = m.nodes[first].start
+		// Statement terminators such as Go's newline tokens are not part
+		// of what a run captured.
+		for end > start && isSpace(m.t.Src[end-1]) {
+			end--
+		}
+	}
+	c := Capture{Name: p.name, Multi: p.meta == metaMulti, Start: start, End: end, first: first, stop: stop}
+	for _, b := range m.binds {
+		if b.Name == p.name {
+			return m.sameTokens(b, c)
+		}
+	}
+	m.binds = append(m.binds, c)
+	return true
+}
+
+// sameTokens compares two captures token by token, ignoring whitespace
+// and comments: a+b equals a + b, a.b never equals a.c.
+func (m *matcher) sameTokens(a, b Capture) bool {
+	i, j := m.nextToken(a.first, a.stop), m.nextToken(b.first, b.stop)
+	for i < a.stop && j < b.stop {
+		ni, nj := &m.nodes[i], &m.nodes[j]
+		if !bytes.Equal(m.t.Src[ni.start:ni.end], m.t.Src[nj.start:nj.end]) {
+			return false
+		}
+		i, j = m.nextToken(i+1, a.stop), m.nextToken(j+1, b.stop)
+	}
+	return i >= a.stop && j >= b.stop
+}
+
+// nextToken returns the first leaf at or after i (before stop) that is not
+// skipped; skipped subtrees are jumped over.
+func (m *matcher) nextToken(i, stop uint32) uint32 {
+	for i < stop {
+		if m.t.skip(int(i)) {
+			i = m.nodes[i].next
+			continue
+		}
+		if m.nodes[i].next == i+1 {
+			return i
+		}
+		i++
+	}
+	return stop
+}

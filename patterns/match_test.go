@@ -1,0 +1,207 @@
+package patterns
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// find compiles pattern for lang and returns the matched texts, each
+// followed by its captures as " {NAME=text}".
+func find(t *testing.T, lang, pattern, src string, opts CompileOptions) []string {
+	t.Helper()
+	l, err := LanguageByName(lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Compile(l, pattern, opts)
+	if err != nil {
+		t.Fatalf("Compile(%s, %q): %v", lang, pattern, err)
+	}
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, []byte(src), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{}
+	for _, s := range p.Find(tree) {
+		m := src[s.Start:s.End]
+		for _, c := range s.Captures {
+			m += " {" + c.Name + "=" + src[c.Start:c.End] + "}"
+		}
+		got = append(got, m)
+	}
+	return got
+}
+
+func TestMatch(t *testing.T) {
+	tests := []struct {
+		name, lang, pattern, src string
+		opts                     CompileOptions
+		want                     []string
+	}{
+		// Go: the ladder reads a qualified call as a call (ast-grep: a type conversion, 0 hits).
+		{name: "go qualified call", lang: "go", pattern: "fmt.Errorf($$$ARGS)",
+			src:  "package p\nfunc f() error {\n\t// fmt.Errorf(\"in a comment\")\n\ts := \"fmt.Errorf(x)\"\n\treturn fmt.Errorf(\"x %w\", err)\n}\n",
+			want: []string{`fmt.Errorf("x %w", err) {ARGS="x %w", err}`}},
+		{name: "go one-arg qualified call", lang: "go", pattern: "errors.New($MSG)",
+			src: "package p\nvar e = errors.New(\"boom\")\n", want: []string{`errors.New("boom") {MSG="boom"}`}},
+		{name: "go trailing $$$ matches a bare return", lang: "go", pattern: "if err != nil { return $$$ }",
+			src:  "package p\nfunc f() {\n\tif err != nil {\n\t\treturn\n\t}\n\tif err != nil { return nil, err }\n\tif err != nil {\n\t\t// why\n\t\treturn err\n\t}\n}\n",
+			want: []string{"if err != nil {\n\t\treturn\n\t}", "if err != nil { return nil, err }", "if err != nil {\n\t\t// why\n\t\treturn err\n\t}"}},
+		{name: "go repeated metavariable: spacing ignored, text compared", lang: "go", pattern: "$A == $A",
+			src:  "package p\nvar _ = a+b == a + b\nvar _ = a.b == a.c\nvar _ = x == /* c */ x\n",
+			want: []string{"a+b == a + b {A=a+b}", "x == /* c */ x {A=x}"}},
+		{name: "go range wrapper capture", lang: "go", pattern: "for $I := range $X { $$$ }",
+			src:  "package p\nfunc f() {\n\tfor _, v := range xs {\n\t\tuse(v)\n\t}\n}\n",
+			want: []string{"for _, v := range xs {\n\t\tuse(v)\n\t} {I=_, v} {X=xs}"}},
+		{name: "go sequence of statements", lang: "go", pattern: "$X := $F()\nuse($X)",
+			src:  "package p\nfunc f() {\n\ta := g()\n\tuse(a)\n\tb := g()\n\tuse(c)\n}\n",
+			want: []string{"a := g()\n\tuse(a) {X=a} {F=g}"}},
+		{name: "go nested matches outer first", lang: "go", pattern: "f($X)",
+			src: "package p\nvar _ = f(f(1))\n", want: []string{"f(f(1)) {X=f(1)}", "f(1) {X=1}"}},
+		// Python
+		{name: "python strings and comments never match code; f-strings do", lang: "python", pattern: "print($$$)",
+			src:  "print(1)\n# print(2)\ns = 'print(3)'\nt = f'{print(4)}'\n",
+			want: []string{"print(1)", "print(4)"}},
+		{name: "python trailing $$$ block and else", lang: "python", pattern: "if $X is None: $$$",
+			src:  "def f(a):\n    if a is None:\n        return 1\n    else:\n        return 2\n",
+			want: []string{"if a is None:\n        return 1\n    else:\n        return 2 {X=a}"}},
+		{name: "python zero-length $$$", lang: "python", pattern: "f($$$A, b)",
+			src: "f(b)\nf(a, b)\nf(a, c)\n", want: []string{"f(b) {A=}", "f(a, b) {A=a}"}},
+		{name: "python backtracking $$$", lang: "python", pattern: "foo($$$A, b, $$$C)",
+			src: "foo(a, b, c, b)\n", want: []string{"foo(a, b, c, b) {A=a} {C=c, b}"}},
+		{name: "python literal after $$$ found", lang: "python", pattern: "foo($$$, last)",
+			src: "foo(a, b, last)\nfoo(a, last, b)\n", want: []string{"foo(a, b, last)"}},
+		{name: "python comments inside matched code", lang: "python", pattern: "foo($A, $B)",
+			src: "foo(1,  # one\n    2)\n", want: []string{"foo(1,  # one\n    2) {A=1} {B=2}"}},
+		{name: "python $_ independent", lang: "python", pattern: "$_F($_F)",
+			src: "test(a)\n", want: []string{"test(a)"}},
+		// JavaScript / TypeScript / TSX
+		{name: "javascript object literal needs the expression context", lang: "javascript", pattern: "{ a: $V }",
+			src: "const o = { a: 1 };\n", want: []string{"{ a: 1 } {V=1}"}},
+		{name: "javascript template literal interpolation is code", lang: "javascript", pattern: "log($X)",
+			src: "`${log(1)}`;\n'log(2)';\n", want: []string{"log(1) {X=1}"}},
+		{name: "javascript string content metavariable", lang: "javascript", pattern: `require("$M")`,
+			src: "require(\"fs\");\nrequire('os');\n", want: []string{`require("fs") {M=fs}`}},
+		{name: "typescript class member", lang: "typescript", pattern: "private $F: $T;",
+			src: "class A {\n  private x: number;\n}\n", want: []string{"private x: number {F=x} {T=number}"}},
+		{name: "tsx jsx element", lang: "tsx", pattern: "<Button $$$P />",
+			src: "const e = <Button a={1} />;\n", want: []string{"<Button a={1} /> {P=a={1}}"}},
+		// Rust
+		{name: "rust method call; macro token trees are not code", lang: "rust", pattern: "$X.unwrap()",
+			src: "fn f() { let a = b.unwrap(); assert_eq!(c.unwrap(), 1); }\n", want: []string{"b.unwrap() {X=b}"}},
+		// C: one-argument call needs the statement context (ast-grep: macro_type_specifier).
+		{name: "c one-argument call", lang: "c", pattern: "free($P)",
+			src: "void g(void) { free(p); /* free(q) */ }\n", want: []string{"free(p) {P=p}"}},
+		{name: "cpp call", lang: "cpp", pattern: "std::move($X)",
+			src: "void g() { auto a = std::move(b); }\n", want: []string{"std::move(b) {X=b}"}},
+		// Java
+		{name: "java method call", lang: "java", pattern: "System.out.println($X)",
+			src: "class A { void f() { System.out.println(1); } }\n", want: []string{"System.out.println(1) {X=1}"}},
+		// Ruby
+		{name: "ruby call", lang: "ruby", pattern: "puts $X",
+			src: "def f\n  puts 1\nend\n# puts 2\n", want: []string{"puts 1 {X=1}"}},
+		// Bash
+		{name: "bash command", lang: "bash", pattern: "rm -rf $X",
+			src: "rm -rf /tmp/x\necho 'rm -rf y'\n", want: []string{"rm -rf /tmp/x {X=/tmp/x}"}},
+		// Selector forces the node.
+		{name: "selector", lang: "go", pattern: "func _() { fmt.Println($A) }", opts: CompileOptions{Selector: "call_expression"},
+			src: "package p\nfunc f() { fmt.Println(1) }\n", want: []string{"fmt.Println(1) {A=1}"}},
+		{name: "forced context", lang: "go", pattern: "x", opts: CompileOptions{Context: "expression"},
+			src: "package p\nvar y = x\n", want: []string{"x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := find(t, tt.lang, tt.pattern, tt.src, tt.opts)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("matches (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestCompileReadsPattern(t *testing.T) {
+	tests := []struct{ lang, pattern, want string }{
+		{"go", "fmt.Errorf($$$ARGS)", "statement: call_expression"},
+		{"go", "func $F() {}", "declaration: function_declaration"},
+		{"go", "a := 1\nb := 2", "statement: sequence of 2 (short_var_declaration, short_var_declaration)"},
+		{"python", "def $F($$$): $$$", "statement: function_definition"},
+		{"javascript", "{ a: $V }", "expression: object"},
+		{"c", "free($P);", "statement: expression_statement"},
+		{"java", "private int $X;", "member: field_declaration"},
+	}
+	for _, tt := range tests {
+		l, _ := LanguageByName(tt.lang)
+		p, err := Compile(l, tt.pattern, CompileOptions{})
+		if err != nil {
+			t.Errorf("Compile(%s, %q): %v", tt.lang, tt.pattern, err)
+			continue
+		}
+		if got := p.ReadAs(); got != tt.want {
+			t.Errorf("Compile(%s, %q) read as %q, want %q", tt.lang, tt.pattern, got, tt.want)
+		}
+	}
+}
+
+func TestCompileRejects(t *testing.T) {
+	tests := []struct{ lang, pattern, want string }{
+		{"go", "fmt.Errorf(", "unparseable pattern for go: no context accepts it (statement: "},
+		{"python", "class $A", "unparseable pattern for python"},
+		{"go", "$$$X", "a lone $$$"},
+		{"go", "", "empty pattern"},
+		{"go", "x", "context \"member\""}, // forced below
+	}
+	for i, tt := range tests {
+		l, _ := LanguageByName(tt.lang)
+		opts := CompileOptions{}
+		if i == len(tests)-1 {
+			opts.Context = "nope"
+			tt.want = `context "nope" does not exist for go`
+		}
+		_, err := Compile(l, tt.pattern, opts)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Compile(%s, %q) = %v, want an error containing %q", tt.lang, tt.pattern, err, tt.want)
+		}
+	}
+}
+
+func TestLanguageByNameAndPath(t *testing.T) {
+	for name, want := range map[string]string{"golang": "go", "PY": "python", "ts": "typescript", "c++": "cpp", "csharp": "c-sharp"} {
+		l, err := LanguageByName(name)
+		if err != nil || l.ID != want {
+			t.Errorf("LanguageByName(%q) = %v, %v; want %s", name, l, err, want)
+		}
+	}
+	for path, want := range map[string]string{"a/b.go": "go", "x.TSX": "tsx", "y.pyi": "python", "z.h": "c", "w.dart": "dart"} {
+		if l := LanguageForPath(path); l == nil || l.ID != want {
+			t.Errorf("LanguageForPath(%q) = %v; want %s", path, l, want)
+		}
+	}
+	if _, err := LanguageByName("cobol"); err == nil {
+		t.Error("LanguageByName(cobol) succeeded")
+	}
+}
+
+// TestEveryGrammarParses checks each built-in grammar parses a trivial
+// pattern (and the libc allocator override keeps parsing working).
+func TestEveryGrammarParses(t *testing.T) {
+	samples := map[string]string{
+		"bash": "echo $X", "c": "f($X)", "c-sharp": "f($X)", "cpp": "f($X)", "css": "color: $C;",
+		"dart": "print($X)", "go": "f($X)", "haskell": "f $X", "html": "<p>$X</p>", "java": "f($X)",
+		"javascript": "f($X)", "json": `{"a": "$X"}`, "kotlin": "f($X)", "lua": "f($X)", "php": "f($X)",
+		"python": "f($X)", "ruby": "f($X)", "rust": "f($X)", "scala": "f($X)", "swift": "f($X)",
+		"toml": "a = 1", "tsx": "f($X)", "typescript": "f($X)", "yaml": "a: $X",
+	}
+	for _, l := range Languages() {
+		if ok, why := l.Available(); !ok {
+			t.Logf("%s: %s", l.ID, why)
+			continue
+		}
+		if _, err := Compile(l, samples[l.ID], CompileOptions{}); err != nil {
+			t.Errorf("%s: %v", l.ID, err)
+		}
+	}
+}

@@ -1,0 +1,194 @@
+// This file computes rewrites: a template with metavariables substituted
+// (a $$$ capture as its original source slice), multi-line captures
+// re-indented to where they land, the template's own indentation converted
+// to the file's indent unit (tabs or spaces), and the non-overlapping
+// replacements applied to a file (outermost match wins).
+
+package patterns
+
+import (
+	"sort"
+	"strings"
+)
+
+// Replacement is one applied edit in a file's original text.
+type Replacement struct {
+	Start, End uint32
+	Text       string
+}
+
+// Rewrite applies template to every match in fm and returns the new text
+// and the replacements used. Nested or overlapping matches: a match is
+// skipped when it overlaps one already taken, scanning outermost first, so
+// the outermost wins (run ast_edit again for the inner ones).
+func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
+	src := fm.Src
+	spans := make([]Span, len(fm.Matches))
+	for i, m := range fm.Matches {
+		spans[i] = m.Span
+	}
+	sort.SliceStable(spans, func(i, j int) bool {
+		if spans[i].Start != spans[j].Start {
+			return spans[i].Start < spans[j].Start
+		}
+		return spans[i].End > spans[j].End
+	})
+	fileUnit := indentUnit(string(src))
+	tmpl := template
+	if tu := indentUnit(template); tu != "" && fileUnit != "" && tu != fileUnit {
+		tmpl = convertIndent(template, tu, fileUnit)
+	}
+	var reps []Replacement
+	var out strings.Builder
+	last := uint32(0)
+	for _, s := range spans {
+		if s.Start < last || s.Start == s.End && len(reps) > 0 && s.Start == reps[len(reps)-1].Start {
+			continue
+		}
+		text := substitute(tmpl, src, s)
+		reps = append(reps, Replacement{Start: s.Start, End: s.End, Text: text})
+		out.Write(src[last:s.Start])
+		out.WriteString(text)
+		last = s.End
+	}
+	out.Write(src[last:])
+	return []byte(out.String()), reps
+}
+
+// substitute fills the template for one match. Lines after the first are
+// indented like the line the match starts on; a multi-line capture is
+// de-indented from its own line's indentation and re-indented to the
+// indentation of the template line it is placed on.
+func substitute(tmpl string, src []byte, s Span) string {
+	var b strings.Builder
+	for i := 0; i < len(tmpl); {
+		if tmpl[i] != '$' {
+			b.WriteByte(tmpl[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(tmpl) && j-i < 3 && tmpl[j] == '$' {
+			j++
+		}
+		k := j
+		if k < len(tmpl) && (tmpl[k] == '_' || tmpl[k] >= 'A' && tmpl[k] <= 'Z') {
+			for k < len(tmpl) && (tmpl[k] == '_' || tmpl[k] >= 'A' && tmpl[k] <= 'Z' || tmpl[k] >= '0' && tmpl[k] <= '9') {
+				k++
+			}
+		}
+		if k == j { // not a metavariable: a literal '$'
+			b.WriteString(tmpl[i:j])
+			i = j
+			continue
+		}
+		name := tmpl[j:k]
+		i = k
+		for _, c := range s.Captures {
+			if c.Name != name {
+				continue
+			}
+			text := string(src[c.Start:c.End])
+			if strings.Contains(text, "\n") {
+				text = reindent(text, lineIndent(src, c.Start), currentIndent(b.String()))
+			}
+			b.WriteString(text)
+			break
+		}
+	}
+	return indentAfterFirst(b.String(), lineIndent(src, s.Start))
+}
+
+// lineIndent is the leading whitespace of the line containing off.
+func lineIndent(src []byte, off uint32) string {
+	start := int(off)
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	end := start
+	for end < len(src) && (src[end] == ' ' || src[end] == '\t') {
+		end++
+	}
+	return string(src[start:end])
+}
+
+// currentIndent is the leading whitespace of the last line of s.
+func currentIndent(s string) string {
+	line := s[strings.LastIndexByte(s, '\n')+1:]
+	return line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+}
+
+// reindent moves the lines after the first from indentation from to
+// indentation to.
+func reindent(text, from, to string) string {
+	lines := strings.Split(text, "\n")
+	for i := 1; i < len(lines); i++ {
+		l := lines[i]
+		if strings.HasPrefix(l, from) {
+			l = l[len(from):]
+		} else {
+			l = strings.TrimLeft(l, " \t")
+		}
+		if l != "" {
+			l = to + l
+		}
+		lines[i] = l
+	}
+	return strings.Join(lines, "\n")
+}
+
+func indentAfterFirst(text, indent string) string {
+	if indent == "" || !strings.Contains(text, "\n") {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i := 1; i < len(lines); i++ {
+		if lines[i] != "" {
+			lines[i] = indent + lines[i]
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// indentUnit guesses a text's indent unit: "\t" when most indented lines
+// start with a tab, else the smallest run of two or more leading spaces;
+// "" when no line is indented.
+func indentUnit(text string) string {
+	tabs, spaces, unit := 0, 0, 0
+	for _, l := range strings.Split(text, "\n") {
+		if strings.HasPrefix(l, "\t") {
+			tabs++
+			continue
+		}
+		n := len(l) - len(strings.TrimLeft(l, " "))
+		if n >= 2 && n < len(l) {
+			spaces++
+			if unit == 0 || n < unit {
+				unit = n
+			}
+		}
+	}
+	switch {
+	case tabs == 0 && spaces == 0:
+		return ""
+	case tabs >= spaces:
+		return "\t"
+	}
+	return strings.Repeat(" ", unit)
+}
+
+// convertIndent rewrites each line's leading indentation from unit from to
+// unit to, keeping any remainder.
+func convertIndent(text, from, to string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		levels := 0
+		rest := l
+		for strings.HasPrefix(rest, from) {
+			levels++
+			rest = rest[len(from):]
+		}
+		lines[i] = strings.Repeat(to, levels) + rest
+	}
+	return strings.Join(lines, "\n")
+}

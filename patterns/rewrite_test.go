@@ -1,0 +1,249 @@
+package patterns
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func readFile(t *testing.T, root, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// rewriteOne searches src (as file name) and returns the rewritten text.
+func rewriteOne(t *testing.T, name, src, pattern, template string) string {
+	t.Helper()
+	root := writeTree(t, map[string]string{name: src})
+	res, err := Search(context.Background(), root, pattern, SearchOptions{Path: name, KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Files) != 1 {
+		t.Fatalf("no match for %q in %s", pattern, name)
+	}
+	out, _ := Rewrite(&res.Files[0], template)
+	return string(out)
+}
+
+func TestRewrite(t *testing.T) {
+	tests := []struct {
+		name, file, src, pattern, template, want string
+	}{
+		{
+			name:     "go tabs: template in spaces becomes tabs, multi-line $$$ re-indented",
+			file:     "a.go",
+			src:      "package p\n\nfunc f() {\n\tif err != nil {\n\t\tcleanup()\n\t\treturn err\n\t}\n}\n",
+			pattern:  "if err != nil { $$$BODY }",
+			template: "if err != nil {\n    log.Print(err)\n    $$$BODY\n}",
+			want:     "package p\n\nfunc f() {\n\tif err != nil {\n\t\tlog.Print(err)\n\t\tcleanup()\n\t\treturn err\n\t}\n}\n",
+		},
+		{
+			name:     "python spaces: multi-line capture moved one level deeper",
+			file:     "a.py",
+			src:      "def f():\n    if x:\n        a()\n        b()\n",
+			pattern:  "if $C: $$$BODY",
+			template: "if $C:\n    try:\n        $$$BODY\n    finally:\n        done()",
+			want:     "def f():\n    if x:\n        try:\n            a()\n            b()\n        finally:\n            done()\n",
+		},
+		{
+			name: "nested matches: the outermost wins",
+			file: "a.py", src: "f(f(1))\n", pattern: "f($X)", template: "g($X)",
+			want: "g(f(1))\n",
+		},
+		{
+			name: "only the matched span is replaced, not skipped trailing children",
+			file: "a.py", src: "if a is None:\n    x()\nelse:\n    y()\n", pattern: "if $A is None: $B", template: "if $A is not None: $B",
+			want: "if a is not None: x()\nelse:\n    y()\n",
+		},
+		{
+			name: "literal dollar and unbound metavariable",
+			file: "a.js", src: "foo(1);\n", pattern: "foo($X)", template: "bar($X, '$5', $Y)",
+			want: "bar(1, '$5', );\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := rewriteOne(t, tt.file, tt.src, tt.pattern, tt.template)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("rewrite (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func stageIn(t *testing.T, s *Stager, root, pattern, template string) *Staged {
+	t.Helper()
+	res, err := Search(context.Background(), root, pattern, SearchOptions{Language: "go", KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Stage(res, template)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+var threeFiles = map[string]string{
+	"a.go": "package p\n\nvar a = old(1)\n",
+	"b.go": "package p\n\nvar b = old(2)\n",
+	"c.go": "package p\n\nvar c = old(3)\n",
+}
+
+func TestResolveAccept(t *testing.T) {
+	root := writeTree(t, threeFiles)
+	s := NewStager()
+	st := stageIn(t, s, root, "old($X)", "fresh($X)")
+	if st.ID != "edit_1" || st.Replacements != 3 || len(st.Files) != 3 {
+		t.Fatalf("staged %s with %d replacements in %d files", st.ID, st.Replacements, len(st.Files))
+	}
+	if got := readFile(t, root, "a.go"); got != threeFiles["a.go"] {
+		t.Fatalf("staging wrote a.go: %q", got)
+	}
+	wantDiff := "--- a/a.go\n+++ b/a.go\n@@ -1,3 +1,3 @@\n package p\n \n-var a = old(1)\n+var a = fresh(1)\n"
+	if diff := cmp.Diff(wantDiff, st.Files[0].Diff); diff != "" {
+		t.Errorf("diff (-want +got):\n%s", diff)
+	}
+	if _, err := s.Resolve("edit_1", "accept"); err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a.go", "b.go", "c.go"} {
+		if got, want := readFile(t, root, n), strings.Replace(threeFiles[n], "old", "fresh", 1); got != want {
+			t.Errorf("%s = %q, want %q", n, got, want)
+		}
+	}
+	if _, err := s.Resolve("edit_1", "accept"); err == nil || !strings.Contains(err.Error(), "already accepted") {
+		t.Errorf("second accept: %v", err)
+	}
+	if _, err := s.Resolve("edit_9", "accept"); err == nil || !strings.Contains(err.Error(), `unknown edit_id "edit_9"`) {
+		t.Errorf("unknown id: %v", err)
+	}
+}
+
+func TestResolveRejectsDrift(t *testing.T) {
+	root := writeTree(t, threeFiles)
+	s := NewStager()
+	stageIn(t, s, root, "old($X)", "fresh($X)")
+	drifted := "package p\n\nvar b = old(22)\n"
+	os.WriteFile(filepath.Join(root, "b.go"), []byte(drifted), 0o644)
+	_, err := s.Resolve("edit_1", "accept")
+	if err == nil || !strings.Contains(err.Error(), "b.go changed on disk since it was staged; nothing was written") {
+		t.Fatalf("accept after drift: %v", err)
+	}
+	for n, want := range map[string]string{"a.go": threeFiles["a.go"], "b.go": drifted, "c.go": threeFiles["c.go"]} {
+		if got := readFile(t, root, n); got != want {
+			t.Errorf("%s = %q, want %q (untouched)", n, got, want)
+		}
+	}
+	if _, err := s.Resolve("edit_1", "accept"); err == nil || !strings.Contains(err.Error(), "already rejected") {
+		t.Errorf("accept after rejection: %v", err)
+	}
+}
+
+func TestResolveRollsBackFailedWrite(t *testing.T) {
+	root := writeTree(t, threeFiles)
+	s := NewStager()
+	st := stageIn(t, s, root, "old($X)", "fresh($X)")
+	writes := 0
+	s.write = func(path string, data []byte) error {
+		writes++
+		if writes == 3 {
+			return errors.New("disk full")
+		}
+		return writeAtomic(path, data)
+	}
+	_, err := s.Resolve(st.ID, "accept")
+	if err == nil || !strings.Contains(err.Error(), "writing c.go: disk full; the 2 file(s) already written were restored") {
+		t.Fatalf("accept with a failing third write: %v", err)
+	}
+	for n, want := range threeFiles {
+		if got := readFile(t, root, n); got != want {
+			t.Errorf("%s = %q, want %q (rolled back)", n, got, want)
+		}
+	}
+}
+
+func TestResolveDiscard(t *testing.T) {
+	root := writeTree(t, threeFiles)
+	s := NewStager()
+	stageIn(t, s, root, "old($X)", "fresh($X)")
+	if _, err := s.Resolve("edit_1", "discard"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, root, "a.go"); got != threeFiles["a.go"] {
+		t.Errorf("discard wrote a.go: %q", got)
+	}
+	if _, err := s.Resolve("edit_1", "accept"); err == nil || !strings.Contains(err.Error(), "already discarded") {
+		t.Errorf("accept after discard: %v", err)
+	}
+}
+
+func TestSearchWorkspace(t *testing.T) {
+	root := writeTree(t, map[string]string{
+		".gitignore":          "gen/\n*.pb.go\n!keep.pb.go\n",
+		"a.go":                "package p\nvar _ = f(1)\n",
+		"gen/b.go":            "package p\nvar _ = f(2)\n",
+		"x.pb.go":             "package p\nvar _ = f(3)\n",
+		"keep.pb.go":          "package p\nvar _ = f(4)\n",
+		"node_modules/m/c.js": "f(5)\n",
+		".hidden/d.go":        "package p\nvar _ = f(6)\n",
+		"sub/e.py":            "f(7)\n",
+		"sub/.gitignore":      "ignored.py\n",
+		"sub/ignored.py":      "f(8)\n",
+		"bin.go":              "package p\x00\nvar _ = f(9)\n",
+		"web/app.js":          "f(10);\n",
+	})
+	res, err := Search(context.Background(), root, "f($X)", SearchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			got = append(got, f.Path+":"+m.Text)
+		}
+	}
+	want := []string{"a.go:f(1)", "keep.pb.go:f(4)", "sub/e.py:f(7)", "web/app.js:f(10)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("matches (-want +got):\n%s", diff)
+	}
+	if _, err := Search(context.Background(), root, "f($X)", SearchOptions{Path: "../"}); err == nil || !strings.Contains(err.Error(), "outside the workspace root") {
+		t.Errorf("path ../: %v", err)
+	}
+	outside := t.TempDir()
+	os.Symlink(outside, filepath.Join(root, "link"))
+	if _, err := Search(context.Background(), root, "f($X)", SearchOptions{Path: "link"}); err == nil || !strings.Contains(err.Error(), "outside the workspace root") {
+		t.Errorf("symlink out: %v", err)
+	}
+	if _, err := Search(context.Background(), root, "f(", SearchOptions{}); err == nil || !strings.Contains(err.Error(), "does not parse in any language") {
+		t.Errorf("unparseable everywhere: %v", err)
+	}
+	if _, err := Search(context.Background(), root, "f($X)", SearchOptions{Path: "README"}); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -1,0 +1,415 @@
+// This file searches a workspace: it confines paths to the root, walks
+// files honouring .gitignore, compiles the pattern once per language,
+// skips files whose text lacks the pattern's literal tokens, and parses
+// and matches the rest in parallel, one parser per worker.
+
+package patterns
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// DefaultMaxFileBytes is the size above which files are not searched.
+const DefaultMaxFileBytes = 4 << 20
+
+// SearchOptions say where and how to search.
+type SearchOptions struct {
+	Path     string // file or directory, relative to the root or absolute inside it; "" is the root
+	Language string // a language id or alias; "" infers it
+	CompileOptions
+	MaxFileBytes int64 // 0 means DefaultMaxFileBytes
+	KeepSource   bool  // keep matched files' sources (rewrites need them)
+	Workers      int   // 0 means GOMAXPROCS
+	// Progress, if set, is called now and then with files done and total.
+	Progress func(done, total int)
+}
+
+// Position is 1-based; Column counts characters.
+type Position struct {
+	Line   int `json:"line" jsonschema_description:"1-based line"`
+	Column int `json:"column" jsonschema_description:"1-based column, in characters"`
+}
+
+// Found is one match with what a reader needs.
+type Found struct {
+	Span
+	From, To Position
+	Text     string // the match's first line
+	Captured []NamedText
+}
+
+// NamedText is a capture's text.
+type NamedText struct {
+	Name string `json:"name" jsonschema_description:"metavariable name, without $"`
+	Text string `json:"text" jsonschema_description:"captured source text"`
+}
+
+// FileMatches are the matches in one file.
+type FileMatches struct {
+	Path    string // slash-separated, relative to the root
+	Abs     string
+	Lang    *Language
+	Src     []byte // only with KeepSource
+	Matches []Found
+}
+
+// SearchResult is a search's outcome.
+type SearchResult struct {
+	Patterns []*Pattern    // one per language searched, by language id
+	Skipped  []string      // languages present but skipped: "lang: why"
+	Files    []FileMatches // files with matches, in path order
+	Searched int           // files whose language was searched
+	Total    int           // matches
+}
+
+// Search finds pattern under root.
+func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*SearchResult, error) {
+	abs, rel, isDir, err := resolvePath(root, opts.Path)
+	if err != nil {
+		return nil, err
+	}
+	realRoot, _ := filepath.EvalSymlinks(root)
+	var forced *Language
+	if opts.Language != "" {
+		if forced, err = LanguageByName(opts.Language); err != nil {
+			return nil, err
+		}
+	}
+	type file struct {
+		abs, rel string
+		lang     *Language
+	}
+	var files []file
+	if !isDir {
+		lang := forced
+		if lang == nil {
+			if lang = LanguageForPath(abs); lang == nil {
+				return nil, fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
+			}
+		}
+		files = append(files, file{abs, rel, lang})
+	} else {
+		walk(realRoot, abs, rel, func(a, r string) {
+			l := LanguageForPath(a)
+			if l != nil && (forced == nil || l == forced) {
+				files = append(files, file{a, r, l})
+			}
+		})
+	}
+	res := &SearchResult{}
+	compiled := map[*Language]*Pattern{}
+	if forced != nil {
+		p, err := Compile(forced, pattern, opts.CompileOptions)
+		if err != nil {
+			return nil, err
+		}
+		compiled[forced] = p
+	} else {
+		present := map[*Language]bool{}
+		for _, f := range files {
+			present[f.lang] = true
+		}
+		var fails []string
+		for _, id := range sortedIDs(present) {
+			l, _ := LanguageByName(id)
+			p, err := Compile(l, pattern, opts.CompileOptions)
+			if err != nil {
+				fails = append(fails, err.Error())
+				res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f file) bool { return f.lang == l }), err))
+				continue
+			}
+			compiled[l] = p
+		}
+		if len(present) > 0 && len(compiled) == 0 {
+			return nil, fmt.Errorf("the pattern does not parse in any language found under %s: %s", displayPath(rel), strings.Join(fails, " | "))
+		}
+	}
+	for _, id := range sortedLangs(compiled) {
+		res.Patterns = append(res.Patterns, compiled[id])
+	}
+	kept := files[:0]
+	for _, f := range files {
+		if compiled[f.lang] != nil {
+			kept = append(kept, f)
+		}
+	}
+	files = kept
+	res.Searched = len(files)
+
+	maxBytes := opts.MaxFileBytes
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([]*FileMatches, len(files))
+	var next, done atomic.Int64
+	var progressMu sync.Mutex // serialises Progress calls
+	var wg sync.WaitGroup
+	for range min(workers, max(len(files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newParser()
+			defer p.close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) || ctx.Err() != nil {
+					return
+				}
+				f := files[i]
+				results[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
+				if d := done.Add(1); opts.Progress != nil && (d%256 == 0 || int(d) == len(files)) {
+					progressMu.Lock()
+					opts.Progress(int(d), len(files))
+					progressMu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for _, fm := range results {
+		if fm != nil && len(fm.Matches) > 0 {
+			res.Files = append(res.Files, *fm)
+			res.Total += len(fm.Matches)
+		}
+	}
+	return res, nil
+}
+
+func count[T any](xs []T, f func(T) bool) int {
+	n := 0
+	for _, x := range xs {
+		if f(x) {
+			n++
+		}
+	}
+	return n
+}
+
+func sortedLangs(m map[*Language]*Pattern) []*Language {
+	ls := make([]*Language, 0, len(m))
+	for l := range m {
+		ls = append(ls, l)
+	}
+	sort.Slice(ls, func(i, j int) bool { return ls[i].ID < ls[j].ID })
+	return ls
+}
+
+func displayPath(rel string) string {
+	if rel == "." || rel == "" {
+		return "the workspace root"
+	}
+	return rel
+}
+
+// searchFile reads, filters, parses and matches one file; nil when it was
+// skipped or has no match.
+func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep bool) *FileMatches {
+	src, ok := p.read(abs, maxBytes)
+	if !ok {
+		return nil
+	}
+	defer p.trim()
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 || !utf8.Valid(src) {
+		return nil // binary, or not UTF-8
+	}
+	for _, lit := range pat.literals {
+		if !bytes.Contains(src, lit) {
+			return nil
+		}
+	}
+	tree, err := p.parse(pat.Lang, src, false)
+	if err != nil {
+		return nil
+	}
+	spans := pat.Find(tree)
+	if len(spans) == 0 {
+		return nil
+	}
+	fm := &FileMatches{Path: rel, Abs: abs, Lang: pat.Lang}
+	if keep {
+		fm.Src = bytes.Clone(src)
+	}
+	lines := newLineIndex(src)
+	fm.Matches = make([]Found, len(spans))
+	for i, s := range spans {
+		f := Found{Span: s, From: lines.pos(s.Start), To: lines.pos(s.End), Text: firstLine(src[s.Start:s.End])}
+		for _, c := range s.Captures {
+			f.Captured = append(f.Captured, NamedText{Name: c.Name, Text: clip(string(src[c.Start:c.End]), 1000)})
+		}
+		fm.Matches[i] = f
+	}
+	return fm
+}
+
+// read reads a file into the parser's reusable buffer (valid until the
+// next read); false for unreadable, empty or too large files.
+func (p *parser) read(path string, maxBytes int64) ([]byte, bool) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil || info.Size() == 0 || info.Size() > maxBytes {
+		return nil, false
+	}
+	n := int(info.Size())
+	if cap(p.src) < n {
+		p.src = make([]byte, n+n/4)
+	}
+	got, err := io.ReadFull(f, p.src[:n])
+	if err != nil && got == 0 {
+		return nil, false
+	}
+	return p.src[:got], true
+}
+
+// trim drops buffers grown for an unusually large file.
+func (p *parser) trim() {
+	if cap(p.buf) > 1<<20 {
+		p.buf = nil
+	}
+	if cap(p.src) > 4<<20 {
+		p.src = nil
+	}
+}
+
+// lineIndex maps byte offsets to positions.
+type lineIndex struct {
+	src    []byte
+	starts []int
+}
+
+func newLineIndex(src []byte) *lineIndex {
+	starts := []int{0}
+	for i, b := range src {
+		if b == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	return &lineIndex{src: src, starts: starts}
+}
+
+func (l *lineIndex) pos(off uint32) Position {
+	o := int(off)
+	line := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > o }) - 1
+	return Position{Line: line + 1, Column: utf8.RuneCount(l.src[l.starts[line]:o]) + 1}
+}
+
+func firstLine(b []byte) string {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b = b[:i]
+	}
+	return clip(strings.TrimRight(string(b), " \t\r"), 160)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// resolvePath confines p to root: relative paths are joined to root, and
+// the real path (symlinks resolved) must lie inside the real root.
+func resolvePath(root, p string) (abs, rel string, isDir bool, err error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", "", false, fmt.Errorf("resolving the workspace root: %w", err)
+	}
+	if p == "" {
+		p = "."
+	}
+	joined := p
+	if !filepath.IsAbs(p) {
+		joined = filepath.Join(root, p)
+	}
+	real, err := filepath.EvalSymlinks(joined)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", "", false, fmt.Errorf("path %q does not exist under the workspace root", p)
+		}
+		return "", "", false, fmt.Errorf("resolving path %q: %w", p, err)
+	}
+	rel, err = filepath.Rel(realRoot, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", "", false, fmt.Errorf("path %q is outside the workspace root: give a path inside %s", p, root)
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return "", "", false, fmt.Errorf("path %q: %w", p, err)
+	}
+	return real, filepath.ToSlash(rel), info.IsDir(), nil
+}
+
+// walk calls fn for every regular file under dir (a directory inside
+// root), in lexical order, skipping hidden entries, node_modules,
+// symlinks and whatever .gitignore files (from root down) ignore.
+func walk(root, dir, rel string, fn func(abs, rel string)) {
+	var ig ignores
+	// Rules of the ancestors of dir, root first.
+	if rel != "." {
+		ig = ig.withFile(root, "")
+		parts := strings.Split(rel, "/")
+		for i := 1; i < len(parts); i++ {
+			r := strings.Join(parts[:i], "/")
+			ig = ig.withFile(filepath.Join(root, filepath.FromSlash(r)), r)
+		}
+	} else {
+		rel = ""
+	}
+	walkDir(dir, rel, ig, fn)
+}
+
+func walkDir(abs, rel string, ig ignores, fn func(abs, rel string)) {
+	ig = ig.withFile(abs, rel)
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") || e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		r := name
+		if rel != "" {
+			r = rel + "/" + name
+		}
+		a := filepath.Join(abs, name)
+		switch {
+		case e.IsDir():
+			if name == "node_modules" || ig.ignored(r, true) {
+				continue
+			}
+			walkDir(a, r, ig, fn)
+		case e.Type().IsRegular():
+			if !ig.ignored(r, false) {
+				fn(a, r)
+			}
+		}
+	}
+}

@@ -1,0 +1,263 @@
+// This file stages rewrites and resolves them: a staged edit records each
+// file's hash at staging time and its new content; accepting re-checks
+// every hash (any drift rejects the whole edit, nothing written), then
+// writes each file atomically (temp file + rename) and rolls back the files
+// already written if a later write fails.
+
+package patterns
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// StagedFile is one file of a staged edit.
+type StagedFile struct {
+	Path         string // relative to the root, slash-separated
+	Abs          string
+	Replacements int
+	Diff         string // unified diff of this file
+	hash         [32]byte
+	newText      []byte
+}
+
+// Staged is a staged edit.
+type Staged struct {
+	ID           string
+	Files        []StagedFile
+	Replacements int
+	state        string // "", "accepted", "discarded", "rejected"
+}
+
+// Stager holds the staged edits of a run.
+type Stager struct {
+	mu    sync.Mutex // guards edits and next
+	edits map[string]*Staged
+	next  int
+	// write writes a file atomically; tests replace it to make a write fail.
+	write func(path string, data []byte) error
+}
+
+// NewStager returns an empty stager.
+func NewStager() *Stager {
+	return &Stager{edits: map[string]*Staged{}, write: writeAtomic}
+}
+
+// Stage rewrites every file of a search (run with KeepSource) and stages
+// the change. A search with no match is an error: there is nothing to
+// stage.
+func (s *Stager) Stage(res *SearchResult, template string) (*Staged, error) {
+	if res.Total == 0 {
+		return nil, fmt.Errorf("no matches: nothing to stage")
+	}
+	st := &Staged{}
+	for i := range res.Files {
+		fm := &res.Files[i]
+		newText, reps := Rewrite(fm, template)
+		if len(reps) == 0 || string(newText) == string(fm.Src) {
+			continue
+		}
+		st.Files = append(st.Files, StagedFile{
+			Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
+			Diff: unifiedDiff(fm.Path, fm.Src, reps), hash: sha256.Sum256(fm.Src), newText: newText,
+		})
+		st.Replacements += len(reps)
+	}
+	if len(st.Files) == 0 {
+		return nil, fmt.Errorf("%d matches, but the rewrite leaves every file unchanged: nothing to stage", res.Total)
+	}
+	s.mu.Lock()
+	s.next++
+	st.ID = fmt.Sprintf("edit_%d", s.next)
+	s.edits[st.ID] = st
+	s.mu.Unlock()
+	return st, nil
+}
+
+// Resolve accepts or discards a staged edit and returns it.
+func (s *Stager) Resolve(id, action string) (*Staged, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.edits[id]
+	if !ok {
+		return nil, fmt.Errorf("unknown edit_id %q: use the id ast_edit returned (edit_1, edit_2, …)", id)
+	}
+	if st.state != "" {
+		return nil, fmt.Errorf("%s was already %s: run ast_edit again for a new change", id, st.state)
+	}
+	switch action {
+	case "discard":
+		st.state = "discarded"
+		return st, nil
+	case "accept":
+	default:
+		return nil, fmt.Errorf("unknown action %q: want accept or discard", action)
+	}
+	originals := make([][]byte, len(st.Files))
+	for i, f := range st.Files {
+		cur, err := os.ReadFile(f.Abs)
+		if err != nil || sha256.Sum256(cur) != f.hash {
+			st.state = "rejected"
+			why := "changed on disk"
+			if err != nil {
+				why = "cannot be read (" + err.Error() + ")"
+			}
+			return nil, fmt.Errorf("%s rejected: %s %s since it was staged; nothing was written; run ast_edit again", id, f.Path, why)
+		}
+		originals[i] = cur
+	}
+	for i, f := range st.Files {
+		if err := s.write(f.Abs, f.newText); err != nil {
+			var failed []string
+			for j := i - 1; j >= 0; j-- {
+				if rerr := s.write(st.Files[j].Abs, originals[j]); rerr != nil {
+					failed = append(failed, st.Files[j].Path)
+				}
+			}
+			st.state = "rejected"
+			if len(failed) > 0 {
+				return nil, fmt.Errorf("%s: writing %s: %v; rolling back failed for %s", id, f.Path, err, strings.Join(failed, ", "))
+			}
+			return nil, fmt.Errorf("%s: writing %s: %v; the %d file(s) already written were restored, nothing changed", id, f.Path, err, i)
+		}
+	}
+	st.state = "accepted"
+	return st, nil
+}
+
+// writeAtomic replaces path with data through a temp file and a rename,
+// keeping the file's mode.
+func writeAtomic(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if info, err := os.Stat(path); err == nil {
+		mode = info.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".agent-tools-*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}
+
+// unifiedDiff renders the replacements of one file as a unified diff with
+// two lines of context.
+func unifiedDiff(path string, src []byte, reps []Replacement) string {
+	const ctx = 2
+	lines := newLineIndex(src)
+	nLines := len(lines.starts)
+	if len(src) > 0 && src[len(src)-1] == '\n' {
+		nLines--
+	}
+	lineOf := func(off uint32) int { return lines.pos(off).Line - 1 }
+	lineText := func(l int) string {
+		end := len(src)
+		if l+1 < len(lines.starts) {
+			end = lines.starts[l+1] - 1
+		}
+		return string(src[lines.starts[l]:end])
+	}
+	// Regions: runs of whole old lines with their new text.
+	type region struct {
+		from, to int // old lines [from, to]
+		newLines []string
+	}
+	var regions []region
+	for i := 0; i < len(reps); {
+		from := lineOf(reps[i].Start)
+		to := lineOf(max(reps[i].Start, reps[i].End-1))
+		j := i + 1
+		for j < len(reps) && lineOf(reps[j].Start) <= to {
+			to = max(to, lineOf(max(reps[j].Start, reps[j].End-1)))
+			j++
+		}
+		var b strings.Builder
+		pos := uint32(lines.starts[from])
+		for _, r := range reps[i:j] {
+			b.Write(src[pos:r.Start])
+			b.WriteString(r.Text)
+			pos = r.End
+		}
+		end := len(src)
+		if to+1 < len(lines.starts) {
+			end = lines.starts[to+1] - 1
+		}
+		b.Write(src[pos:max(int(pos), end)])
+		nl := strings.Split(b.String(), "\n")
+		// Unchanged first and last lines are context, not change.
+		for len(nl) > 0 && from <= to && nl[0] == lineText(from) {
+			nl, from = nl[1:], from+1
+		}
+		for len(nl) > 0 && from <= to && nl[len(nl)-1] == lineText(to) {
+			nl, to = nl[:len(nl)-1], to-1
+		}
+		if len(nl) > 0 || from <= to {
+			regions = append(regions, region{from, to, nl})
+		}
+		i = j
+	}
+	var out strings.Builder
+	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", path, path)
+	delta := 0
+	for i := 0; i < len(regions); {
+		// Group regions whose contexts touch into one hunk.
+		j := i + 1
+		for j < len(regions) && regions[j].from-regions[j-1].to <= 2*ctx+1 {
+			j++
+		}
+		start := max(regions[i].from-ctx, 0)
+		end := min(regions[j-1].to+ctx, nLines-1)
+		var body strings.Builder
+		oldN, newN := 0, 0
+		l := start
+		for _, r := range regions[i:j] {
+			for ; l < r.from; l++ {
+				body.WriteString(" " + lineText(l) + "\n")
+				oldN++
+				newN++
+			}
+			for ; l <= r.to; l++ {
+				body.WriteString("-" + lineText(l) + "\n")
+				oldN++
+			}
+			for _, nl := range r.newLines {
+				body.WriteString("+" + nl + "\n")
+				newN++
+			}
+		}
+		for ; l <= end; l++ {
+			body.WriteString(" " + lineText(l) + "\n")
+			oldN++
+			newN++
+		}
+		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n%s", start+1, oldN, start+1+delta, newN, body.String())
+		delta += newN - oldN
+		i = j
+	}
+	return out.String()
+}
+
+// sortedFiles returns the staged files by path.
+func (st *Staged) sortedFiles() []StagedFile {
+	fs := append([]StagedFile(nil), st.Files...)
+	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
+	return fs
+}

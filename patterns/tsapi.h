@@ -1,0 +1,65 @@
+/*
+ * A subset of tree-sitter's include/tree_sitter/api.h (MIT, tree-sitter
+ * authors), version 0.25: only what cts.go calls. The library itself is
+ * compiled and linked by github.com/tree-sitter/go-tree-sitter.
+ */
+#ifndef AGENT_TOOLS_TSAPI_H
+#define AGENT_TOOLS_TSAPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint16_t TSSymbol;
+typedef struct TSLanguage TSLanguage;
+typedef struct TSParser TSParser;
+typedef struct TSTree TSTree;
+
+typedef enum TSSymbolType {
+  TSSymbolTypeRegular,
+  TSSymbolTypeAnonymous,
+  TSSymbolTypeSupertype,
+  TSSymbolTypeAuxiliary,
+} TSSymbolType;
+
+typedef struct TSNode {
+  uint32_t context[4];
+  const void *id;
+  const TSTree *tree;
+} TSNode;
+
+typedef struct TSTreeCursor {
+  const void *tree;
+  const void *id;
+  uint32_t context[3];
+} TSTreeCursor;
+
+TSParser *ts_parser_new(void);
+void ts_parser_delete(TSParser *self);
+bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
+TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
+void ts_parser_reset(TSParser *self);
+void ts_tree_delete(TSTree *self);
+TSNode ts_tree_root_node(const TSTree *self);
+uint32_t ts_node_start_byte(TSNode self);
+uint32_t ts_node_end_byte(TSNode self);
+TSSymbol ts_node_symbol(TSNode self);
+bool ts_node_is_named(TSNode self);
+bool ts_node_is_missing(TSNode self);
+bool ts_node_is_extra(TSNode self);
+bool ts_node_is_error(TSNode self);
+uint32_t ts_node_descendant_count(TSNode self);
+TSTreeCursor ts_tree_cursor_new(TSNode node);
+void ts_tree_cursor_delete(TSTreeCursor *self);
+TSNode ts_tree_cursor_current_node(const TSTreeCursor *self);
+bool ts_tree_cursor_goto_parent(TSTreeCursor *self);
+bool ts_tree_cursor_goto_next_sibling(TSTreeCursor *self);
+bool ts_tree_cursor_goto_first_child(TSTreeCursor *self);
+uint32_t ts_language_symbol_count(const TSLanguage *self);
+const char *ts_language_symbol_name(const TSLanguage *self, TSSymbol symbol);
+TSSymbolType ts_language_symbol_type(const TSLanguage *self, TSSymbol symbol);
+uint32_t ts_language_abi_version(const TSLanguage *self);
+void ts_set_allocator(void *(*new_malloc)(size_t), void *(*new_calloc)(size_t, size_t),
+                      void *(*new_realloc)(void *, size_t), void (*new_free)(void *));
+
+#endif
