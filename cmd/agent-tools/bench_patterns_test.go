@@ -22,7 +22,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"text/tabwriter"
 )
 
 // astGrepBin finds the ast-grep CLI: on PATH, or where
@@ -243,13 +242,13 @@ func benchASTGrepPeer(row int, c patternsBenchCase) func(b *testing.B) {
 func printPatternsBenchDetail() string {
 	patternsBenchStats.Lock()
 	defer patternsBenchStats.Unlock()
-	tw := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "ast_grep row\tmatches (ours)\tmatches (ast-grep)\tRSS MiB (ours)\tRSS MiB (ast-grep)\t")
+	fmt.Println("| ast_grep row | matches (ours) | matches (ast-grep) | peak RSS MiB (ours) | peak RSS MiB (ast-grep) |")
+	fmt.Println("|---|---:|---:|---:|---:|")
 	for _, r := range patternsBenchStats.rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t\n", r.name, r.ours, r.peer, float64(r.oursRSSKB)/1024, float64(r.peerRSSKB)/1024)
+		fmt.Printf("| %s | %d | %d | %.0f | %.0f |\n", r.name, r.ours, r.peer, float64(r.oursRSSKB)/1024, float64(r.peerRSSKB)/1024)
 	}
-	tw.Flush()
-	fmt.Println("  counts differ where our semantics do: a trailing $$$ matches zero nodes (Go's bare `return`, which")
-	fmt.Println("  ast-grep misses) and comments are skipped everywhere (ast-grep misses a block that opens with one).")
-	return "match counts and peak RSS just above"
+	fmt.Println()
+	fmt.Println("Counts differ where our semantics do: a trailing `$$$` matches zero nodes (Go's bare `return`, which")
+	fmt.Println("ast-grep misses) and comments are skipped everywhere (ast-grep misses a block that opens with one).")
+	return "match counts and peak RSS above"
 }

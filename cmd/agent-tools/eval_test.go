@@ -103,7 +103,9 @@ func resultText(res map[string]any) string {
 
 func TestEvalBridge(t *testing.T) {
 	needsEvalTools(t)
-	s := startEvalServer(t, `{"python":"`+evalPython+`","timeout":"1s"}`)
+	// A 3 s budget: long enough for the kernel's first cell on a loaded
+	// CI machine under -race, short enough for the busy loop below.
+	s := startEvalServer(t, `{"python":"`+evalPython+`","timeout":"3s"}`)
 	tests := []struct {
 		name  string
 		args  string
@@ -118,8 +120,8 @@ func TestEvalBridge(t *testing.T) {
 			"# read a file through the harness (javascript)\nOut: 16", false, 1},
 		{"tool error", `{"code":"try:\n    tool('frob', {})\nexcept ToolError as e:\n    print('failed:', e)","description":"call a tool that does not exist"}`, 0,
 			"# call a tool that does not exist (python)\nfailed: no such tool", false, 1},
-		// The bridged call takes longer than the 1 s budget: it does not count.
-		{"slow bridge", `{"code":"tool('read', {'path': 'slow'})","description":"wait on a slow harness tool call"}`, 1500 * time.Millisecond,
+		// The bridged call takes longer than the 3 s budget: it does not count.
+		{"slow bridge", `{"code":"tool('read', {'path': 'slow'})","description":"wait on a slow harness tool call"}`, 4500 * time.Millisecond,
 			"# wait on a slow harness tool call (python)\nOut: 'contents of slow'", false, 1},
 		{"busy loop", `{"code":"print('spinning', flush=True)\nwhile True: pass","description":"spin until the budget runs out"}`, 0,
 			"# spin until the budget runs out (python)\nspinning\n", true, 0},
