@@ -39,8 +39,12 @@ func resolvePath(root, p string) (string, error) {
 	}
 	if !within(croot, real) {
 		// An absolute path spelled with the non-canonical root is fine.
-		if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsLocal(rel) {
-			return resolvePath(root, rel)
+		// Only an absolute p is retried (as relative): retrying a
+		// relative one recursed forever on a symlink out of the root.
+		if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsAbs(p) && filepath.IsLocal(rel) {
+			if r, err := resolvePath(root, rel); err == nil {
+				return r, nil
+			}
 		}
 		return "", fmt.Errorf("path %q is outside the root %s: give a path inside it", p, root)
 	}

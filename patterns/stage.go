@@ -109,6 +109,12 @@ func (s *Stager) Resolve(id, action string) (*Staged, error) {
 			}
 			return nil, fmt.Errorf("%s rejected: %s %s since it was staged; nothing was written; run ast_edit again", id, f.Path, why)
 		}
+		// The staged path was canonical: a symlink swapped in since
+		// (the file, or a directory above it) would redirect the write.
+		if real, err := filepath.EvalSymlinks(f.Abs); err != nil || real != f.Abs {
+			st.state = "rejected"
+			return nil, fmt.Errorf("%s rejected: %s is now a symlink or under one (it resolves elsewhere) since it was staged; nothing was written; run ast_edit again", id, f.Path)
+		}
 		originals[i] = cur
 	}
 	for i, f := range st.Files {
@@ -145,6 +151,9 @@ func writeAtomic(path string, data []byte) error {
 	_, err = tmp.Write(data)
 	if err == nil {
 		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync() // the content is on disk before the rename makes it visible
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
