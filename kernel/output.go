@@ -46,17 +46,47 @@ const (
 type outputs struct {
 	items   []Output
 	dropped int // text bytes cut while accumulating
+	// open is the text of the last item while it is a stream: chunks are
+	// appended here (appending to a string would copy all of it at every
+	// chunk), and seal stores it in the item's Text.
+	open []byte
 }
+
+func isStream(kind string) bool { return kind == KindStdout || kind == KindStderr }
 
 // add appends one piece, merging consecutive chunks of the same stream.
 func (o *outputs) add(out Output) {
-	if n := len(o.items); n > 0 && (out.Kind == KindStdout || out.Kind == KindStderr) && o.items[n-1].Kind == out.Kind {
-		o.items[n-1].Text += out.Text
-		o.bound(&o.items[n-1])
+	if n := len(o.items); n > 0 && isStream(out.Kind) && o.items[n-1].Kind == out.Kind {
+		o.open = append(o.open, out.Text...)
+		o.boundOpen()
 		return
 	}
+	o.seal()
 	o.items = append(o.items, out)
+	if isStream(out.Kind) {
+		o.open = append(o.open, out.Text...)
+		o.boundOpen()
+		return
+	}
 	o.bound(&o.items[len(o.items)-1])
+}
+
+// seal stores the open stream's text in its item.
+func (o *outputs) seal() {
+	if n := len(o.items); n > 0 && isStream(o.items[n-1].Kind) {
+		o.items[n-1].Text = string(o.open)
+	}
+	o.open = nil
+}
+
+// boundOpen is bound for the open stream.
+func (o *outputs) boundOpen() {
+	if len(o.open) <= 4*maxText {
+		return
+	}
+	it := Output{Text: string(o.open)}
+	o.bound(&it)
+	o.open = append(o.open[:0], it.Text...)
 }
 
 // bound keeps a runaway stream from growing without limit: past 4×maxText
@@ -73,6 +103,7 @@ func (o *outputs) bound(it *Output) {
 
 // finish cleans and caps the output and returns it.
 func (o *outputs) finish() []Output {
+	o.seal()
 	var out []Output
 	for _, it := range o.items {
 		switch it.Kind {

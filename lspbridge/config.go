@@ -110,6 +110,9 @@ type Config struct {
 	// ReadyTimeout bounds how long a navigation action on a fresh server
 	// waits for it to finish loading, e.g. "10s" (default).
 	ReadyTimeout string `json:"readyTimeout,omitempty"`
+	// RequestTimeout bounds one request to a server, e.g. "60s"
+	// (default); a server that does not answer within it is stopped.
+	RequestTimeout string `json:"requestTimeout,omitempty"`
 	// Servers override built-in servers by name or add new ones.
 	Servers []ServerConfig `json:"servers,omitempty"`
 }
@@ -119,8 +122,12 @@ type Options struct {
 	Servers      []ServerConfig // default: builtinServers merged with the config file
 	ReadyTimeout time.Duration  // default 10 s
 	InitTimeout  time.Duration  // initialize answer; default 30 s
-	RetryDelay   time.Duration  // after a failed start; default 30 s
-	SettleWindow time.Duration  // after the first fresh publish without a version; default 200 ms
+	// RequestTimeout bounds one request (hover, definition, …): a server
+	// that does not answer within it is taken to hang and is stopped, so
+	// the next call starts a fresh one. Default 60 s.
+	RequestTimeout time.Duration
+	RetryDelay     time.Duration // after a failed start; default 30 s
+	SettleWindow   time.Duration // after the first fresh publish without a version; default 200 ms
 	// VersionedSettle is the settle window after a version-matched
 	// publish: gopls sends its second round within a few ms. Default 10 ms.
 	VersionedSettle time.Duration
@@ -134,6 +141,7 @@ type Options struct {
 var defaultOptions = Options{
 	ReadyTimeout:    10 * time.Second,
 	InitTimeout:     30 * time.Second,
+	RequestTimeout:  60 * time.Second,
 	RetryDelay:      30 * time.Second,
 	SettleWindow:    200 * time.Millisecond,
 	VersionedSettle: 10 * time.Millisecond,
@@ -159,6 +167,7 @@ func (o *Options) withDefaults() Options {
 	}
 	pick(&r.ReadyTimeout, d.ReadyTimeout)
 	pick(&r.InitTimeout, d.InitTimeout)
+	pick(&r.RequestTimeout, d.RequestTimeout)
 	pick(&r.RetryDelay, d.RetryDelay)
 	pick(&r.SettleWindow, d.SettleWindow)
 	pick(&r.VersionedSettle, d.VersionedSettle)
@@ -190,6 +199,13 @@ func ParseConfig(section json.RawMessage) (*Options, error) {
 			return nil, fmt.Errorf("lsp section: readyTimeout %q: want a duration such as \"10s\"", c.ReadyTimeout)
 		}
 		opts.ReadyTimeout = d
+	}
+	if c.RequestTimeout != "" {
+		d, err := time.ParseDuration(c.RequestTimeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("lsp section: requestTimeout %q: want a duration such as \"60s\"", c.RequestTimeout)
+		}
+		opts.RequestTimeout = d
 	}
 	for _, s := range c.Servers {
 		if s.Name == "" {

@@ -268,12 +268,37 @@ func (s *server) loading() bool {
 	return !s.published && (len(s.progress) > 0 || !s.progressed)
 }
 
-// call is conn.call; when the server died meanwhile the error says so,
-// with its stderr tail.
+// call is conn.call bounded by RequestTimeout; when the server died
+// meanwhile the error says so, with its stderr tail. A server that does not
+// answer within the bound is taken to hang: it is stopped (the next call
+// starts a fresh one).
 func (s *server) call(ctx context.Context, method string, params, result any) error {
-	err := s.conn.call(ctx, method, params, result)
-	if err != nil && ctx.Err() == nil && s.exited() {
+	rctx, cancel := ctx, context.CancelFunc(func() {})
+	if s.opts.RequestTimeout > 0 {
+		rctx, cancel = context.WithTimeout(ctx, s.opts.RequestTimeout)
+	}
+	defer cancel()
+	err := s.conn.call(rctx, method, params, result)
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	select {
+	case <-s.conn.disconnected():
+		// The server closed its end: it is exiting, but proc may not have
+		// reaped it yet. Wait a little so the error can say it exited.
+		select {
+		case <-s.proc.Done():
+		case <-time.After(time.Second):
+		}
+	default:
+	}
+	switch {
+	case s.exited():
 		return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+	case rctx.Err() != nil:
+		s.proc.Stop(context.WithoutCancel(ctx), nil)
+		return fmt.Errorf("%s did not answer %s within %s: it was stopped and starts afresh on next use%s",
+			s.cfg.Name, method, s.opts.RequestTimeout, tail(s.proc.StderrTail()))
 	}
 	return err
 }
