@@ -1,6 +1,7 @@
-// This file defines the DAP client connection: Content-Length framing (from
-// go-dap), one reader goroutine that routes responses by request_seq and
-// hands events to a callback, and writes behind a mutex.
+// This file defines the DAP client connection: Content-Length framing
+// (written with go-dap, read by framing.go), one reader goroutine that
+// routes responses by request_seq and hands events to a callback, and
+// writes behind a mutex.
 
 package dapbridge
 
@@ -91,7 +92,7 @@ func newConn(r io.Reader, w io.Writer, closer io.Closer, onEvent, onResponse fun
 func (c *conn) readLoop() {
 	defer close(c.done)
 	for {
-		data, err := dap.ReadBaseMessage(c.r)
+		data, err := readFrame(c.r)
 		if err != nil {
 			c.fail(err)
 			return

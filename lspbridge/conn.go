@@ -25,6 +25,7 @@ import (
 // to workspace/configuration never waits behind anything (STYLE.md R9).
 type conn struct {
 	rpc    *jsonrpc2.Conn
+	codec  *codec
 	nextID atomic.Uint64
 }
 
@@ -52,12 +53,13 @@ var traceRecv func(*jsonrpc2.Request, *jsonrpc2.Response)
 var discard = log.New(io.Discard, "", 0)
 
 func newConn(ctx context.Context, stdout io.ReadCloser, stdin io.WriteCloser, h connHandler) *conn {
-	stream := jsonrpc2.NewBufferedStream(stdio{Reader: stdout, WriteCloser: stdin, out: stdout}, jsonrpc2.VSCodeObjectCodec{})
+	cd := &codec{}
+	stream := jsonrpc2.NewBufferedStream(stdio{Reader: stdout, WriteCloser: stdin, out: stdout}, cd)
 	opts := []jsonrpc2.ConnOpt{jsonrpc2.SetLogger(discard)}
 	if traceRecv != nil {
 		opts = append(opts, jsonrpc2.OnRecv(traceRecv))
 	}
-	return &conn{rpc: jsonrpc2.NewConn(ctx, stream, h, opts...)}
+	return &conn{rpc: jsonrpc2.NewConn(ctx, stream, h, opts...), codec: cd}
 }
 
 // Handle implements jsonrpc2.Handler; it never blocks on a request.
@@ -100,6 +102,9 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 		var we *jsonrpc2.Error
 		if errors.As(err, &we) {
 			return fmt.Errorf("%s: the server answered error %d: %s", method, we.Code, we.Message)
+		}
+		if why := c.codec.readErr(); why != nil && errors.Is(err, jsonrpc2.ErrClosed) {
+			return fmt.Errorf("%s: %w (%v)", method, err, why)
 		}
 		return fmt.Errorf("%s: %w", method, err)
 	}

@@ -13,8 +13,9 @@
 // # Files
 //
 //   - protocol.go: the hand-written LSP 3.17 subset, with spec links.
-//   - conn.go: JSON-RPC over Content-Length framing (sourcegraph/jsonrpc2's
-//     VSCodeObjectCodec), $/cancelRequest when a caller gives up.
+//   - conn.go: JSON-RPC over Content-Length framing (sourcegraph/jsonrpc2,
+//     reading through framing.go's bounded codec: 64 MiB per message),
+//     $/cancelRequest when a caller gives up.
 //   - server.go: one server: initialize, its requests, sync, diagnostics,
 //     readiness. supervisor.go: lazy start, failures, crashes, status,
 //     reload. config.go: the built-in servers and the config section.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -170,7 +171,7 @@ type lineReply struct {
 // line may be passed on.
 func checkLine(line []byte) *lineReply {
 	if !json.Valid(line) {
-		return &lineReply{code: ErrParse.Code, msg: "parse error: the line is not valid JSON"}
+		return &lineReply{code: ErrParse.Code, msg: parseError(line)}
 	}
 	switch line[0] {
 	case '[':
@@ -234,6 +235,16 @@ func checkRequest(m map[string]json.RawMessage, method, id json.RawMessage, hasI
 		return &lineReply{id: echo, code: ErrInvalidParams.Code, msg: `invalid params: "params" must be an object`}
 	}
 	return nil
+}
+
+// parseError says why a line is not JSON to us: encoding/json refuses
+// nesting deeper than 10000 levels, which is valid JSON all the same.
+func parseError(line []byte) string {
+	var raw json.RawMessage
+	if err := json.Unmarshal(line, &raw); err != nil && strings.Contains(err.Error(), "exceeded max depth") {
+		return "parse error: the line nests JSON deeper than 10000 levels"
+	}
+	return "parse error: the line is not valid JSON"
 }
 
 func invalid(id json.RawMessage, msg string) *lineReply {
