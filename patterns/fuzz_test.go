@@ -1,0 +1,130 @@
+package patterns
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// fuzzLangs are the grammars the pattern fuzzers pick from: one of each
+// family of scaffolds (Go's own ladder, Python's indentation, JavaScript's
+// brace-first reading, Rust's macros, C's expando).
+var fuzzLangs = []string{"go", "python", "javascript", "rust", "c"}
+
+// fuzzContexts are the forced readings tried besides the ladder ("" means
+// no force); a context a language lacks must be refused, not panic.
+var fuzzContexts = []string{"", "", "statement", "expression", "member", "declaration", "type", "nonsense"}
+
+func fuzzLanguage(t *testing.T, i uint8) *Language {
+	t.Helper()
+	l, err := LanguageByName(fuzzLangs[int(i)%len(fuzzLangs)])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, why := l.Available(); !ok {
+		t.Skipf("%s: %s", l.ID, why)
+	}
+	return l
+}
+
+func fuzzPatternSeeds(f *testing.F) {
+	for _, s := range []struct {
+		lang    uint8
+		pattern string
+	}{
+		{0, "fmt.Errorf($$$ARGS)"}, {0, "if err != nil { return $$$ }"}, {0, "$A == $A"},
+		{0, "for $I := range $X { $$$ }"}, {0, "$X := $F()\nuse($X)"}, {0, "func $F($$$) {"},
+		{1, "print($$$)"}, {1, "if $X is None: $$$"}, {1, "f($$$A, b)"}, {1, "def $F(self):\n    $$$"},
+		{2, "console.log($$$)"}, {2, "{ a: $A }"}, {2, "$$$"}, {2, "`${$X}`"},
+		{3, "println!($$$)"}, {3, "impl $T { $$$ }"}, {3, "$X.unwrap()"},
+		{4, "malloc($N)"}, {4, "#define $X"}, {4, "struct $S { $$$ };"},
+		{0, ""}, {1, "   \n\t"}, {2, "$"}, {3, "$$"}, {4, "$$$$"}, {0, "\xff\xfe"}, {1, "((((((("},
+		{2, "$_"}, {3, "$lower"}, {4, "/* $X */"}, {0, "\x00"}, {1, "µ𐀀"},
+	} {
+		f.Add(s.lang, s.pattern, uint8(0))
+	}
+	f.Add(uint8(0), "f($X)", uint8(3))
+	f.Add(uint8(1), "x = $Y", uint8(2))
+	f.Add(uint8(2), "class $C { $$$ }", uint8(4))
+	f.Add(uint8(3), "fn $F()", uint8(5))
+	f.Add(uint8(4), "int", uint8(6))
+	f.Add(uint8(0), "x", uint8(7))
+}
+
+// FuzzCompile: any pattern in any of a few languages, with or without a
+// forced context, compiles or is refused with an error that says what is
+// wrong; it never panics.
+func FuzzCompile(f *testing.F) {
+	fuzzPatternSeeds(f)
+	f.Fuzz(func(t *testing.T, lang uint8, pattern string, ctx uint8) {
+		l := fuzzLanguage(t, lang)
+		p, err := Compile(l, pattern, CompileOptions{Context: fuzzContexts[int(ctx)%len(fuzzContexts)]})
+		if err != nil {
+			if p != nil {
+				t.Fatalf("Compile(%s, %q) returned both a pattern and %v", l.ID, pattern, err)
+			}
+			if msg := err.Error(); len(msg) < 10 || !utf8.ValidString(msg) && utf8.ValidString(pattern) {
+				t.Fatalf("Compile(%s, %q): unclear error %q", l.ID, pattern, msg)
+			}
+			return
+		}
+		if p == nil || len(p.Roots) == 0 || p.Lang != l || p.Context == "" {
+			t.Fatalf("Compile(%s, %q) = %+v: a pattern without roots or context", l.ID, pattern, p)
+		}
+		if strings.TrimSpace(pattern) == "" {
+			t.Fatalf("Compile(%s, %q) accepted a blank pattern", l.ID, pattern)
+		}
+		_ = p.ReadAs()
+	})
+}
+
+// FuzzMatch: a compiled pattern run over arbitrary source never panics and
+// every match and capture lies inside the source.
+func FuzzMatch(f *testing.F) {
+	for _, s := range []struct {
+		lang         uint8
+		pattern, src string
+	}{
+		{0, "fmt.Errorf($$$ARGS)", "package p\nfunc f() error {\n\treturn fmt.Errorf(\"x %w\", err)\n}\n"},
+		{0, "$A == $A", "package p\nvar _ = a+b == a + b\nvar _ = x == /* c */ x\n"},
+		{0, "$X := $F()\nuse($X)", "package p\nfunc f() {\n\ta := g()\n\tuse(a)\n}\n"},
+		{0, "f($X)", "package p\nvar _ = f(f(f(f(1))))\n"},
+		{1, "foo($$$A, b, $$$C)", "foo(a, b, c, b)\n"},
+		{1, "if $X is None: $$$", "def f(a):\n    if a is None:\n        return 1\n    else:\n        return 2\n"},
+		{1, "print($$$)", "print(1)\n# print(2)\nt = f'{print(4)}'\n"},
+		{2, "console.log($$$A, $B)", "console.log(1, 2, 3); console.log(); console.log(x)\n"},
+		{2, "{ a: $A }", "const o = { a: 1 };\n"},
+		{3, "$X.unwrap()", "fn main() { let x = y.unwrap().unwrap(); }\n"},
+		{4, "malloc($N)", "int main(void) { char *p = malloc(10); }\n"},
+		{0, "f($X)", "package p\nvar _ = f(\xff\xfe)\n"},
+		{1, "$$$", ""},
+		{2, "f($X)", "f(((((((((((("},
+		{3, "$A", "\x00\x00\x00"},
+	} {
+		f.Add(s.lang, s.pattern, s.src)
+	}
+	f.Fuzz(func(t *testing.T, lang uint8, pattern, src string) {
+		l := fuzzLanguage(t, lang)
+		p, err := Compile(l, pattern, CompileOptions{})
+		if err != nil {
+			return
+		}
+		pr := newParser()
+		defer pr.close()
+		tree, err := pr.parse(l, []byte(src), false)
+		if err != nil {
+			return
+		}
+		n := uint32(len(src))
+		for _, s := range p.Find(tree) {
+			if s.Start > s.End || s.End > n {
+				t.Fatalf("match [%d,%d) outside the %d-byte source", s.Start, s.End, n)
+			}
+			for _, c := range s.Captures {
+				if c.Start > c.End || c.End > n {
+					t.Fatalf("capture %s [%d,%d) outside the %d-byte source", c.Name, c.Start, c.End, n)
+				}
+			}
+		}
+	})
+}
