@@ -53,6 +53,10 @@ fuzz:
 	$(GO) test ./schema -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./schema -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./conformance -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
+	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
+	$(GO) test ./lspbridge -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./dapbridge -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
 
 # Side by side with the peer in the same run, reported as ratios.
 bench: tools build
