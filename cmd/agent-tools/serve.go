@@ -21,6 +21,9 @@ import (
 const stopTimeout = 10 * time.Second
 
 func newLogger(cfg *config, stderr io.Writer) zerolog.Logger {
+	// Millisecond timestamps: zerolog's default field format is seconds,
+	// which the console writer would print as .000.
+	zerolog.TimeFieldFormat = time.RFC3339Nano
 	w := zerolog.ConsoleWriter{Out: stderr, NoColor: true, TimeFormat: "15:04:05.000"}
 	return zerolog.New(w).Level(cfg.logLevel).With().Timestamp().Logger()
 }
@@ -44,6 +47,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	log := newLogger(cfg, stderr)
+	log.Debug().Msg("attaching capabilities")
 	atts := attachAll(cfg)
 	for _, a := range atts {
 		if !a.Attached() {
