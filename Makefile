@@ -59,8 +59,9 @@ fuzz:
 	$(GO) test ./dapbridge -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
 
 # Side by side with the peer in the same run, reported as ratios.
+# ROWS=regexp runs only the matching rows (e.g. make bench ROWS=lsp).
 bench: tools build
-	AGENT_TOOLS_BENCH=1 $(GO) test $(TAGS) -count=1 -timeout 60m -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
+	AGENT_TOOLS_BENCH=1 AGENT_TOOLS_BENCH_ROWS='$(ROWS)' $(GO) test $(TAGS) -count=1 -timeout 60m -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
 		| grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'
 
 clean:

@@ -42,8 +42,14 @@ type debugArgs struct {
 // can start is decided per call (debug op adapters says why not).
 func Attach(root string, config json.RawMessage) rpc.Attachment {
 	a := rpc.Attachment{Capability: "debug"}
-	for _, c := range Checks() {
-		a.Checks = append(a.Checks, rpc.Check{Name: c.Name, OK: c.OK, Detail: c.Detail})
+	// Looking for adapters runs processes (can python import debugpy?):
+	// only doctor asks; calls decide per launch.
+	a.Probe = func() []rpc.Check {
+		var checks []rpc.Check
+		for _, c := range Checks() {
+			checks = append(checks, rpc.Check{Name: c.Name, OK: c.OK, Detail: c.Detail})
+		}
+		return checks
 	}
 	opts, err := ParseConfig(config)
 	if err != nil {

@@ -47,23 +47,40 @@ func Attach(root string, section json.RawMessage) rpc.Attachment {
 		att.Checks = []rpc.Check{{Name: "config", Detail: err.Error()}}
 		return att
 	}
-	built := 0
-	for _, l := range Languages() {
-		ok, why := l.Available()
-		c := rpc.Check{Name: "grammar " + l.ID, OK: ok, Detail: why}
-		if ok {
-			built++
-			c.Detail = l.Version()
-		}
-		att.Checks = append(att.Checks, c)
-	}
-	if built == 0 {
+	// Loading a grammar builds its symbol tables (milliseconds for all of
+	// them): doctor's Probe does it, serving loads each on first use.
+	att.Probe = grammarChecks
+	if !anyGrammarBuiltIn() {
 		att.Reason = "no tree-sitter grammar is built in"
 		return att
 	}
 	e := &engine{root: root, cfg: cfg, stager: NewStager()}
 	att.Tools = []*rpc.Tool{e.grepTool(), e.editTool(), e.resolveTool()}
 	return att
+}
+
+// grammarChecks loads every grammar and reports it for doctor.
+func grammarChecks() []rpc.Check {
+	var checks []rpc.Check
+	for _, l := range Languages() {
+		ok, why := l.Available()
+		c := rpc.Check{Name: "grammar " + l.ID, OK: ok, Detail: why}
+		if ok {
+			c.Detail = l.Version()
+		}
+		checks = append(checks, c)
+	}
+	return checks
+}
+
+// anyGrammarBuiltIn reports, without loading any, whether a grammar is
+// compiled in: the Go grammar modules always are, Dart with its build tag.
+func anyGrammarBuiltIn() bool {
+	if len(moduleGrammars) > 0 {
+		return true
+	}
+	ptr, _ := dartGrammar()
+	return ptr != nil
 }
 
 type engine struct {

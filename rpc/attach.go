@@ -16,6 +16,11 @@ type Attachment struct {
 	Reason     string  // why not attached; empty when attached
 	Checks     []Check
 
+	// Probe computes further checks that cost real time (loading every
+	// grammar, looking for adapters). Only `agent-tools doctor` calls it,
+	// so serving starts without paying for them. Optional.
+	Probe func() []Check
+
 	// Methods are extension methods the capability serves besides its
 	// tools (e.g. agent-tools/didWrite). Names must start with
 	// "agent-tools/". They are registered with [Registry.HandleMethod].

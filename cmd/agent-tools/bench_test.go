@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -157,8 +158,17 @@ func TestBenchTable(t *testing.T) {
 	// Rows are printed as they finish: the whole table takes minutes.
 	fmt.Println("| measure | agent-tools | peer | peer is | ratio | target |")
 	fmt.Println("|---|---:|---:|---|---:|---|")
+	// AGENT_TOOLS_BENCH_ROWS (make bench ROWS=regexp) runs only the rows
+	// whose name matches.
+	only, err := regexp.Compile(os.Getenv("AGENT_TOOLS_BENCH_ROWS"))
+	if err != nil {
+		t.Fatalf("AGENT_TOOLS_BENCH_ROWS: %v", err)
+	}
 	var details []benchRow
 	for _, r := range benchRows {
+		if !only.MatchString(r.name) {
+			continue
+		}
 		if r.ours == nil || r.peer == nil {
 			details = append(details, r) // prints its own block after the table
 			continue

@@ -26,7 +26,11 @@ func doctor(cfg *config, stdout io.Writer) int {
 			state, detail = "off", a.Reason
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", a.Capability, state, detail)
-		for _, c := range a.Checks {
+		checks := a.Checks
+		if a.Probe != nil {
+			checks = append(checks, a.Probe()...)
+		}
+		for _, c := range checks {
 			mark := "found"
 			if !c.OK {
 				mark = "missing"
