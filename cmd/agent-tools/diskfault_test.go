@@ -34,23 +34,30 @@ import (
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// diskImmutable makes path immutable until the test ends, or skips.
+// diskImmutable makes path immutable until the test ends, or skips (fails
+// under AGENT_TOOLS_REQUIRE_ALL=1).
 func diskImmutable(t *testing.T, path string) {
 	t.Helper()
-	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
-		t.Skipf("skipping: a read-only file needs `chattr +i` (root, and a filesystem with the immutable flag), which failed here: %v %s", err, out)
-	}
+	testutil.NeedsFunc(t, "`chattr +i` (root, and a filesystem with the immutable flag)", func() string {
+		if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
+			return fmt.Sprintf("it failed here: %v %s", err, out)
+		}
+		return ""
+	})
 	t.Cleanup(func() { exec.Command("chattr", "-i", path).Run() })
 }
 
 // diskTmpfs mounts a 64 KiB tmpfs on a fresh directory until the test
-// ends, or skips.
+// ends, or skips (fails under AGENT_TOOLS_REQUIRE_ALL=1).
 func diskTmpfs(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("skipping: a full disk needs `mount -t tmpfs -o size=64k` (root with CAP_SYS_ADMIN), which is not permitted here: %v %s", err, out)
-	}
+	testutil.NeedsFunc(t, "`mount -t tmpfs -o size=64k` for a full disk (root with CAP_SYS_ADMIN)", func() string {
+		if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
+			return fmt.Sprintf("it is not permitted here: %v %s", err, out)
+		}
+		return ""
+	})
 	t.Cleanup(func() {
 		if out, err := exec.Command("umount", "-l", dir).CombinedOutput(); err != nil {
 			t.Errorf("umount %s: %v %s", dir, err, out)
