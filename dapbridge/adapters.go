@@ -7,6 +7,7 @@ package dapbridge
 import (
 	"context"
 	"debug/buildinfo"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,17 +62,27 @@ type binary struct {
 	why    string   // non-empty when not resolved
 }
 
-// resolver finds adapter binaries. The debugpy import check runs a process,
-// so its answers are cached per interpreter path.
+// resolver finds adapter binaries. The debugpy import check runs a process
+// (≈50 ms for /usr/bin/python3, 200–350 ms through a pyenv shim here), so
+// each interpreter is checked at most once at a time, by one probe that
+// every asker shares, and a definite answer is cached.
 type resolver struct {
 	lookPath func(string) (string, error) // exec.LookPath; tests replace it
 
 	mu      sync.Mutex // guards imports
-	imports map[string]bool
+	imports map[string]*importCheck
+}
+
+// importCheck is one interpreter's "import debugpy" probe. ok and err are
+// written before done is closed, and never after.
+type importCheck struct {
+	done chan struct{}
+	ok   bool
+	err  error // why the probe gave no answer (it could not run, or timed out); not cached
 }
 
 func newResolver() *resolver {
-	return &resolver{lookPath: exec.LookPath, imports: map[string]bool{}}
+	return &resolver{lookPath: exec.LookPath, imports: map[string]*importCheck{}}
 }
 
 // markerIn returns the first of a's markers present in dir, or "".
@@ -214,37 +225,86 @@ func (r *resolver) pythonCandidates(root string) (project string, all []string) 
 
 // debugpy picks the adapter interpreter (the first candidate that can
 // import debugpy) and the debuggee interpreter (the project's virtualenv
-// when there is one, else the adapter's).
+// when there is one, else the adapter's). Every candidate is probed at
+// once: the answer still follows the order of preference, but a slow
+// interpreter ahead (a pyenv shim) no longer adds its time to the next.
 func (r *resolver) debugpy(ctx context.Context, root string) binary {
 	project, cands := r.pythonCandidates(root)
 	if len(cands) == 0 {
 		return binary{why: "no python3 found (looked for .venv/bin/python, venv/bin/python, python3 on PATH, /usr/bin/python3)"}
 	}
-	for _, p := range cands {
-		if r.canImportDebugpy(ctx, p) {
+	checks := make([]*importCheck, len(cands))
+	for i, p := range cands {
+		checks[i] = r.checkImport(p)
+	}
+	var failed []string
+	for i, p := range cands {
+		select {
+		case <-checks[i].done:
+		case <-ctx.Done():
+			return binary{why: fmt.Sprintf("checking whether %s can import debugpy: %v", p, ctx.Err())}
+		}
+		if checks[i].ok {
 			b := binary{path: p, args: []string{"-m", "debugpy.adapter"}, python: p}
 			if project != "" {
 				b.python = project
 			}
 			return b
 		}
+		if err := checks[i].err; err != nil {
+			failed = append(failed, err.Error())
+		}
 	}
-	return binary{why: fmt.Sprintf("none of %s can import debugpy (apt install python3-debugpy, or pip install debugpy in the project's venv)", strings.Join(cands, ", "))}
+	why := fmt.Sprintf("none of %s can import debugpy (apt install python3-debugpy, or pip install debugpy in the project's venv)", strings.Join(cands, ", "))
+	if len(failed) > 0 {
+		why += "; " + strings.Join(failed, "; ")
+	}
+	return binary{why: why}
 }
 
-func (r *resolver) canImportDebugpy(ctx context.Context, python string) bool {
-	r.mu.Lock()
-	ok, seen := r.imports[python]
-	r.mu.Unlock()
-	if seen {
-		return ok
+// warm starts the probes that launching adapter a in root would wait for,
+// without waiting for them, so that the first launch after an earlier
+// debug call (typically breakpoints) finds them done.
+func (r *resolver) warm(a *adapterDef, root string) {
+	if a.id != "debugpy" {
+		return // the others only look up paths
 	}
-	_, err := probe(ctx, python, "-c", "import debugpy")
-	ok = err == nil
+	_, cands := r.pythonCandidates(root)
+	for _, p := range cands {
+		r.checkImport(p)
+	}
+}
+
+// checkImport returns python's import check, starting its probe unless
+// one is cached or running. The probe runs on its own goroutine, detached
+// from any call's context (so an abandoned call does not waste it) and
+// bounded by probe's own timeout. A probe that gave no answer is dropped
+// from the cache, so that the next asker tries again.
+func (r *resolver) checkImport(python string) *importCheck {
 	r.mu.Lock()
-	r.imports[python] = ok
-	r.mu.Unlock()
-	return ok
+	defer r.mu.Unlock()
+	if c := r.imports[python]; c != nil {
+		return c
+	}
+	c := &importCheck{done: make(chan struct{})}
+	r.imports[python] = c
+	go func() {
+		_, err := probe(context.Background(), python, "-c", "import debugpy")
+		var exit *exec.ExitError
+		switch {
+		case err == nil:
+			c.ok = true
+		case errors.As(err, &exit) && exit.Exited():
+			// It ran and said no (ModuleNotFoundError): a definite answer.
+		default:
+			c.err = err
+			r.mu.Lock()
+			delete(r.imports, python)
+			r.mu.Unlock()
+		}
+		close(c.done)
+	}()
+	return c
 }
 
 // Check is one line of the doctor table for an adapter.

@@ -26,7 +26,10 @@
 //   - one TTL timer per live session (time.AfterFunc), which terminates
 //     the session under the conversation's call lock;
 //   - the tool call's own goroutine, which holds the conversation's call
-//     lock while it talks to the adapter.
+//     lock while it talks to the adapter;
+//   - one probe per interpreter whose debugpy import is being checked
+//     (resolver.checkImport), started by the first call that needs or
+//     warms it and shared by every call that waits for it.
 //
 // Child processes (the adapters; the debuggees are their children) are
 // started and stopped through internal/proc only.

@@ -120,6 +120,7 @@ func (s *Supervisor) Do(ctx context.Context, conv, root string, r Request) (*Res
 	if err != nil {
 		return nil, err
 	}
+	s.warm(root, r)
 	select {
 	case c.lock <- struct{}{}:
 	case <-ctx.Done():
@@ -141,6 +142,19 @@ func (s *Supervisor) Do(ctx context.Context, conv, root string, r Request) (*Res
 		c.notice = ""
 	}
 	return res, err
+}
+
+// warm starts, in the background, the checks that launching debugpy here
+// would wait for (can python import debugpy: 200–400 ms the first time
+// through a pyenv shim), when this call suggests Python: a Python marker
+// in the root, a .py file or program, or the debugpy adapter named. A
+// first launch that comes after an earlier debug call (typically
+// breakpoints) then finds them done.
+func (s *Supervisor) warm(root string, r Request) {
+	a := adapterByID("debugpy")
+	if r.Adapter == a.id || filepath.Ext(r.File) == ".py" || filepath.Ext(r.Program) == ".py" || markerIn(a, root) != "" {
+		s.res.warm(a, root)
+	}
 }
 
 // cleanup stops what is left of an ended session (its adapter).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // TestAdapterStatus checks the intersection rule's reasons: a missing
@@ -84,6 +87,84 @@ func TestDebugpyPrefersProjectVenv(t *testing.T) {
 	want := filepath.Join(venv, "python")
 	if b.path != want || b.python != want {
 		t.Errorf("adapter %s, debuggee %s; want both %s", b.path, b.python, want)
+	}
+}
+
+// fakePython writes an executable shell script standing in for an
+// interpreter at path. The resolver tests use such fakes because no real
+// interpreter can be made slow, or unable to start, on demand.
+func fakePython(t *testing.T, path, script string) {
+	t.Helper()
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDebugpyProbesRunAtOnce: every candidate interpreter is probed at
+// once, and the answer still follows the order of preference. The
+// project's python (first choice) can import debugpy only once the
+// python3 on PATH (second choice) has been probed, which happens first
+// only if the probes overlap; probed one after the other, it would say no
+// and the second choice would win.
+func TestDebugpyProbesRunAtOnce(t *testing.T) {
+	testutil.Needs(t, "sh", "sleep", "touch")
+	root, bin := t.TempDir(), t.TempDir()
+	mark := filepath.Join(bin, "probed")
+	venv := filepath.Join(root, ".venv", "bin", "python")
+	fakePython(t, venv, fmt.Sprintf("i=0; while [ ! -e %q ]; do i=$((i+1)); [ $i -ge 800 ] && exit 1; sleep 0.01; done; exit 0", mark))
+	onPath := filepath.Join(bin, "python3")
+	fakePython(t, onPath, fmt.Sprintf("touch %q; exit 0", mark))
+	r := newResolver()
+	r.lookPath = func(string) (string, error) { return onPath, nil }
+	if b := r.debugpy(t.Context(), root); b.path != venv {
+		t.Errorf("adapter interpreter %q (%s); want the project's %s", b.path, b.why, venv)
+	}
+}
+
+// TestDebugpyProbeRetriedAfterNoAnswer: an interpreter that could not be
+// run gave no answer, so it is probed again next time rather than cached
+// as unable to import debugpy.
+func TestDebugpyProbeRetriedAfterNoAnswer(t *testing.T) {
+	testutil.Needs(t, "sh")
+	root := t.TempDir()
+	venv := filepath.Join(root, ".venv", "bin", "python")
+	fakePython(t, venv, "exit 0")
+	os.Chmod(venv, 0o644) // not executable: the probe cannot start
+	r := newResolver()
+	r.lookPath = func(string) (string, error) { return "", errors.New("not found") }
+	if b := r.debugpy(t.Context(), root); b.path == venv {
+		t.Fatalf("chose %s, which cannot run", venv)
+	}
+	os.Chmod(venv, 0o755)
+	if b := r.debugpy(t.Context(), root); b.path != venv {
+		t.Errorf("after it became runnable: adapter interpreter %q (%s); want %s", b.path, b.why, venv)
+	}
+}
+
+// TestBreakpointsWarmDebugpyProbes: a call before launch in a Python
+// project starts the interpreter probes that launch will need.
+func TestBreakpointsWarmDebugpyProbes(t *testing.T) {
+	testutil.Needs(t, "python3")
+	root := t.TempDir()
+	testutil.WriteTree(t, root, "-- requirements.txt --\n-- app.py --\nprint(1)\n")
+	sup := NewSupervisor(nil)
+	_, cands := sup.res.pythonCandidates(root)
+	if _, err := sup.Do(t.Context(), "", root, Request{Op: "breakpoints", File: "app.py", Lines: []int{1}}); err != nil {
+		t.Fatal(err)
+	}
+	sup.res.mu.Lock()
+	var checks []*importCheck
+	for _, p := range cands {
+		if c := sup.res.imports[p]; c != nil {
+			checks = append(checks, c)
+		} else {
+			t.Errorf("no probe started for %s", p)
+		}
+	}
+	sup.res.mu.Unlock()
+	for _, c := range checks {
+		<-c.done
 	}
 }
 
