@@ -12,6 +12,7 @@ package patterns
 
 /*
 #include <stdlib.h>
+#include <string.h>
 #include "tsapi.h"
 
 typedef struct {
@@ -23,17 +24,181 @@ typedef struct {
 
 enum { PT_NAMED = 1, PT_EXTRA = 2, PT_MISSING = 4, PT_ERROR = 8 };
 
-static void pt_use_libc_allocator(void) {
-	ts_set_allocator(malloc, calloc, realloc, free);
+// An arena serves every allocation tree-sitter makes while one file is
+// parsed: the parser is created, used and dropped inside it, so nothing
+// allocated there outlives pt_arena_reset. Bumping a pointer replaces
+// malloc, free is a no-op, and the tree is never walked to be freed.
+typedef struct pt_chunk {
+	struct pt_chunk *prev;
+	char *end;  // one past the chunk's last usable byte
+	char *next; // the next free byte, 16-aligned
+	char data[];
+} pt_chunk;
+
+typedef struct {
+	pt_chunk *top;    // newest chunk; older ones follow prev
+	size_t handed;    // bytes handed out since the last reset
+	size_t limit;     // past it, allocations go to libc
+	int spilled;      // a libc block was handed out inside the arena
+} pt_arena;
+
+// The arena of the cgo call running on this thread, if any. Set on entry
+// to the calls below and cleared before they return, so a goroutine that
+// moves between threads between calls never finds a stale one.
+static __thread pt_arena *pt_active;
+
+enum { PT_CHUNK = 1 << 20, PT_KEEP = 32 << 20 };
+
+static pt_chunk *pt_chunk_new(size_t want, pt_chunk *prev) {
+	size_t size = PT_CHUNK;
+	if (prev) {
+		size_t last = (size_t)(prev->end - prev->data);
+		if (last * 2 > size) size = last * 2;
+	}
+	if (size < want + 16) size = want + 16;
+	pt_chunk *c = malloc(sizeof(pt_chunk) + size);
+	if (!c) return NULL;
+	c->prev = prev;
+	c->next = (char *)(((uintptr_t)c->data + 15) & ~(uintptr_t)15);
+	c->end = c->data + size;
+	return c;
 }
 
-static uint32_t pt_count(TSTree *t) {
-	return ts_node_descendant_count(ts_tree_root_node(t));
+static void *pt_bump(pt_arena *a, size_t n) {
+	n = (n + 15) & ~(size_t)15;
+	if (n == 0) n = 16;
+	if (a->handed + n > a->limit) {
+		a->spilled = 1;
+		return malloc(n);
+	}
+	pt_chunk *c = a->top;
+	if (!c || (size_t)(c->end - c->next) < n) {
+		c = pt_chunk_new(n, c);
+		if (!c) {
+			a->spilled = 1;
+			return malloc(n);
+		}
+		a->top = c;
+	}
+	void *p = c->next;
+	c->next += n;
+	a->handed += n;
+	return p;
+}
+
+// pt_owner returns the chunk holding p, or NULL for a libc block.
+static pt_chunk *pt_owner(pt_arena *a, const void *p) {
+	for (pt_chunk *c = a->top; c; c = c->prev) {
+		if ((const char *)p >= c->data && (const char *)p < c->end) return c;
+	}
+	return NULL;
+}
+
+static void *pt_malloc(size_t n) {
+	pt_arena *a = pt_active;
+	return a ? pt_bump(a, n) : malloc(n);
+}
+
+static void *pt_calloc(size_t n, size_t size) {
+	pt_arena *a = pt_active;
+	if (!a) return calloc(n, size);
+	if (size && n > (size_t)-1 / size) return NULL;
+	void *p = pt_bump(a, n * size);
+	if (p) memset(p, 0, n * size);
+	return p;
+}
+
+static void pt_free(void *p) {
+	pt_arena *a = pt_active;
+	if (p && (!a || !pt_owner(a, p))) free(p);
+}
+
+static void *pt_realloc(void *p, size_t n) {
+	pt_arena *a = pt_active;
+	if (!a) return realloc(p, n);
+	if (!p) return pt_bump(a, n);
+	pt_chunk *c = pt_owner(a, p);
+	if (!c) return realloc(p, n);
+	// The block's old size is not recorded; copying up to n bytes (or to
+	// the chunk's end) covers it, and what lies past the old block is
+	// undefined in the new one anyway.
+	size_t avail = (size_t)(c->end - (char *)p);
+	void *q = pt_bump(a, n);
+	if (q) memcpy(q, p, n < avail ? n : avail);
+	return q;
+}
+
+static void pt_use_allocator(void) {
+	ts_set_allocator(pt_malloc, pt_calloc, pt_realloc, pt_free);
+}
+
+static pt_arena *pt_arena_new(size_t limit) {
+	pt_arena *a = calloc(1, sizeof(pt_arena));
+	if (a) a->limit = limit;
+	return a;
+}
+
+// pt_arena_reset forgets everything handed out, keeping the newest chunk
+// for the next file when it is not too large.
+static void pt_arena_reset(pt_arena *a) {
+	pt_chunk *keep = a->top;
+	if (keep && (size_t)(keep->end - keep->data) > PT_KEEP) keep = NULL;
+	for (pt_chunk *c = a->top; c;) {
+		pt_chunk *prev = c->prev;
+		if (c != keep) free(c);
+		c = prev;
+	}
+	if (keep) {
+		keep->prev = NULL;
+		keep->next = (char *)(((uintptr_t)keep->data + 15) & ~(uintptr_t)15);
+	}
+	a->top = keep;
+	a->handed = 0;
+	a->spilled = 0;
+}
+
+static void pt_arena_delete(pt_arena *a) {
+	a->limit = 0;
+	pt_arena_reset(a);
+	free(a->top);
+	free(a);
+}
+
+// pt_parse parses s with a parser made for this call inside arena a; the
+// tree lives in a until pt_release. NULL when the parser refused the
+// language (*abi_ok = 0) or gave up.
+static TSTree *pt_parse(pt_arena *a, const TSLanguage *lang, const char *s, uint32_t n, int *lang_ok, uint32_t *count) {
+	pt_active = a;
+	TSTree *t = NULL;
+	TSParser *p = ts_parser_new();
+	*lang_ok = ts_parser_set_language(p, lang);
+	if (*lang_ok) t = ts_parser_parse_string(p, NULL, s, n);
+	// Deleting the parser frees little (arena frees are no-ops) but runs
+	// the grammar's external scanner destructor, whose memory may come
+	// from libc directly.
+	ts_parser_delete(p);
+	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
+	pt_active = NULL;
+	return t;
+}
+
+// pt_release drops t and everything else in a.
+static void pt_release(pt_arena *a, TSTree *t) {
+	if (a->spilled && t) {
+		// Some blocks came from libc: a real delete frees them (and skips
+		// the arena's).
+		pt_active = a;
+		ts_tree_delete(t);
+		pt_active = NULL;
+	}
+	pt_arena_reset(a);
 }
 
 // pt_flatten writes the tree in pre-order; next is the index just past a
-// node's subtree. It returns the number of nodes written (at most cap).
-static uint32_t pt_flatten(TSTree *t, pt_node *out, uint32_t cap) {
+// node's subtree. named[sym] says whether a symbol is named (ERROR, past
+// the table, is). It returns the number of nodes written (at most cap).
+static uint32_t pt_flatten(pt_arena *a, TSTree *t, const uint8_t *named, uint32_t nsyms, pt_node *out, uint32_t cap) {
+	pt_active = a;
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	uint32_t n = 0, depth = 0, stackCap = 64;
 	uint32_t *stack = malloc(stackCap * sizeof(uint32_t));
@@ -41,13 +206,14 @@ static uint32_t pt_flatten(TSTree *t, pt_node *out, uint32_t cap) {
 		TSNode node = ts_tree_cursor_current_node(&c);
 		if (n >= cap) break;
 		pt_node *o = &out[n];
+		TSSymbol sym = ts_node_symbol(node);
 		o->start = ts_node_start_byte(node);
 		o->end = ts_node_end_byte(node);
-		o->sym = ts_node_symbol(node);
-		o->flags = (ts_node_is_named(node) ? PT_NAMED : 0) |
+		o->sym = sym;
+		o->flags = ((sym >= nsyms || named[sym]) ? PT_NAMED : 0) |
 			(ts_node_is_extra(node) ? PT_EXTRA : 0) |
 			(ts_node_is_missing(node) ? PT_MISSING : 0) |
-			(ts_node_is_error(node) ? PT_ERROR : 0);
+			(sym == (TSSymbol)-1 ? PT_ERROR : 0);
 		o->next = n + 1;
 		if (depth == stackCap) {
 			stackCap *= 2;
@@ -65,6 +231,7 @@ done:
 	while (depth > 0) out[stack[--depth]].next = n;
 	free(stack);
 	ts_tree_cursor_delete(&c);
+	pt_active = NULL;
 	return n;
 }
 */
@@ -80,12 +247,18 @@ import (
 )
 
 func init() {
-	// Undo go-tree-sitter's Go-callback allocator: every malloc would cross
-	// C→Go→C (a third of the parse time on the Go corpus). Safe because its
-	// callbacks only wrap libc's malloc family, so memory allocated before
-	// this point is freed by the same allocator.
-	C.pt_use_libc_allocator()
+	// Replace go-tree-sitter's Go-callback allocator (every malloc would
+	// cross C→Go→C, a third of the parse time on the Go corpus) with
+	// pt_malloc & co.: libc outside a parse, a per-parser arena inside
+	// one. Safe because its callbacks only wrap libc's malloc family and
+	// nothing has been allocated through them before this runs, so every
+	// block older than this is a libc block, freed by libc.
+	C.pt_use_allocator()
 }
+
+// arenaLimit is how much one parse may take from its arena before further
+// allocations go to libc (and the tree is then freed the slow way).
+const arenaLimit = 1 << 30
 
 // Node flags, as written by pt_flatten.
 const (
@@ -128,20 +301,27 @@ func (t *Tree) firstError() (int, bool) {
 	return -1, false
 }
 
-// parser is one tree-sitter parser; not safe for concurrent use.
+// parser parses one file at a time; not safe for concurrent use. Each
+// parse makes a fresh tree-sitter parser inside the parser's arena, so
+// nothing carries over between files but the arena's memory.
 type parser struct {
-	p    *C.TSParser
-	lang *Language // the parser's current language
-	buf  []node    // reused between parses
-	src  []byte    // reused between file reads
+	arena *C.pt_arena
+	buf   []node // reused between parses
+	src   []byte // reused between file reads
 }
 
-func newParser() *parser { return &parser{p: C.ts_parser_new()} }
+func newParser() *parser { return newParserLimit(arenaLimit) }
+
+// newParserLimit makes a parser whose arena hands out at most limit bytes
+// per parse (tests use a small one to exercise the libc fallback).
+func newParserLimit(limit int) *parser {
+	return &parser{arena: C.pt_arena_new(C.size_t(limit))}
+}
 
 func (p *parser) close() {
-	if p.p != nil {
-		C.ts_parser_delete(p.p)
-		p.p = nil
+	if p.arena != nil {
+		C.pt_arena_delete(p.arena)
+		p.arena = nil
 	}
 }
 
@@ -150,35 +330,35 @@ var emptySource = []byte{0}
 // parse parses src with lang. The returned tree's nodes alias the parser's
 // buffer when keep is false (valid until the next parse).
 func (p *parser) parse(lang *Language, src []byte, keep bool) (*Tree, error) {
+	lang.load()
 	if lang.ptr == nil {
 		return nil, fmt.Errorf("language %s is not built in: %s", lang.ID, lang.missing)
-	}
-	if p.lang != lang {
-		if !C.ts_parser_set_language(p.p, (*C.TSLanguage)(lang.ptr)) {
-			return nil, fmt.Errorf("language %s: grammar ABI %d is not supported by this tree-sitter", lang.ID, lang.abi())
-		}
-		p.lang = lang
 	}
 	data := src
 	if len(data) == 0 {
 		data = emptySource
 	}
-	tree := C.ts_parser_parse_string(p.p, nil, (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)))
+	var langOK C.int
+	var count C.uint32_t
+	tree := C.pt_parse(p.arena, (*C.TSLanguage)(lang.ptr), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)), &langOK, &count)
+	defer C.pt_release(p.arena, tree)
+	if langOK == 0 {
+		return nil, fmt.Errorf("language %s: grammar ABI %d is not supported by this tree-sitter", lang.ID, lang.abi())
+	}
 	if tree == nil {
-		C.ts_parser_reset(p.p)
 		return nil, fmt.Errorf("parsing %s: tree-sitter gave up", lang.ID)
 	}
-	defer C.ts_tree_delete(tree)
-	count := int(C.pt_count(tree))
 	nodes := p.buf
-	if keep || cap(nodes) < count {
+	if keep || cap(nodes) < int(count) {
 		nodes = make([]node, count)
 		if !keep {
 			p.buf = nodes
 		}
 	}
 	nodes = nodes[:count]
-	n := int(C.pt_flatten(tree, (*C.pt_node)(unsafe.Pointer(&nodes[0])), C.uint32_t(count)))
+	named := lang.namedSyms
+	n := int(C.pt_flatten(p.arena, tree, (*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
+		(*C.pt_node)(unsafe.Pointer(&nodes[0])), count))
 	return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}, nil
 }
 

@@ -34,6 +34,7 @@ type Language struct {
 	kinds     []int32        // symbol → canonical kind (same name and namedness ⇒ same kind)
 	kindNames []string       // canonical kind → name
 	comment   []bool         // canonical kind → is a comment
+	namedSyms []uint8        // symbol → 1 when named, for pt_flatten
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -62,10 +63,12 @@ func (l *Language) load() {
 		names, named := symbolTable(l.ptr)
 		canon := map[string]int32{}
 		l.kinds = make([]int32, len(names))
+		l.namedSyms = make([]uint8, len(names)+1) // never empty
 		for i, name := range names {
 			key := name
 			if named[i] {
 				key += "\x00named"
+				l.namedSyms[i] = 1
 			}
 			k, ok := canon[key]
 			if !ok {
