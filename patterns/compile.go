@@ -7,6 +7,7 @@
 package patterns
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -61,7 +62,7 @@ type Pattern struct {
 	// pattern is a sequence of statements.
 	Roots    []string
 	nodes    []*pnode
-	literals [][]byte
+	literals []literal
 }
 
 // ReadAs says how the pattern was read, e.g. "statement: call_expression".
@@ -368,17 +369,35 @@ func validMetaName(s string) bool {
 	return true
 }
 
-// literals returns up to four of the pattern's longest literal tokens:
-// every one must occur in a file's text for the pattern to match there.
-func literals(roots []*pnode, lang *Language) [][]byte {
-	seen := map[string]bool{}
+// A literal is a token a file's text must contain for the pattern to
+// match there. A word literal (an ASCII identifier or keyword) must occur
+// as a whole word: not right after a letter or '_', nor right before a
+// letter, digit or '_'. A digit may precede it, as in Python's 1if.
+type literal struct {
+	text []byte
+	word bool
+}
+
+// literals returns up to four of the pattern's longest literal tokens.
+func literals(roots []*pnode, lang *Language) []literal {
+	seen := map[string]bool{} // text → may be checked as a word
 	var walk func(p *pnode)
 	walk = func(p *pnode) {
 		if p.meta != metaNone {
 			return
 		}
 		if p.leaf && p.text != "" && (p.named || lang.ID != "php") && !strings.ContainsAny(p.text, " \t\r\n") {
-			seen[p.text] = true
+			// Keywords (anonymous leaves), identifiers and keyword
+			// constants (a node None of kind none) are whole tokens; other
+			// named leaves, such as string contents, can sit next to
+			// letters (an escape before "\nhello"), and Bash words and
+			// HTML text can too.
+			kind := lang.kindName(p.kind)
+			word := isWord(p.text) && lang.ID != "bash" && lang.ID != "html" &&
+				(!p.named || strings.Contains(kind, "identifier") || strings.EqualFold(kind, p.text))
+			if prev, ok := seen[p.text]; !ok || prev {
+				seen[p.text] = word
+			}
 		}
 		for _, c := range p.children {
 			walk(c)
@@ -400,9 +419,49 @@ func literals(roots []*pnode, lang *Language) [][]byte {
 	if len(ls) > 4 {
 		ls = ls[:4]
 	}
-	out := make([][]byte, len(ls))
+	out := make([]literal, len(ls))
 	for i, s := range ls {
-		out[i] = []byte(s)
+		out[i] = literal{text: []byte(s), word: seen[s]}
 	}
 	return out
+}
+
+// isWord reports an ASCII identifier: [A-Za-z_][A-Za-z0-9_]*.
+func isWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// in reports whether src contains l (as a whole word when l.word).
+func (l literal) in(src []byte) bool {
+	for off := 0; ; {
+		i := bytes.Index(src[off:], l.text)
+		if i < 0 {
+			return false
+		}
+		i += off
+		if !l.word {
+			return true
+		}
+		end := i + len(l.text)
+		if (i == 0 || !isLetter(src[i-1])) && (end == len(src) || !isLetter(src[end]) && !isDigit(src[end])) {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+func (l literal) String() string {
+	if l.word {
+		return fmt.Sprintf("word %q", l.text)
+	}
+	return fmt.Sprintf("%q", l.text)
 }

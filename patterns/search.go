@@ -232,7 +232,7 @@ func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep b
 		return nil // binary, or not UTF-8
 	}
 	for _, lit := range pat.literals {
-		if !bytes.Contains(src, lit) {
+		if !lit.in(src) {
 			return nil
 		}
 	}
