@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -90,6 +91,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 	type file struct {
 		abs, rel string
 		lang     *Language
+		size     int64 // from the walk; 0 when unknown
 	}
 	var files []file
 	if !isDir {
@@ -99,12 +101,16 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 				return nil, fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
 			}
 		}
-		files = append(files, file{abs, rel, lang})
+		files = append(files, file{abs, rel, lang, 0})
 	} else {
-		walk(realRoot, abs, rel, func(a, r string) {
+		walk(realRoot, abs, rel, func(a, r string, e fs.DirEntry) {
 			l := LanguageForPath(a)
 			if l != nil && (forced == nil || l == forced) {
-				files = append(files, file{a, r, l})
+				var size int64
+				if info, err := e.Info(); err == nil {
+					size = info.Size()
+				}
+				files = append(files, file{a, r, l, size})
 			}
 		})
 	}
@@ -157,6 +163,13 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 		workers = runtime.GOMAXPROCS(0)
 	}
 	results := make([]*FileMatches, len(files))
+	// Workers take the largest files first, so that no worker is left
+	// parsing a big file alone at the end; results keep path order.
+	order := make([]int, len(files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].size > files[order[b]].size })
 	var next, done atomic.Int64
 	var progressMu sync.Mutex // serialises Progress calls
 	var wg sync.WaitGroup
@@ -167,10 +180,11 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 			p := newParser()
 			defer p.close()
 			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) || ctx.Err() != nil {
+				k := int(next.Add(1) - 1)
+				if k >= len(files) || ctx.Err() != nil {
 					return
 				}
+				i := order[k]
 				f := files[i]
 				results[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
 				if d := done.Add(1); opts.Progress != nil && (d%256 == 0 || int(d) == len(files)) {
@@ -368,7 +382,7 @@ func resolvePath(root, p string) (abs, rel string, isDir bool, err error) {
 // walk calls fn for every regular file under dir (a directory inside
 // root), in lexical order, skipping hidden entries, node_modules,
 // symlinks and whatever .gitignore files (from root down) ignore.
-func walk(root, dir, rel string, fn func(abs, rel string)) {
+func walk(root, dir, rel string, fn func(abs, rel string, e fs.DirEntry)) {
 	var ig ignores
 	// Rules of the ancestors of dir, root first.
 	if rel != "." {
@@ -384,7 +398,7 @@ func walk(root, dir, rel string, fn func(abs, rel string)) {
 	walkDir(dir, rel, ig, fn)
 }
 
-func walkDir(abs, rel string, ig ignores, fn func(abs, rel string)) {
+func walkDir(abs, rel string, ig ignores, fn func(abs, rel string, e fs.DirEntry)) {
 	ig = ig.withFile(abs, rel)
 	entries, err := os.ReadDir(abs)
 	if err != nil {
@@ -408,7 +422,7 @@ func walkDir(abs, rel string, ig ignores, fn func(abs, rel string)) {
 			walkDir(a, r, ig, fn)
 		case e.Type().IsRegular():
 			if !ig.ignored(r, false) {
-				fn(a, r)
+				fn(a, r, e)
 			}
 		}
 	}
