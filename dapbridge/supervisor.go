@@ -147,9 +147,10 @@ func (s *Supervisor) Do(ctx context.Context, conv, root string, r Request) (*Res
 // warm starts, in the background, the checks that launching debugpy here
 // would wait for (can python import debugpy: 200–400 ms the first time
 // through a pyenv shim), when this call suggests Python: a Python marker
-// in the root, a .py file or program, or the debugpy adapter named. A
-// first launch that comes after an earlier debug call (typically
-// breakpoints) then finds them done.
+// in the root, a .py file or program, or the debugpy adapter named. Attach
+// calls it once for the root, so in a Python project the first launch
+// finds them done; elsewhere an earlier debug call (typically breakpoints)
+// does the same.
 func (s *Supervisor) warm(root string, r Request) {
 	a := adapterByID("debugpy")
 	if r.Adapter == a.id || filepath.Ext(r.File) == ".py" || filepath.Ext(r.Program) == ".py" || markerIn(a, root) != "" {

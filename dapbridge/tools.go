@@ -56,11 +56,20 @@ func Attach(root string, config json.RawMessage) rpc.Attachment {
 		a.Reason = "config section debug: " + err.Error()
 		return a
 	}
-	sup := NewSupervisor(&opts)
+	sup := startSupervisor(root, &opts)
 	t := &toolSet{sup: sup, root: root}
 	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "debug", Tier: rpc.TierExec, Description: debugDescription}, t.debug)}
 	a.Close = sup.Close
 	return a
+}
+
+// startSupervisor makes the run's supervisor. In a Python project it also
+// finds out now, in the background, which python can import debugpy
+// (200–400 ms through a pyenv shim) rather than at the first launch.
+func startSupervisor(root string, opts *Options) *Supervisor {
+	sup := NewSupervisor(opts)
+	sup.warm(root, Request{})
+	return sup
 }
 
 type toolSet struct {

@@ -168,6 +168,38 @@ func TestBreakpointsWarmDebugpyProbes(t *testing.T) {
 	}
 }
 
+// TestStartWarmsDebugpyProbes: attaching in a Python project starts the
+// interpreter probes at once; elsewhere it starts none.
+func TestStartWarmsDebugpyProbes(t *testing.T) {
+	testutil.Needs(t, "python3")
+	py, other := t.TempDir(), t.TempDir()
+	testutil.WriteTree(t, py, "-- pyproject.toml --\n")
+	testutil.WriteTree(t, other, "-- go.mod --\nmodule x\n")
+	for _, tt := range []struct {
+		root string
+		want bool
+	}{{py, true}, {other, false}} {
+		sup := startSupervisor(tt.root, nil)
+		_, cands := sup.res.pythonCandidates(tt.root)
+		sup.res.mu.Lock()
+		var checks []*importCheck
+		for _, p := range cands {
+			c := sup.res.imports[p]
+			if (c != nil) != tt.want {
+				t.Errorf("root with %v marker: probe for %s started = %v", tt.want, p, c != nil)
+			}
+			if c != nil {
+				checks = append(checks, c)
+			}
+		}
+		sup.res.mu.Unlock()
+		for _, c := range checks {
+			<-c.done
+		}
+		sup.Close(t.Context())
+	}
+}
+
 func TestMissingMarkerAtLaunch(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "app.py"), []byte("print(1)\n"), 0o644)
