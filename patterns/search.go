@@ -246,7 +246,7 @@ func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep b
 		return nil // binary, or not UTF-8
 	}
 	for _, lit := range pat.literals {
-		if !lit.in(src) {
+		if !lit.inCode(pat.Lang, src) {
 			return nil
 		}
 	}

@@ -1,0 +1,118 @@
+package patterns
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+func TestPythonHasCode(t *testing.T) {
+	print := literal{text: []byte("print"), word: true}
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"print(1)\n", true},
+		{"x = 1  # print(1)\n", false},
+		{"# print\n", false},
+		{"# print", false},
+		{"'''\nprint(1)\n'''\nx = 1\n", false},
+		{"\"\"\"doc: print it\"\"\"\n", false},
+		{"s = 'print'\n", false},
+		{"s = b'print' + r\"print\" + Rb'print'\n", false},
+		{"s = 'it\\'s print'\n", false},
+		{"s = r'\\'' ; print(s)\n", true},
+		{"s = '#'; print(s)\n", true},
+		{"# it's\nprint(1)\n", true},
+		{"'''doc'''; print(1)\n", true},
+		{"f'{print(1)}'\n", true},             // f-strings hold code
+		{"F\"x\" 'print'\n", true},            // unsure after an f-string: in code
+		{"s = 'unterminated print\n", true},   // the parser decides
+		{"s = '''unterminated print\n", true}, // likewise
+		{"x_'print'\n", true},                 // a name glued to a quote: unsure
+		{"pprint(1)\n", false},
+		{"'print' # print\nprinter = print\n", true},
+		{"", false},
+	} {
+		if got := print.inCode(mustLang(t, "python"), []byte(tt.src)); got != tt.want {
+			t.Errorf("print in code in %q = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+	// Other languages, and literals that are not words, use the plain test.
+	if !print.inCode(mustLang(t, "go"), []byte("// print\n")) {
+		t.Error("go: a comment must still pass (no scanner)")
+	}
+	if !(literal{text: []byte("print")}).inCode(mustLang(t, "python"), []byte("'print'")) {
+		t.Error("a string-content literal must pass inside a string")
+	}
+}
+
+func mustLang(t *testing.T, name string) *Language {
+	t.Helper()
+	l, err := LanguageByName(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// TestPythonScannerOnStdlib holds the Python scanner to the parser on a
+// real corpus, the Python standard library: in every file where the
+// scanner says a word occurs only in comments and strings, the parse must
+// have no identifier or keyword token with that text.
+func TestPythonScannerOnStdlib(t *testing.T) {
+	dir := "/usr/lib/python3.11"
+	testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
+		if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	lang := mustLang(t, "python")
+	words := []string{"print", "None", "self", "return", "if", "import", "open", "len", "is", "def", "raise", "True"}
+	p := newParser()
+	defer p.close()
+	files, skipped := 0, 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() && (d.Name() == "site-packages" || d.Name() == "dist-packages") {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ".py") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || len(src) > DefaultMaxFileBytes {
+			return nil
+		}
+		files++
+		var tree *Tree
+		for _, w := range words {
+			l := literal{text: []byte(w), word: true}
+			if !l.in(src) || l.inCode(lang, src) {
+				continue
+			}
+			skipped++
+			if tree == nil {
+				if tree, err = p.parse(lang, src, true); err != nil {
+					t.Fatalf("%s: %v", path, err)
+				}
+			}
+			for i, n := range tree.nodes {
+				if n.next != uint32(i)+1 || string(src[n.start:n.end]) != w {
+					continue
+				}
+				if kind := lang.kindName(lang.kind(n.sym)); kind == "identifier" || !n.named() {
+					t.Errorf("%s:%d: the scanner says %q is only in comments and strings, but the parser has a %s token there", path, n.start, w, kind)
+				}
+			}
+		}
+		return nil
+	})
+	if files < 500 {
+		t.Fatalf("only %d Python files under %s", files, dir)
+	}
+	t.Logf("%d files; %d (file, word) pairs skipped by the scanner, each checked against the parse", files, skipped)
+}
