@@ -386,7 +386,10 @@ func literals(roots []*pnode, lang *Language) []literal {
 		if p.meta != metaNone {
 			return
 		}
-		if p.leaf && p.text != "" && (p.named || lang.ID != "php") && !strings.ContainsAny(p.text, " \t\r\n") {
+		// Semicolons and commas may be missing where the pattern has them
+		// (see seq): they are no evidence.
+		optional := p.isSemicolon() || p.isComma()
+		if p.leaf && !optional && p.text != "" && (p.named || lang.ID != "php") && !strings.ContainsAny(p.text, " \t\r\n") {
 			// Keywords (anonymous leaves), identifiers and keyword
 			// constants (a node None of kind none) are whole tokens; other
 			// named leaves, such as string contents, can sit next to

@@ -78,8 +78,9 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
-// FuzzMatch: a compiled pattern run over arbitrary source never panics and
-// every match and capture lies inside the source.
+// FuzzMatch: a compiled pattern run over arbitrary source never panics,
+// every match and capture lies inside the source, and a source with a
+// match passes the literal prefilter.
 func FuzzMatch(f *testing.F) {
 	for _, s := range []struct {
 		lang         uint8
@@ -92,6 +93,8 @@ func FuzzMatch(f *testing.F) {
 		{1, "foo($$$A, b, $$$C)", "foo(a, b, c, b)\n"},
 		{1, "if $X is None: $$$", "def f(a):\n    if a is None:\n        return 1\n    else:\n        return 2\n"},
 		{1, "print($$$)", "print(1)\n# print(2)\nt = f'{print(4)}'\n"},
+		{1, "print($$$)", "'''doc print'''\nx = \"print\" # print\nprint(x)\n"},
+		{1, "$A if $B else $C", "y = 1if c else 2\n"},
 		{2, "console.log($$$A, $B)", "console.log(1, 2, 3); console.log(); console.log(x)\n"},
 		{2, "{ a: $A }", "const o = { a: 1 };\n"},
 		{3, "$X.unwrap()", "fn main() { let x = y.unwrap().unwrap(); }\n"},
@@ -116,7 +119,16 @@ func FuzzMatch(f *testing.F) {
 			return
 		}
 		n := uint32(len(src))
-		for _, s := range p.Find(tree) {
+		spans := p.Find(tree)
+		if len(spans) > 0 && utf8.ValidString(src) {
+			// The prefilter may never turn away a file that has a match.
+			for _, lit := range p.literals {
+				if !lit.inCode(l, []byte(src)) {
+					t.Fatalf("a match in the source, but the prefilter rejects it on %v", lit)
+				}
+			}
+		}
+		for _, s := range spans {
 			if s.Start > s.End || s.End > n {
 				t.Fatalf("match [%d,%d) outside the %d-byte source", s.Start, s.End, n)
 			}
