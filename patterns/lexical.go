@@ -1,5 +1,5 @@
 // This file narrows the literal prefilter for languages whose comments and
-// strings can be told apart from code by a cheap scan: an identifier or
+// strings can be told apart from code by a cheap scan (Python, Go): an identifier or
 // keyword that occurs only inside comments and plain strings cannot be
 // matched by a pattern, so the file need not be parsed. Whenever the scan
 // is unsure (an f-string, an unterminated string, a name glued to a
@@ -14,10 +14,16 @@ import "bytes"
 // l occurs in src outside comments and plain strings; for the others, it
 // is l.in(src).
 func (l literal) inCode(lang *Language, src []byte) bool {
-	if !l.word || lang.ID != "python" {
+	if !l.word {
 		return l.in(src)
 	}
-	return pythonHasCode(src, l)
+	switch lang.ID {
+	case "python":
+		return pythonHasCode(src, l)
+	case "go":
+		return goHasCode(src, l)
+	}
+	return l.in(src)
 }
 
 // next returns the offset of the first whole-word occurrence of l at or
@@ -115,6 +121,70 @@ func skipPythonString(src []byte, q int) (int, bool) {
 			return j, false
 		default:
 			j++
+		}
+	}
+	return len(src), false
+}
+
+// goHasCode scans Go source up to the first occurrence of l that is in
+// code: not in a // or /* */ comment, an interpreted or raw string, or a
+// rune literal. Go's lexical grammar has no interpolation, so the scan is
+// exact; an unterminated literal or comment still answers "in code".
+func goHasCode(src []byte, l literal) bool {
+	next := l.next(src, 0)
+	i := 0
+	for next >= 0 {
+		for i < next {
+			switch c := src[i]; {
+			case c == '/' && i+1 < len(src) && src[i+1] == '/':
+				nl := bytes.IndexByte(src[i:], '\n')
+				if nl < 0 {
+					return false // the rest of the file is this comment
+				}
+				i += nl
+			case c == '/' && i+1 < len(src) && src[i+1] == '*':
+				end := bytes.Index(src[i+2:], []byte("*/"))
+				if end < 0 {
+					return true
+				}
+				i += 2 + end + 2
+			case c == '"' || c == '\'':
+				end, ok := skipQuoted(src, i)
+				if !ok {
+					return true
+				}
+				i = end
+			case c == '`':
+				end := bytes.IndexByte(src[i+1:], '`')
+				if end < 0 {
+					return true
+				}
+				i += 1 + end + 1
+			default:
+				i++
+			}
+		}
+		if i == next {
+			return true
+		}
+		next = l.next(src, i)
+	}
+	return false
+}
+
+// skipQuoted returns the offset just past the one-line literal (a Go
+// string or rune) opened at q, where a backslash escapes the next byte;
+// false when a newline or the end of the file comes first.
+func skipQuoted(src []byte, q int) (int, bool) {
+	quote := src[q]
+	for j := q + 1; j < len(src); j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case quote:
+			return j + 1, true
+		case '\n':
+			return j, false
 		}
 	}
 	return len(src), false

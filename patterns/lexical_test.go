@@ -2,6 +2,7 @@ package patterns
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -42,8 +43,8 @@ func TestPythonHasCode(t *testing.T) {
 		}
 	}
 	// Other languages, and literals that are not words, use the plain test.
-	if !print.inCode(mustLang(t, "go"), []byte("// print\n")) {
-		t.Error("go: a comment must still pass (no scanner)")
+	if !print.inCode(mustLang(t, "rust"), []byte("// print\n")) {
+		t.Error("rust: a comment must still pass (no scanner)")
 	}
 	if !(literal{text: []byte("print")}).inCode(mustLang(t, "python"), []byte("'print'")) {
 		t.Error("a string-content literal must pass inside a string")
@@ -113,6 +114,95 @@ func TestPythonScannerOnStdlib(t *testing.T) {
 	})
 	if files < 500 {
 		t.Fatalf("only %d Python files under %s", files, dir)
+	}
+	t.Logf("%d files; %d (file, word) pairs skipped by the scanner, each checked against the parse", files, skipped)
+}
+
+func TestGoHasCode(t *testing.T) {
+	err := literal{text: []byte("err"), word: true}
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"if err != nil {}\n", true},
+		{"// err\n", false},
+		{"// err", false},
+		{"/* err */ x := 1\n", false},
+		{"/* a */ err = nil\n", true},
+		{"s := \"err: %v\"\n", false},
+		{"s := \"a \\\" err\"\n", false},
+		{"s := `err\n err`\n", false},
+		{"r := '\"'; err = nil\n", true},
+		{"r := '\\''; s := \"err\"\n", false},
+		{"s := \"// not a comment\"; err = nil\n", true},
+		{"s := \"unterminated err\n", true},
+		{"/* unterminated err", true},
+		{"s := `unterminated err", true},
+		{"errs, error, _err := 1, 2, 3\n", false},
+		{"", false},
+	} {
+		if got := err.inCode(mustLang(t, "go"), []byte(tt.src)); got != tt.want {
+			t.Errorf("err in code in %q = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestGoScannerOnGOROOT holds the Go scanner to the parser on Go's own
+// sources (every tenth file), as TestPythonScannerOnStdlib does for Python.
+func TestGoScannerOnGOROOT(t *testing.T) {
+	testutil.Needs(t, "go")
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(strings.TrimSpace(string(out)), "src")
+	lang := mustLang(t, "go")
+	words := []string{"err", "nil", "range", "return", "if", "fmt", "Errorf", "for", "func", "len", "string", "true", "go"}
+	p := newParser()
+	defer p.close()
+	files, skipped, n := 0, 0, 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		// Every tenth file keeps the test to a few seconds.
+		if n++; n%10 != 0 {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || len(src) > DefaultMaxFileBytes {
+			return nil
+		}
+		files++
+		var tree *Tree
+		for _, w := range words {
+			l := literal{text: []byte(w), word: true}
+			if !l.in(src) || l.inCode(lang, src) {
+				continue
+			}
+			skipped++
+			if tree == nil {
+				if tree, err = p.parse(lang, src, true); err != nil {
+					t.Fatalf("%s: %v", path, err)
+				}
+			}
+			for i, n := range tree.nodes {
+				if n.next != uint32(i)+1 || string(src[n.start:n.end]) != w {
+					continue
+				}
+				kind := lang.kindName(lang.kind(n.sym))
+				if strings.Contains(kind, "identifier") || !n.named() || strings.EqualFold(kind, w) {
+					t.Errorf("%s:%d: the scanner says %q is only in comments and strings, but the parser has a %s token there", path, n.start, w, kind)
+				}
+			}
+		}
+		return nil
+	})
+	if files < 500 {
+		t.Fatalf("only %d Go files under %s", files, dir)
 	}
 	t.Logf("%d files; %d (file, word) pairs skipped by the scanner, each checked against the parse", files, skipped)
 }
