@@ -442,21 +442,10 @@ func isWord(s string) bool {
 
 // in reports whether src contains l (as a whole word when l.word).
 func (l literal) in(src []byte) bool {
-	for off := 0; ; {
-		i := bytes.Index(src[off:], l.text)
-		if i < 0 {
-			return false
-		}
-		i += off
-		if !l.word {
-			return true
-		}
-		end := i + len(l.text)
-		if (i == 0 || !isLetter(src[i-1])) && (end == len(src) || !isLetter(src[end]) && !isDigit(src[end])) {
-			return true
-		}
-		off = i + 1
+	if !l.word {
+		return bytes.Contains(src, l.text)
 	}
+	return l.next(src, 0) >= 0
 }
 
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
