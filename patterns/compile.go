@@ -7,7 +7,6 @@
 package patterns
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -438,22 +437,4 @@ func isWord(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-// in reports whether src contains l (as a whole word when l.word).
-func (l literal) in(src []byte) bool {
-	if !l.word {
-		return bytes.Contains(src, l.text)
-	}
-	return l.next(src, 0) >= 0
-}
-
-func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
-func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
-
-func (l literal) String() string {
-	if l.word {
-		return fmt.Sprintf("word %q", l.text)
-	}
-	return fmt.Sprintf("%q", l.text)
 }

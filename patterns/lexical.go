@@ -1,29 +1,25 @@
-// This file narrows the literal prefilter for languages whose comments and
-// strings can be told apart from code by a cheap scan (Python, Go): an identifier or
-// keyword that occurs only inside comments and plain strings cannot be
-// matched by a pattern, so the file need not be parsed. Whenever the scan
-// is unsure (an f-string, an unterminated string, a name glued to a
-// quote), it answers "in code": a wrong "in code" costs a parse, a wrong
-// "not in code" would lose a match.
+// This file holds the literal prefilter's tests of a file's text, and
+// narrows them for languages whose comments and strings can be told apart
+// from code by a cheap scan (Python, Go): an identifier or keyword that
+// occurs only inside comments and plain strings cannot be matched by a
+// pattern, so the file need not be parsed. Whenever a scan is unsure (an
+// f-string, an unterminated string, a name glued to a quote), it answers
+// "in code": a wrong "in code" costs a parse, a wrong "not in code" would
+// lose a match.
 
 package patterns
 
-import "bytes"
+import (
+	"bytes"
+	"fmt"
+)
 
-// inCode reports, for languages with a scanner, whether the word literal
-// l occurs in src outside comments and plain strings; for the others, it
-// is l.in(src).
-func (l literal) inCode(lang *Language, src []byte) bool {
+// in reports whether src contains l (as a whole word when l.word).
+func (l literal) in(src []byte) bool {
 	if !l.word {
-		return l.in(src)
+		return bytes.Contains(src, l.text)
 	}
-	switch lang.ID {
-	case "python":
-		return pythonHasCode(src, l)
-	case "go":
-		return goHasCode(src, l)
-	}
-	return l.in(src)
+	return l.next(src, 0) >= 0
 }
 
 // next returns the offset of the first whole-word occurrence of l at or
@@ -44,40 +40,87 @@ func (l literal) next(src []byte, from int) int {
 	return -1
 }
 
-// pythonHasCode scans Python source up to the first occurrence of l that
-// is in code: not in a # comment, not in a string without an f (or t)
-// prefix.
-func pythonHasCode(src []byte, l literal) bool {
-	next := l.next(src, 0)
-	i := 0
+func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+func (l literal) String() string {
+	if l.word {
+		return fmt.Sprintf("word %q", l.text)
+	}
+	return fmt.Sprintf("%q", l.text)
+}
+
+// A lexer finds a language's comments and literals. skip is called at
+// each byte in opens that lies in code; it returns the offset just past
+// the comment or literal starting there (i+1 when there is none), or
+// stop=true with the answer when the scan cannot go on: the rest of the
+// file is one comment (not in code), or the scan is unsure (in code).
+type lexer struct {
+	opens string
+	skip  func(src []byte, i int) (end int, stop, inCode bool)
+}
+
+var lexers = map[string]*lexer{
+	"python": {opens: "#'\"", skip: skipPython},
+	"go":     {opens: "/'\"`", skip: skipGo},
+}
+
+// inCode reports whether l occurs in src, and for a word literal in a
+// language with a lexer, outside comments and plain strings.
+func (l literal) inCode(lang *Language, src []byte) bool {
+	lx := lexers[lang.ID]
+	if !l.word || lx == nil {
+		return l.in(src)
+	}
+	next, i := l.next(src, 0), 0
 	for next >= 0 {
 		for i < next {
-			switch c := src[i]; c {
-			case '#':
-				nl := bytes.IndexByte(src[i:], '\n')
-				if nl < 0 {
-					return false // the rest of the file is this comment
-				}
-				i += nl
-			case '\'', '"':
-				if !plainPythonPrefix(src, i) {
-					return true // an f-string holds code; or unsure
-				}
-				end, ok := skipPythonString(src, i)
-				if !ok {
-					return true // unterminated: let the parser decide
-				}
-				i = end
-			default:
-				i++
+			k := bytes.IndexAny(src[i:next], lx.opens)
+			if k < 0 {
+				i = next
+				break
 			}
+			end, stop, code := lx.skip(src, i+k)
+			if stop {
+				return code
+			}
+			i = end
 		}
 		if i == next {
 			return true
 		}
-		next = l.next(src, i) // the occurrence was inside a comment or string
+		next = l.next(src, i) // that one was inside a comment or literal
 	}
 	return false
+}
+
+// skipPython skips a # comment or a string without an f (or t) prefix.
+func skipPython(src []byte, i int) (int, bool, bool) {
+	if src[i] == '#' {
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			return 0, true, false // the rest of the file is this comment
+		}
+		return i + nl, false, false
+	}
+	if !plainPythonPrefix(src, i) {
+		return 0, true, true // an f-string holds code; or unsure
+	}
+	quote := src[i]
+	triple := i+2 < len(src) && src[i+1] == quote && src[i+2] == quote
+	if !triple {
+		end, ok := skipQuoted(src, i)
+		return end, !ok, true // unterminated: let the parser decide
+	}
+	for j := i + 3; j < len(src); j++ {
+		switch {
+		case src[j] == '\\':
+			j++ // an escaped character, even in raw strings, never ends one
+		case src[j] == quote && j+2 < len(src) && src[j+1] == quote && src[j+2] == quote:
+			return j + 3, false, false
+		}
+	}
+	return 0, true, true
 }
 
 // plainPythonPrefix reports whether the quote at q opens a string whose
@@ -99,82 +142,40 @@ func plainPythonPrefix(src []byte, q int) bool {
 	return false
 }
 
-// skipPythonString returns the offset just past the string whose opening
-// quote is at q, and false when the string is not terminated (a single-
-// quoted one at the end of its line, any at the end of the file).
-func skipPythonString(src []byte, q int) (int, bool) {
-	quote := src[q]
-	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
-	j := q + 1
-	if triple {
-		j = q + 3
-	}
-	for j < len(src) {
-		switch c := src[j]; {
-		case c == '\\':
-			j += 2 // an escaped character, even in raw strings, never ends one
-		case c == quote && !triple:
-			return j + 1, true
-		case c == quote && j+2 < len(src) && src[j+1] == quote && src[j+2] == quote:
-			return j + 3, true
-		case c == '\n' && !triple:
-			return j, false
-		default:
-			j++
-		}
-	}
-	return len(src), false
-}
-
-// goHasCode scans Go source up to the first occurrence of l that is in
-// code: not in a // or /* */ comment, an interpreted or raw string, or a
-// rune literal. Go's lexical grammar has no interpolation, so the scan is
+// skipGo skips a // or /* */ comment, an interpreted or raw string, or a
+// rune literal. Go's lexical grammar has no interpolation, so this is
 // exact; an unterminated literal or comment still answers "in code".
-func goHasCode(src []byte, l literal) bool {
-	next := l.next(src, 0)
-	i := 0
-	for next >= 0 {
-		for i < next {
-			switch c := src[i]; {
-			case c == '/' && i+1 < len(src) && src[i+1] == '/':
-				nl := bytes.IndexByte(src[i:], '\n')
-				if nl < 0 {
-					return false // the rest of the file is this comment
-				}
-				i += nl
-			case c == '/' && i+1 < len(src) && src[i+1] == '*':
-				end := bytes.Index(src[i+2:], []byte("*/"))
-				if end < 0 {
-					return true
-				}
-				i += 2 + end + 2
-			case c == '"' || c == '\'':
-				end, ok := skipQuoted(src, i)
-				if !ok {
-					return true
-				}
-				i = end
-			case c == '`':
-				end := bytes.IndexByte(src[i+1:], '`')
-				if end < 0 {
-					return true
-				}
-				i += 1 + end + 1
-			default:
-				i++
-			}
+func skipGo(src []byte, i int) (int, bool, bool) {
+	switch {
+	case src[i] == '/' && i+1 < len(src) && src[i+1] == '/':
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			return 0, true, false // the rest of the file is this comment
 		}
-		if i == next {
-			return true
+		return i + nl, false, false
+	case src[i] == '/' && i+1 < len(src) && src[i+1] == '*':
+		end := bytes.Index(src[i+2:], []byte("*/"))
+		if end < 0 {
+			return 0, true, true
 		}
-		next = l.next(src, i)
+		return i + 2 + end + 2, false, false
+	case src[i] == '/':
+		return i + 1, false, false // division
+	case src[i] == '`':
+		end := bytes.IndexByte(src[i+1:], '`')
+		if end < 0 {
+			return 0, true, true
+		}
+		return i + 1 + end + 1, false, false
 	}
-	return false
+	end, ok := skipQuoted(src, i)
+	return end, !ok, true
 }
 
-// skipQuoted returns the offset just past the one-line literal (a Go
-// string or rune) opened at q, where a backslash escapes the next byte;
-// false when a newline or the end of the file comes first.
+// skipQuoted returns the offset just past the one-line literal opened at
+// q (a Go string or rune, a Python single-quoted string), where a
+// backslash escapes the next byte; false when a newline or the end of the
+// file comes first.
 func skipQuoted(src []byte, q int) (int, bool) {
 	quote := src[q]
 	for j := q + 1; j < len(src); j++ {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,9 +62,7 @@ func mustLang(t *testing.T, name string) *Language {
 }
 
 // TestPythonScannerOnStdlib holds the Python scanner to the parser on a
-// real corpus, the Python standard library: in every file where the
-// scanner says a word occurs only in comments and strings, the parse must
-// have no identifier or keyword token with that text.
+// real corpus, the Python standard library.
 func TestPythonScannerOnStdlib(t *testing.T) {
 	dir := "/usr/lib/python3.11"
 	testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
@@ -72,16 +71,29 @@ func TestPythonScannerOnStdlib(t *testing.T) {
 		}
 		return ""
 	})
-	lang := mustLang(t, "python")
-	words := []string{"print", "None", "self", "return", "if", "import", "open", "len", "is", "def", "raise", "True"}
+	holdScannerToParser(t, "python", dir, ".py", 1, []string{"site-packages", "dist-packages"},
+		"print", "None", "self", "return", "if", "import", "open", "len", "is", "def", "raise", "True")
+}
+
+// holdScannerToParser checks lang's comment-and-string scan on the files
+// under dir ending in ext (every every-th one, skipping directories named
+// in skip): in every file where the scan says a word occurs only in
+// comments and strings, the parse must have no identifier or keyword
+// token with that text.
+func holdScannerToParser(t *testing.T, langID, dir, ext string, every int, skip []string, words ...string) {
+	t.Helper()
+	lang := mustLang(t, langID)
 	p := newParser()
 	defer p.close()
-	files, skipped := 0, 0
+	files, skipped, seen := 0, 0, 0
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() && (d.Name() == "site-packages" || d.Name() == "dist-packages") {
+		if err != nil || d.IsDir() && slices.Contains(skip, d.Name()) {
 			return filepath.SkipDir
 		}
-		if !strings.HasSuffix(path, ".py") {
+		if !strings.HasSuffix(path, ext) {
+			return nil
+		}
+		if seen++; seen%every != 0 {
 			return nil
 		}
 		src, err := os.ReadFile(path)
@@ -105,7 +117,8 @@ func TestPythonScannerOnStdlib(t *testing.T) {
 				if n.next != uint32(i)+1 || string(src[n.start:n.end]) != w {
 					continue
 				}
-				if kind := lang.kindName(lang.kind(n.sym)); kind == "identifier" || !n.named() {
+				kind := lang.kindName(lang.kind(n.sym))
+				if strings.Contains(kind, "identifier") || !n.named() || strings.EqualFold(kind, w) {
 					t.Errorf("%s:%d: the scanner says %q is only in comments and strings, but the parser has a %s token there", path, n.start, w, kind)
 				}
 			}
@@ -113,7 +126,7 @@ func TestPythonScannerOnStdlib(t *testing.T) {
 		return nil
 	})
 	if files < 500 {
-		t.Fatalf("only %d Python files under %s", files, dir)
+		t.Fatalf("only %d %s files under %s", files, ext, dir)
 	}
 	t.Logf("%d files; %d (file, word) pairs skipped by the scanner, each checked against the parse", files, skipped)
 }
@@ -148,61 +161,13 @@ func TestGoHasCode(t *testing.T) {
 }
 
 // TestGoScannerOnGOROOT holds the Go scanner to the parser on Go's own
-// sources (every tenth file), as TestPythonScannerOnStdlib does for Python.
+// sources (every tenth file keeps it to a few seconds).
 func TestGoScannerOnGOROOT(t *testing.T) {
 	testutil.Needs(t, "go")
 	out, err := exec.Command("go", "env", "GOROOT").Output()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), "src")
-	lang := mustLang(t, "go")
-	words := []string{"err", "nil", "range", "return", "if", "fmt", "Errorf", "for", "func", "len", "string", "true", "go"}
-	p := newParser()
-	defer p.close()
-	files, skipped, n := 0, 0, 0
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() && d.Name() == "testdata" {
-			return filepath.SkipDir
-		}
-		if !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		// Every tenth file keeps the test to a few seconds.
-		if n++; n%10 != 0 {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil || len(src) > DefaultMaxFileBytes {
-			return nil
-		}
-		files++
-		var tree *Tree
-		for _, w := range words {
-			l := literal{text: []byte(w), word: true}
-			if !l.in(src) || l.inCode(lang, src) {
-				continue
-			}
-			skipped++
-			if tree == nil {
-				if tree, err = p.parse(lang, src, true); err != nil {
-					t.Fatalf("%s: %v", path, err)
-				}
-			}
-			for i, n := range tree.nodes {
-				if n.next != uint32(i)+1 || string(src[n.start:n.end]) != w {
-					continue
-				}
-				kind := lang.kindName(lang.kind(n.sym))
-				if strings.Contains(kind, "identifier") || !n.named() || strings.EqualFold(kind, w) {
-					t.Errorf("%s:%d: the scanner says %q is only in comments and strings, but the parser has a %s token there", path, n.start, w, kind)
-				}
-			}
-		}
-		return nil
-	})
-	if files < 500 {
-		t.Fatalf("only %d Go files under %s", files, dir)
-	}
-	t.Logf("%d files; %d (file, word) pairs skipped by the scanner, each checked against the parse", files, skipped)
+	holdScannerToParser(t, "go", filepath.Join(strings.TrimSpace(string(out)), "src"), ".go", 10, []string{"testdata"},
+		"err", "nil", "range", "return", "if", "fmt", "Errorf", "for", "func", "len", "string", "true", "go")
 }
