@@ -132,14 +132,14 @@ func (r benchRow) measure() (ours, peer int64) {
 	if r.rounds <= 1 {
 		return testing.Benchmark(r.ours).NsPerOp(), testing.Benchmark(r.peer).NsPerOp()
 	}
-	var os_, ps []int64
+	var oursNs, peerNs []int64
 	for range r.rounds {
-		os_ = append(os_, testing.Benchmark(r.ours).NsPerOp())
-		ps = append(ps, testing.Benchmark(r.peer).NsPerOp())
+		oursNs = append(oursNs, testing.Benchmark(r.ours).NsPerOp())
+		peerNs = append(peerNs, testing.Benchmark(r.peer).NsPerOp())
 	}
-	slices.Sort(os_)
-	slices.Sort(ps)
-	return os_[len(os_)/2], ps[len(ps)/2]
+	slices.Sort(oursNs)
+	slices.Sort(peerNs)
+	return oursNs[len(oursNs)/2], peerNs[len(peerNs)/2]
 }
 
 var benchRows = []benchRow{
