@@ -55,8 +55,7 @@ fuzz:
 	$(GO) test ./conformance -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
 	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
-	$(GO) test ./lspbridge -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./dapbridge -run '^$$' -fuzz '^FuzzReadFrame$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/frame -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
 
 # Side by side with the peer in the same run, reported as ratios.
 # ROWS=regexp runs only the matching rows (e.g. make bench ROWS=lsp).
