@@ -19,7 +19,13 @@ export PATH := $(shell $(GO) env GOPATH)/bin:$(PATH)
 # the transcript replayer and the end-to-end tests of the binary.
 RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/... ./cmd/... \
 	./lspbridge/... ./dapbridge/... ./kernel/... ./workers/... ./patterns/...
-FUZZTIME  ?= 10s
+# Each fuzzer runs for a count of inputs sized to roughly 10-15 s here.
+# A count, not a duration: with a duration, Go 1.26's fuzz coordinator can
+# fail a clean run with a bare "context deadline exceeded" when the
+# deadline and its own shutdown race (go.dev/issue/75804, fixed in 1.27).
+# FUZZTIME=2m (or 1000000x) overrides every budget for a longer local run.
+FUZZTIME  ?=
+fuzzbudget = $(if $(FUZZTIME),$(FUZZTIME),$(1))
 
 .PHONY: all tools build run test test-race fuzz bench vet clean
 
@@ -49,13 +55,13 @@ test: tools vet
 	$(GO) test $(TAGS) -count=1 -race $(RACE_PKGS)
 
 fuzz:
-	$(GO) test ./rpc -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./schema -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./schema -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./conformance -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
-	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s
-	$(GO) test ./internal/frame -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./rpc -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(call fuzzbudget,10000x)
+	$(GO) test ./schema -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(call fuzzbudget,150000x)
+	$(GO) test ./schema -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(call fuzzbudget,120000x)
+	$(GO) test ./conformance -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(call fuzzbudget,200000x)
+	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzCompile$$' -fuzztime $(call fuzzbudget,60000x) -fuzzminimizetime 2s
+	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzMatch$$' -fuzztime $(call fuzzbudget,50000x) -fuzzminimizetime 2s
+	$(GO) test ./internal/frame -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(call fuzzbudget,300000x)
 
 # Side by side with the peer in the same run, reported as ratios.
 # ROWS=regexp runs only the matching rows (e.g. make bench ROWS=lsp).
