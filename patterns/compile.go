@@ -62,6 +62,11 @@ type Pattern struct {
 	Roots    []string
 	nodes    []*pnode
 	literals []literal
+	// rootSyms marks the symbols a match's root node can have (1), for a
+	// single-node pattern that is not a metavariable and has literals: a
+	// match holds one of them, so only the subtrees around their
+	// occurrences need flattening. Nil otherwise.
+	rootSyms []uint8
 }
 
 // ReadAs says how the pattern was read, e.g. "statement: call_expression".
@@ -160,6 +165,14 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 		return nil, s.name + ": a lone $$$ matches any run of nodes; put it inside code, e.g. foo($$$ARGS)"
 	}
 	pat.literals = literals(pat.nodes, lang)
+	if r := pat.nodes[0]; len(pat.nodes) == 1 && r.meta == metaNone && len(pat.literals) > 0 {
+		pat.rootSyms = make([]uint8, len(lang.kinds))
+		for sym := range lang.kinds {
+			if lang.kinds[sym] == r.kind {
+				pat.rootSyms[sym] = 1
+			}
+		}
+	}
 	return pat, ""
 }
 

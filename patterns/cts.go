@@ -194,17 +194,25 @@ static void pt_release(pt_arena *a, TSTree *t) {
 	pt_arena_reset(a);
 }
 
-// pt_flatten writes the tree in pre-order; next is the index just past a
-// node's subtree. named[sym] says whether a symbol is named (ERROR, past
-// the table, is). It returns the number of nodes written (at most cap).
-static uint32_t pt_flatten(pt_arena *a, TSTree *t, const uint8_t *named, uint32_t nsyms, pt_node *out, uint32_t cap) {
-	pt_active = a;
-	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
-	uint32_t n = 0, depth = 0, stackCap = 64;
-	uint32_t *stack = malloc(stackCap * sizeof(uint32_t));
+typedef struct {
+	uint32_t *v;
+	uint32_t len, cap;
+} pt_stack;
+
+// pt_subtree writes the subtree at the cursor's node in pre-order into
+// out from index n, and returns the index past it; next is the index
+// just past a node's subtree. named[sym] says whether a symbol is named
+// (ERROR, past the table, is). The cursor ends where it started. *full is
+// set when cap was reached (the subtree is then cut short).
+static uint32_t pt_subtree(TSTreeCursor *c, const uint8_t *named, uint32_t nsyms, pt_node *out, uint32_t n, uint32_t cap, pt_stack *st, int *full) {
+	uint32_t base = st->len, depth = 0;
 	for (;;) {
-		TSNode node = ts_tree_cursor_current_node(&c);
-		if (n >= cap) break;
+		if (n >= cap) {
+			*full = 1;
+			while (st->len > base) out[st->v[--st->len]].next = n;
+			return n;
+		}
+		TSNode node = ts_tree_cursor_current_node(c);
 		pt_node *o = &out[n];
 		TSSymbol sym = ts_node_symbol(node);
 		o->start = ts_node_start_byte(node);
@@ -215,21 +223,64 @@ static uint32_t pt_flatten(pt_arena *a, TSTree *t, const uint8_t *named, uint32_
 			(ts_node_is_missing(node) ? PT_MISSING : 0) |
 			(sym == (TSSymbol)-1 ? PT_ERROR : 0);
 		o->next = n + 1;
-		if (depth == stackCap) {
-			stackCap *= 2;
-			stack = realloc(stack, stackCap * sizeof(uint32_t));
+		if (st->len == st->cap) {
+			st->cap *= 2;
+			st->v = realloc(st->v, st->cap * sizeof(uint32_t));
 		}
-		stack[depth++] = n++;
-		if (ts_tree_cursor_goto_first_child(&c)) continue;
+		st->v[st->len++] = n++;
+		if (ts_tree_cursor_goto_first_child(c)) {
+			depth++;
+			continue;
+		}
 		for (;;) {
-			out[stack[--depth]].next = n;
-			if (ts_tree_cursor_goto_next_sibling(&c)) break;
+			out[st->v[--st->len]].next = n;
+			if (depth == 0) return n;
+			if (ts_tree_cursor_goto_next_sibling(c)) break;
+			ts_tree_cursor_goto_parent(c);
+			depth--;
+		}
+	}
+}
+
+// pt_flatten writes the tree in pre-order (see pt_subtree) and returns
+// the number of nodes written.
+//
+// With offs (noff sorted byte offsets), it writes only the subtrees that
+// can hold a match: the outermost nodes whose symbol is marked in root
+// (nroot entries) and whose range holds one of the offsets; the walk does
+// not enter a node that holds none. Those subtrees follow each other in
+// the output, each in pre-order.
+static uint32_t pt_flatten(pt_arena *a, TSTree *t, const uint8_t *named, uint32_t nsyms,
+		const uint8_t *root, uint32_t nroot, const uint32_t *offs, uint32_t noff, pt_node *out, uint32_t cap) {
+	pt_active = a;
+	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
+	pt_stack st = {malloc(64 * sizeof(uint32_t)), 0, 64};
+	uint32_t n = 0, ai = 0;
+	int full = 0;
+	if (!offs) {
+		n = pt_subtree(&c, named, nsyms, out, 0, cap, &st, &full);
+		goto done;
+	}
+	for (;;) {
+		TSNode node = ts_tree_cursor_current_node(&c);
+		uint32_t start = ts_node_start_byte(node);
+		while (ai < noff && offs[ai] < start) ai++;
+		if (ai == noff) break;
+		if (offs[ai] < ts_node_end_byte(node)) {
+			TSSymbol sym = ts_node_symbol(node);
+			if (sym < nroot && root[sym]) {
+				n = pt_subtree(&c, named, nsyms, out, n, cap, &st, &full);
+				if (full) break;
+			} else if (ts_tree_cursor_goto_first_child(&c)) {
+				continue;
+			}
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
 			if (!ts_tree_cursor_goto_parent(&c)) goto done;
 		}
 	}
 done:
-	while (depth > 0) out[stack[--depth]].next = n;
-	free(stack);
+	free(st.v);
 	ts_tree_cursor_delete(&c);
 	pt_active = NULL;
 	return n;
@@ -308,6 +359,7 @@ type parser struct {
 	arena *C.pt_arena
 	buf   []node // reused between parses
 	src   []byte // reused between file reads
+	offs  [2][]uint32
 }
 
 func newParser() *parser { return newParserLimit(arenaLimit) }
@@ -330,6 +382,15 @@ var emptySource = []byte{0}
 // parse parses src with lang. The returned tree's nodes alias the parser's
 // buffer when keep is false (valid until the next parse).
 func (p *parser) parse(lang *Language, src []byte, keep bool) (*Tree, error) {
+	return p.parseNear(lang, src, keep, nil, nil)
+}
+
+// parseNear is parse keeping only what can hold a match of a pattern
+// whose root symbols are marked in roots and which must contain a token
+// starting at one of offs (sorted): the outermost subtrees rooted at such
+// a symbol that hold one of the offsets, one after another. With roots
+// nil it keeps the whole tree.
+func (p *parser) parseNear(lang *Language, src []byte, keep bool, roots []uint8, offs []uint32) (*Tree, error) {
 	lang.load()
 	if lang.ptr == nil {
 		return nil, fmt.Errorf("language %s is not built in: %s", lang.ID, lang.missing)
@@ -357,7 +418,17 @@ func (p *parser) parse(lang *Language, src []byte, keep bool) (*Tree, error) {
 	}
 	nodes = nodes[:count]
 	named := lang.namedSyms
+	var root *C.uint8_t
+	var off *C.uint32_t
+	if roots != nil {
+		if len(offs) == 0 {
+			return &Tree{Lang: lang, Src: src, nodes: nodes[:0]}, nil
+		}
+		off = (*C.uint32_t)(unsafe.Pointer(unsafe.SliceData(offs)))
+		root = (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(roots)))
+	}
 	n := int(C.pt_flatten(p.arena, tree, (*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
+		root, C.uint32_t(len(roots)), off, C.uint32_t(len(offs)),
 		(*C.pt_node)(unsafe.Pointer(&nodes[0])), count))
 	return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}, nil
 }

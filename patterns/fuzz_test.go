@@ -79,8 +79,9 @@ func FuzzCompile(f *testing.F) {
 }
 
 // FuzzMatch: a compiled pattern run over arbitrary source never panics,
-// every match and capture lies inside the source, and a source with a
-// match passes the literal prefilter.
+// every match and capture lies inside the source, a source with a match
+// passes the literal prefilter, and matching on the subtrees parseFor
+// keeps finds exactly what matching on the whole tree finds.
 func FuzzMatch(f *testing.F) {
 	for _, s := range []struct {
 		lang         uint8
@@ -114,7 +115,7 @@ func FuzzMatch(f *testing.F) {
 		}
 		pr := newParser()
 		defer pr.close()
-		tree, err := pr.parse(l, []byte(src), false)
+		tree, err := pr.parse(l, []byte(src), true)
 		if err != nil {
 			return
 		}
@@ -131,6 +132,13 @@ func FuzzMatch(f *testing.F) {
 				}
 			}
 		}
+		near, err := pr.parseFor(p, []byte(src))
+		if err != nil {
+			t.Fatalf("parseFor: %v after parse succeeded", err)
+		}
+		if got := p.Find(near); !sameSpans(got, spans) {
+			t.Fatalf("matches on the kept subtrees differ from the whole tree's:\n near %v\n whole %v", got, spans)
+		}
 		for _, s := range spans {
 			if s.Start > s.End || s.End > n {
 				t.Fatalf("match [%d,%d) outside the %d-byte source", s.Start, s.End, n)
@@ -142,4 +150,24 @@ func FuzzMatch(f *testing.F) {
 			}
 		}
 	})
+}
+
+// sameSpans compares matches by their byte ranges and captures' names and
+// byte ranges (node indices differ between trees).
+func sameSpans(a, b []Span) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Start != b[i].Start || a[i].End != b[i].End || len(a[i].Captures) != len(b[i].Captures) {
+			return false
+		}
+		for j, c := range a[i].Captures {
+			d := b[i].Captures[j]
+			if c.Name != d.Name || c.Multi != d.Multi || c.Start != d.Start || c.End != d.End {
+				return false
+			}
+		}
+	}
+	return true
 }

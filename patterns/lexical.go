@@ -40,6 +40,27 @@ func (l literal) next(src []byte, from int) int {
 	return -1
 }
 
+// occurrences appends to offs the offsets of l's occurrences in src (whole
+// words when l.word), stopping once there are more than limit (when
+// limit >= 0).
+func (l literal) occurrences(src []byte, offs []uint32, limit int) []uint32 {
+	from := 0
+	for limit < 0 || len(offs) <= limit {
+		var i int
+		if l.word {
+			i = l.next(src, from)
+		} else if i = bytes.Index(src[from:], l.text); i >= 0 {
+			i += from
+		}
+		if i < 0 {
+			break
+		}
+		offs = append(offs, uint32(i))
+		from = i + 1
+	}
+	return offs
+}
+
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 

@@ -250,7 +250,7 @@ func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep b
 			return nil
 		}
 	}
-	tree, err := p.parse(pat.Lang, src, false)
+	tree, err := p.parseFor(pat, src)
 	if err != nil {
 		return nil
 	}
@@ -272,6 +272,27 @@ func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep b
 		fm.Matches[i] = f
 	}
 	return fm
+}
+
+// parseFor parses src for matching pat. When pat allows it, only the
+// subtrees around the occurrences of its rarest literal are flattened:
+// every match holds a token with that literal's text.
+func (p *parser) parseFor(pat *Pattern, src []byte) (*Tree, error) {
+	if pat.rootSyms == nil {
+		return p.parse(pat.Lang, src, false)
+	}
+	best := -1 // which of p.offs holds the fewest offsets so far
+	for _, lit := range pat.literals {
+		slot, limit := 0, -1
+		if best >= 0 {
+			slot, limit = 1-best, len(p.offs[best])
+		}
+		p.offs[slot] = lit.occurrences(src, p.offs[slot][:0], limit)
+		if best < 0 || len(p.offs[slot]) < len(p.offs[best]) {
+			best = slot
+		}
+	}
+	return p.parseNear(pat.Lang, src, false, pat.rootSyms, p.offs[best])
 }
 
 // read reads a file into the parser's reusable buffer (valid until the

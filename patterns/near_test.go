@@ -1,0 +1,152 @@
+package patterns
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// TestParseForKeepsWhatMatches checks the pruned flatten on small sources
+// built to trip it: matches nested in matches, the anchor text in comments
+// and strings, candidates side by side, and a file without the anchor.
+func TestParseForKeepsWhatMatches(t *testing.T) {
+	for _, tt := range []struct {
+		lang, pattern, src string
+		want               int // matches
+	}{
+		{"python", "$A == $A", "x = (a == a) == (a == a)\n# b == b\ny = 'c == c'\nz = d == e\n", 3},
+		{"python", "print($$$)", "print(print(1), print(2))\ndef f():\n    print(3)\n", 4},
+		{"python", "if $X is None: $$$", "if a is None:\n    if b is None:\n        pass\nelif a is not None:\n    pass\n", 2},
+		{"python", "def $F($$$): $$$", "class C:\n    def f(self):\n        def g(): pass\n", 2},
+		{"python", "$A == $A", "x = a != a\n", 0},
+		{"go", "fmt.Errorf($$$A)", "package p\nfunc f() { _ = fmt.Errorf(\"%w\", fmt.Errorf(\"x\")) }\n// fmt.Errorf(y)\n", 2},
+		{"go", "$A == $A", "package p\nvar _ = a+b == a + b\nvar _ = x == /* c */ x\nvar _ = x == y\n", 2},
+		{"go", "for $I := range $X { $$$ }", "package p\nfunc f() {\n\tfor i := range xs {\n\t\tfor j := range i { _ = j }\n\t}\n}\n", 2},
+		{"javascript", "console.log($$$A)", "console.log(console.log(1)); f(() => console.log(2))\n", 3},
+	} {
+		lang := mustLang(t, tt.lang)
+		p, err := Compile(lang, tt.pattern, CompileOptions{})
+		if err != nil {
+			t.Fatalf("%s %q: %v", tt.lang, tt.pattern, err)
+		}
+		if p.rootSyms == nil {
+			t.Fatalf("%s %q: no root symbols, so nothing is pruned", tt.lang, tt.pattern)
+		}
+		pr := newParser()
+		whole, err := pr.parse(lang, []byte(tt.src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		near, err := pr.parseFor(p, []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, got := p.Find(whole), p.Find(near)
+		if len(want) != tt.want {
+			t.Errorf("%s %q: %d matches on the whole tree, want %d", tt.lang, tt.pattern, len(want), tt.want)
+		}
+		if !sameSpans(got, want) {
+			t.Errorf("%s %q: on the kept subtrees %v, on the whole tree %v", tt.lang, tt.pattern, got, want)
+		}
+		if len(near.nodes) >= len(whole.nodes) {
+			t.Errorf("%s %q: kept %d of %d nodes", tt.lang, tt.pattern, len(near.nodes), len(whole.nodes))
+		}
+		pr.close()
+	}
+}
+
+// TestParseForOnCorpus holds the pruned flatten to the whole tree on real
+// code: the Python standard library and a twentieth of GOROOT/src, with the
+// bench's patterns and a few more.
+func TestParseForOnCorpus(t *testing.T) {
+	testutil.Needs(t, "go")
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("go", func(t *testing.T) {
+		holdNearToWhole(t, "go", filepath.Join(strings.TrimSpace(string(out)), "src"), ".go", 20,
+			"if err != nil { return $$$ }", "fmt.Errorf($$$ARGS)", "for $I := range $X { $$$ }", "$A == $B",
+			"$X.$M($$$)", "len($S) == 0", "defer $F()")
+	})
+	t.Run("python", func(t *testing.T) {
+		dir := "/usr/lib/python3.11"
+		testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
+			if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
+				return err.Error()
+			}
+			return ""
+		})
+		holdNearToWhole(t, "python", dir, ".py", 2,
+			"print($$$)", "if $X is None: $$$", "$A == $B", "def $F($$$): $$$",
+			"self.$A = $A", "raise $E($$$)", "return None")
+	})
+}
+
+func holdNearToWhole(t *testing.T, langID, dir, ext string, every int, patterns ...string) {
+	lang := mustLang(t, langID)
+	var pats []*Pattern
+	for _, s := range patterns {
+		p, err := Compile(lang, s, CompileOptions{})
+		if err != nil {
+			t.Fatalf("%q: %v", s, err)
+		}
+		if p.rootSyms == nil {
+			t.Fatalf("%q: no root symbols, so nothing is pruned", s)
+		}
+		pats = append(pats, p)
+	}
+	pr := newParser()
+	defer pr.close()
+	files, seen := 0, 0
+	matches := make([]int, len(pats))
+	kept, total := 0, 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() && slices.Contains([]string{"site-packages", "dist-packages", "testdata"}, d.Name()) {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ext) {
+			return nil
+		}
+		if seen++; seen%every != 0 {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || len(src) > DefaultMaxFileBytes {
+			return nil
+		}
+		files++
+		whole, err := pr.parse(lang, src, true)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for i, p := range pats {
+			want := p.Find(whole)
+			near, err := pr.parseFor(p, src)
+			if err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+			if got := p.Find(near); !sameSpans(got, want) {
+				t.Errorf("%s, %q: %d matches on the kept subtrees, %d on the whole tree", path, p.Source, len(got), len(want))
+			}
+			matches[i] += len(want)
+			kept += len(near.nodes)
+			total += len(whole.nodes)
+		}
+		return nil
+	})
+	if files < 300 {
+		t.Fatalf("only %d %s files under %s", files, ext, dir)
+	}
+	for i, n := range matches {
+		if n == 0 {
+			t.Errorf("%q matched nothing in %d files: the comparison proves little", pats[i].Source, files)
+		}
+	}
+	t.Logf("%d files; matches per pattern %v; kept %.1f%% of the nodes", files, matches, 100*float64(kept)/float64(total))
+}
