@@ -166,18 +166,33 @@ static void pt_arena_delete(pt_arena *a) {
 
 // pt_parse parses s with a parser made for this call inside arena a; the
 // tree lives in a until pt_release. NULL when the parser refused the
-// language (*abi_ok = 0) or gave up.
-static TSTree *pt_parse(pt_arena *a, const TSLanguage *lang, const char *s, uint32_t n, int *lang_ok, uint32_t *count) {
+// language (*lang_ok = 0) or gave up. With nranges > 0, only those byte
+// ranges of s are parsed; ranges holds five numbers per range: start
+// byte, end byte, start row, end row, end column (a range starts at
+// column 0). *has_error says whether the tree holds ERROR or MISSING.
+static TSTree *pt_parse(pt_arena *a, const TSLanguage *lang, const char *s, uint32_t n,
+		const uint32_t *ranges, uint32_t nranges, int *lang_ok, uint32_t *count, int *has_error) {
 	pt_active = a;
 	TSTree *t = NULL;
 	TSParser *p = ts_parser_new();
 	*lang_ok = ts_parser_set_language(p, lang);
-	if (*lang_ok) t = ts_parser_parse_string(p, NULL, s, n);
+	int ok = *lang_ok;
+	if (ok && nranges > 0) {
+		TSRange *r = malloc(nranges * sizeof(TSRange));
+		for (uint32_t i = 0; i < nranges; i++) {
+			const uint32_t *v = &ranges[5 * i];
+			r[i] = (TSRange){{v[2], 0}, {v[3], v[4]}, v[0], v[1]};
+		}
+		ok = ts_parser_set_included_ranges(p, r, nranges);
+		free(r);
+	}
+	if (ok) t = ts_parser_parse_string(p, NULL, s, n);
 	// Deleting the parser frees little (arena frees are no-ops) but runs
 	// the grammar's external scanner destructor, whose memory may come
 	// from libc directly.
 	ts_parser_delete(p);
 	*count = t ? ts_node_descendant_count(ts_tree_root_node(t)) : 0;
+	*has_error = t ? ts_node_has_error(ts_tree_root_node(t)) : 0;
 	pt_active = NULL;
 	return t;
 }
@@ -289,6 +304,7 @@ done:
 import "C"
 
 import (
+	"errors"
 	"fmt"
 	"unsafe"
 
@@ -359,7 +375,9 @@ type parser struct {
 	arena *C.pt_arena
 	buf   []node // reused between parses
 	src   []byte // reused between file reads
-	offs  [2][]uint32
+	offs  [3][]uint32
+	stmts []uint32 // statement starts, for ranges
+	rng   []uint32 // ranges to parse, five numbers each
 }
 
 func newParser() *parser { return newParserLimit(arenaLimit) }
@@ -382,7 +400,7 @@ var emptySource = []byte{0}
 // parse parses src with lang. The returned tree's nodes alias the parser's
 // buffer when keep is false (valid until the next parse).
 func (p *parser) parse(lang *Language, src []byte, keep bool) (*Tree, error) {
-	return p.parseNear(lang, src, keep, nil, nil)
+	return p.parseIn(lang, src, keep, nil, nil, nil)
 }
 
 // parseNear is parse keeping only what can hold a match of a pattern
@@ -390,21 +408,53 @@ func (p *parser) parse(lang *Language, src []byte, keep bool) (*Tree, error) {
 // starting at one of offs (sorted): the outermost subtrees rooted at such
 // a symbol that hold one of the offsets, one after another. With roots
 // nil it keeps the whole tree.
-func (p *parser) parseNear(lang *Language, src []byte, keep bool, roots []uint8, offs []uint32) (*Tree, error) {
+//
+// For a language that can split a file into independent top-level
+// statements (Python), only the statements holding one of stmtOffs are
+// parsed; if that parse has a syntax error, or the split is unsure, the
+// whole file is.
+func (p *parser) parseNear(lang *Language, src []byte, keep bool, roots []uint8, offs, stmtOffs []uint32) (*Tree, error) {
+	if roots != nil && len(stmtOffs) > 0 {
+		if split := splitters[lang.ID]; split != nil {
+			if ranges, ok := p.ranges(src, stmtOffs, split); ok {
+				if t, err := p.parseIn(lang, src, keep, roots, offs, ranges); err != errRetry {
+					return t, err
+				}
+			}
+		}
+	}
+	return p.parseIn(lang, src, keep, roots, offs, nil)
+}
+
+// errRetry says a parse of part of a file must be redone on all of it.
+var errRetry = errors.New("parse the whole file")
+
+func (p *parser) parseIn(lang *Language, src []byte, keep bool, roots []uint8, offs, ranges []uint32) (*Tree, error) {
 	lang.load()
 	if lang.ptr == nil {
 		return nil, fmt.Errorf("language %s is not built in: %s", lang.ID, lang.missing)
+	}
+	if roots != nil && len(offs) == 0 {
+		return &Tree{Lang: lang, Src: src}, nil // nothing can match
 	}
 	data := src
 	if len(data) == 0 {
 		data = emptySource
 	}
-	var langOK C.int
+	var langOK, hasError C.int
 	var count C.uint32_t
-	tree := C.pt_parse(p.arena, (*C.TSLanguage)(lang.ptr), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)), &langOK, &count)
+	var rp *C.uint32_t
+	if len(ranges) > 0 {
+		rp = (*C.uint32_t)(unsafe.Pointer(&ranges[0]))
+	}
+	tree := C.pt_parse(p.arena, (*C.TSLanguage)(lang.ptr), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)),
+		rp, C.uint32_t(len(ranges)/5), &langOK, &count, &hasError)
 	defer C.pt_release(p.arena, tree)
 	if langOK == 0 {
 		return nil, fmt.Errorf("language %s: grammar ABI %d is not supported by this tree-sitter", lang.ID, lang.abi())
+	}
+	if len(ranges) > 0 && (tree == nil || hasError != 0) {
+		return nil, errRetry
 	}
 	if tree == nil {
 		return nil, fmt.Errorf("parsing %s: tree-sitter gave up", lang.ID)
@@ -421,10 +471,7 @@ func (p *parser) parseNear(lang *Language, src []byte, keep bool, roots []uint8,
 	var root *C.uint8_t
 	var off *C.uint32_t
 	if roots != nil {
-		if len(offs) == 0 {
-			return &Tree{Lang: lang, Src: src, nodes: nodes[:0]}, nil
-		}
-		off = (*C.uint32_t)(unsafe.Pointer(unsafe.SliceData(offs)))
+		off = (*C.uint32_t)(unsafe.Pointer(&offs[0]))
 		root = (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(roots)))
 	}
 	n := int(C.pt_flatten(p.arena, tree, (*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),

@@ -40,14 +40,13 @@ func (l literal) next(src []byte, from int) int {
 	return -1
 }
 
-// occurrences appends to offs the offsets of l's occurrences in src (whole
-// words when l.word), stopping once there are more than limit (when
-// limit >= 0).
-func (l literal) occurrences(src []byte, offs []uint32, limit int) []uint32 {
-	from := 0
-	for limit < 0 || len(offs) <= limit {
+// occurrences appends to offs the offsets where l's text occurs in src,
+// only as a whole word when l.word and whole, stopping once there are
+// more than limit (when limit >= 0).
+func (l literal) occurrences(src []byte, offs []uint32, limit int, whole bool) []uint32 {
+	for from := 0; limit < 0 || len(offs) <= limit; {
 		var i int
-		if l.word {
+		if l.word && whole {
 			i = l.next(src, from)
 		} else if i = bytes.Index(src[from:], l.text); i >= 0 {
 			i += from

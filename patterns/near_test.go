@@ -150,3 +150,115 @@ func holdNearToWhole(t *testing.T, langID, dir, ext string, every int, patterns 
 	}
 	t.Logf("%d files; matches per pattern %v; kept %.1f%% of the nodes", files, matches, 100*float64(kept)/float64(total))
 }
+
+// TestSplitPython checks the statement split on sources built to trip it.
+func TestSplitPython(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want []string // the first line of each statement after the first
+		ok   bool
+	}{
+		{"a = 1\nb = 2\n", []string{"b = 2"}, true},
+		{"if a:\n    pass\nelse:\n    pass\nx = 1\n", []string{"x = 1"}, true},
+		{"try:\n    pass\nexcept E:\n    pass\nfinally:\n    pass\nelsewhere = 1\n", []string{"elsewhere = 1"}, true},
+		{"@d\n@e(1)\n# c\ndef f():\n    pass\n@g\nclass C: pass\n", []string{"@g"}, true},
+		{"x = (1,\n2)\ny = [\n]\n", []string{"y = ["}, true},
+		{"s = '''\nz = 1\n'''\nt = 2\n", []string{"t = 2"}, true},
+		{"s = 'a\\\nz = 1'\nt = 2\n", []string{"t = 2"}, true},
+		{"x = 1 + \\\n2\ny = 3\n", []string{"y = 3"}, true},
+		{"def f():\n    x = 1\n# col 0 comment\n    y = 2\nz = 3\n", []string{"z = 3"}, true},
+		{"s = f'{x:>{w}}' + f\"{d['k']}\" + f'{{'\nt = 1\n", []string{"t = 1"}, true},
+		{"s = f'''{\n1}\n'''\nt = 1\n", []string{"t = 1"}, true},
+		{"s = f'{d[\"}\"]}'\nt = 1\n", []string{"t = 1"}, true},
+		{"if\"{\" in s: pass\nt = 1\n", []string{"t = 1"}, true},
+		{"s = rb'\\''\nt = 1\n", []string{"t = 1"}, true},
+		{"s = 'unterminated\nt = 1\n", nil, false},
+		{"s = '''unterminated\nt = 1\n", nil, false},
+		{"x = )\n", nil, false},
+		{"x = (\n", nil, false},
+	} {
+		starts, ok := splitPython([]byte(tt.src), nil)
+		if ok != tt.ok {
+			t.Errorf("%q: ok %v, want %v", tt.src, ok, tt.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		var got []string
+		for _, s := range starts[1:] {
+			line, _, _ := strings.Cut(tt.src[s:], "\n")
+			got = append(got, line)
+		}
+		if starts[0] != 0 || !slices.Equal(got, tt.want) {
+			t.Errorf("%q: statements start at %v (%q), want %q", tt.src, starts, got, tt.want)
+		}
+	}
+}
+
+// TestSplitPythonOnStdlib holds the split to the parser: in every file of
+// the Python standard library that parses without error, each offset the
+// split gives is where one of the module's statements starts.
+func TestSplitPythonOnStdlib(t *testing.T) {
+	dir := "/usr/lib/python3.11"
+	testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
+		if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	lang := mustLang(t, "python")
+	pr := newParser()
+	defer pr.close()
+	files, unsure, found, stmts := 0, 0, 0, 0
+	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() && slices.Contains([]string{"site-packages", "dist-packages"}, d.Name()) {
+			return filepath.SkipDir
+		}
+		if !strings.HasSuffix(path, ".py") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil || len(src) > DefaultMaxFileBytes {
+			return nil
+		}
+		tree, err := pr.parse(lang, src, false)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if _, broken := tree.firstError(); broken {
+			return nil
+		}
+		files++
+		starts, ok := splitPython(src, nil)
+		if !ok {
+			unsure++
+			return nil
+		}
+		module := map[uint32]bool{}
+		for c := uint32(1); c < uint32(len(tree.nodes)); c = tree.nodes[c].next {
+			if !tree.skip(int(c)) {
+				module[tree.nodes[c].start] = true
+			}
+		}
+		for _, s := range starts[1:] {
+			if !module[s] {
+				line, _, _ := strings.Cut(string(src[s:]), "\n")
+				t.Errorf("%s:%d: the split starts a statement at %q, the parser does not", path, s, line)
+			}
+		}
+		found += len(starts) - 1
+		stmts += len(module)
+		if module[0] {
+			stmts--
+		}
+		return nil
+	})
+	if files < 500 {
+		t.Fatalf("only %d files parsed without error under %s", files, dir)
+	}
+	if unsure > files/20 {
+		t.Errorf("the split was unsure in %d of %d files", unsure, files)
+	}
+	t.Logf("%d files (%d unsure); the split found %d statement starts past the first, of the parser's %d", files, unsure, found, stmts)
+}

@@ -275,24 +275,32 @@ func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep b
 }
 
 // parseFor parses src for matching pat. When pat allows it, only the
-// subtrees around the occurrences of its rarest literal are flattened:
-// every match holds a token with that literal's text.
+// subtrees around the occurrences of its rarest literal are flattened
+// (every match holds a token with that literal's text), and in Python
+// only the statements holding one of its whole-word occurrences are
+// parsed (a token glued to a letter, as A in 0BA, is a syntax error, and
+// a file whose statements parse without error is read the same).
 func (p *parser) parseFor(pat *Pattern, src []byte) (*Tree, error) {
 	if pat.rootSyms == nil {
 		return p.parse(pat.Lang, src, false)
 	}
-	best := -1 // which of p.offs holds the fewest offsets so far
+	best, rarest := -1, literal{} // best: which of p.offs holds the fewest offsets so far
 	for _, lit := range pat.literals {
 		slot, limit := 0, -1
 		if best >= 0 {
 			slot, limit = 1-best, len(p.offs[best])
 		}
-		p.offs[slot] = lit.occurrences(src, p.offs[slot][:0], limit)
+		p.offs[slot] = lit.occurrences(src, p.offs[slot][:0], limit, true)
 		if best < 0 || len(p.offs[slot]) < len(p.offs[best]) {
-			best = slot
+			best, rarest = slot, lit
 		}
 	}
-	return p.parseNear(pat.Lang, src, false, pat.rootSyms, p.offs[best])
+	words, all := p.offs[best], p.offs[best]
+	if rarest.word {
+		p.offs[2] = rarest.occurrences(src, p.offs[2][:0], -1, false)
+		all = p.offs[2]
+	}
+	return p.parseNear(pat.Lang, src, false, pat.rootSyms, all, words)
 }
 
 // read reads a file into the parser's reusable buffer (valid until the

@@ -28,6 +28,18 @@ typedef struct TSNode {
   const TSTree *tree;
 } TSNode;
 
+typedef struct TSPoint {
+  uint32_t row;
+  uint32_t column;
+} TSPoint;
+
+typedef struct TSRange {
+  TSPoint start_point;
+  TSPoint end_point;
+  uint32_t start_byte;
+  uint32_t end_byte;
+} TSRange;
+
 typedef struct TSTreeCursor {
   const void *tree;
   const void *id;
@@ -39,6 +51,7 @@ void ts_parser_delete(TSParser *self);
 bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
 void ts_parser_reset(TSParser *self);
+bool ts_parser_set_included_ranges(TSParser *self, const TSRange *ranges, uint32_t count);
 void ts_tree_delete(TSTree *self);
 TSNode ts_tree_root_node(const TSTree *self);
 uint32_t ts_node_start_byte(TSNode self);
@@ -48,6 +61,7 @@ bool ts_node_is_named(TSNode self);
 bool ts_node_is_missing(TSNode self);
 bool ts_node_is_extra(TSNode self);
 bool ts_node_is_error(TSNode self);
+bool ts_node_has_error(TSNode self);
 uint32_t ts_node_descendant_count(TSNode self);
 TSTreeCursor ts_tree_cursor_new(TSNode node);
 void ts_tree_cursor_delete(TSTreeCursor *self);

@@ -1,0 +1,296 @@
+// This file splits a Python file into its top-level statements with a
+// lexical scan, so that a search parses only the statements that hold the
+// pattern's rarest literal (tree-sitter's included ranges). A top-level
+// statement parses the same alone as in its file: it starts at column 0
+// with no open bracket, string or line continuation, and nothing before
+// it changes how it is read. The scan answers "unsure" (parse the whole
+// file) on anything it cannot follow, and a parse of the chosen ranges
+// that has a syntax error is redone on the whole file.
+
+package patterns
+
+import "bytes"
+
+// A splitter appends to starts the offsets where src's top-level
+// statements begin, in order, the first being 0; false when unsure.
+type splitter func(src []byte, starts []uint32) ([]uint32, bool)
+
+var splitters = map[string]splitter{"python": splitPython}
+
+// ranges returns the parts of src to parse so that every statement
+// holding one of offs (sorted) is parsed: five numbers per range (start
+// byte, end byte, start row, end row, end column). False when the split
+// is unsure or nothing would be left out.
+func (p *parser) ranges(src []byte, offs []uint32, split splitter) ([]uint32, bool) {
+	starts, ok := split(src, p.stmts[:0])
+	p.stmts = starts
+	if !ok || len(starts) < 2 {
+		return nil, false
+	}
+	out := p.rng[:0]
+	row, rowAt := uint32(0), uint32(0) // row is the line of offset rowAt
+	rowOf := func(off uint32) uint32 {
+		row += uint32(bytes.Count(src[rowAt:off], []byte{'\n'}))
+		rowAt = off
+		return row
+	}
+	kept, oi := 0, 0
+	for k, s := range starts {
+		e := uint32(len(src))
+		if k+1 < len(starts) {
+			e = starts[k+1]
+		}
+		for oi < len(offs) && offs[oi] < s {
+			oi++
+		}
+		if oi == len(offs) || offs[oi] >= e {
+			continue
+		}
+		kept += int(e - s)
+		if n := len(out); n > 0 && out[n-4] == s {
+			out[n-4] = e // extends the previous range
+			continue
+		}
+		out = append(out, s, e, 0, 0, 0)
+	}
+	p.rng = out
+	if kept == len(src) {
+		return nil, false
+	}
+	for i := 0; i < len(out); i += 5 {
+		out[i+2] = rowOf(out[i])
+		if e := out[i+1]; e == uint32(len(src)) {
+			out[i+3] = rowOf(e)
+			out[i+4] = e - uint32(bytes.LastIndexByte(src[:e], '\n')+1)
+		} else {
+			out[i+3] = rowOf(e) // a statement start: column 0
+		}
+	}
+	return out, true
+}
+
+// splitPython finds the lines where a top-level statement starts: at
+// column 0, outside brackets, strings and backslash continuations, not a
+// comment, not else/elif/except/finally (which continue the statement
+// before), and not right after a decorator line.
+func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
+	starts = append(starts, 0)
+	depth := 0
+	decorated := len(src) > 0 && src[0] == '@' // the last top-level line was a decorator
+	last := -1                                 // the last byte of code seen (a string's closing quote)
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '#' && c != '\\' {
+			last = i
+		}
+		switch {
+		case c == '#':
+			nl := bytes.IndexByte(src[i:], '\n')
+			if nl < 0 {
+				return starts, true
+			}
+			i += nl
+		case c == '\'' || c == '"':
+			end, ok := skipPyString(src, i)
+			if !ok {
+				return starts, false
+			}
+			i, last = end, end-1
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			i++
+		case c == ')' || c == ']' || c == '}':
+			if depth--; depth < 0 {
+				return starts, false
+			}
+			i++
+		case c == '\\':
+			// A continuation (or a stray backslash, a syntax error the
+			// parser will see): the next line is not a new statement.
+			i += 2
+			if i <= len(src) && src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
+				i++
+			}
+		case c == '\n':
+			i++
+			if depth > 0 || i == len(src) {
+				continue
+			}
+			open := last >= 0 && endsOpen(src[:last+1])
+			switch b := src[i]; {
+			case b == ' ' || b == '\t' || b == '\f' || b == '\r' || b == '\n' || b == '#':
+				continue // indented, blank or a comment
+			case b == '@':
+				if !decorated && !open {
+					starts = append(starts, uint32(i))
+				}
+				decorated = true
+			default:
+				// A line that starts with, say, '=' goes on the statement
+				// before it for tree-sitter ((a)\n= 0 is one assignment).
+				if !decorated && !open && startsStatement(b) && !continues(src[i:]) {
+					starts = append(starts, uint32(i))
+				}
+				decorated = false
+			}
+		default:
+			i++
+		}
+	}
+	return starts, depth == 0
+}
+
+// endsOpen reports code ending in a token after which a statement cannot
+// end (an operator, a comma, a colon, a keyword such as and): tree-sitter
+// then reads the next line as more of it, newline or not.
+func endsOpen(code []byte) bool {
+	c := code[len(code)-1]
+	switch {
+	case c == '\'' || c == '"' || c == ')' || c == ']' || c == '}':
+		return false
+	case isLetter(c) || isDigit(c) || c >= 0x80:
+		start := len(code) - 1
+		for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
+			start--
+		}
+		switch string(code[start:]) {
+		case "and", "or", "not", "in", "is", "if", "else", "elif", "for", "from", "import", "as",
+			"lambda", "await", "with", "while", "del", "assert", "async", "def", "class", "global", "nonlocal":
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// startsStatement reports a byte a top-level statement can start with
+// that cannot go on an expression from the line before: a name, keyword,
+// number, string or bracket (not an operator: statements such as -x or
+// *a, b = c are left with the one before, which costs only speed).
+func startsStatement(b byte) bool {
+	return isLetter(b) || isDigit(b) || b >= 0x80 || b == '\'' || b == '"' || b == '(' || b == '[' || b == '{'
+}
+
+// continues reports a line that goes on the compound statement before it.
+func continues(line []byte) bool {
+	for _, kw := range []string{"else", "elif", "except", "finally"} {
+		if bytes.HasPrefix(line, []byte(kw)) && (len(line) == len(kw) || !isLetter(line[len(kw)]) && !isDigit(line[len(kw)]) && line[len(kw)] < 0x80) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipPyString returns the offset just past the string whose quote is at
+// q, with any prefix (the letters before it); an f- or t-string's
+// replacement fields are scanned as code, nested strings included. False
+// when the string does not end.
+func skipPyString(src []byte, q int) (int, bool) {
+	// The name glued before the quote is a prefix only when it is one
+	// (if"x" is the keyword if and a plain string).
+	start := q
+	for start > 0 && (isLetter(src[start-1]) || isDigit(src[start-1]) || src[start-1] >= 0x80) {
+		start--
+	}
+	interpolated := false
+	switch string(bytes.ToLower(src[start:q])) {
+	case "f", "fr", "rf", "t", "tr", "rt":
+		interpolated = true
+	}
+	quote := src[q]
+	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
+	j := q + 1
+	if triple {
+		j = q + 3
+	}
+	for j < len(src) {
+		switch c := src[j]; {
+		case c == '\\':
+			j += 2
+		case c == quote && (!triple || j+2 < len(src) && src[j+1] == quote && src[j+2] == quote):
+			if triple {
+				return j + 3, true
+			}
+			return j + 1, true
+		case c == '\n' && !triple:
+			return j, false
+		case c == '{' && interpolated:
+			if j+1 < len(src) && src[j+1] == '{' {
+				j += 2
+				continue
+			}
+			end, ok := skipPyField(src, j+1)
+			if !ok {
+				return j, false
+			}
+			j = end
+		default:
+			j++
+		}
+	}
+	return len(src), false
+}
+
+// skipPyField returns the offset just past the '}' that closes the
+// replacement field whose code starts at i: code with brackets and
+// strings, then optionally !conversion and :format spec, which may hold
+// fields of its own.
+func skipPyField(src []byte, i int) (int, bool) {
+	depth := 0
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '\'' || c == '"':
+			end, ok := skipPyString(src, i)
+			if !ok {
+				return i, false
+			}
+			i = end
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			i++
+		case c == ')' || c == ']':
+			if depth--; depth < 0 {
+				return i, false
+			}
+			i++
+		case c == '}':
+			if depth == 0 {
+				return i + 1, true
+			}
+			depth--
+			i++
+		case c == ':' && depth == 0:
+			return skipPySpec(src, i+1)
+		case c == '#':
+			nl := bytes.IndexByte(src[i:], '\n')
+			if nl < 0 {
+				return i, false
+			}
+			i += nl
+		default:
+			i++
+		}
+	}
+	return i, false
+}
+
+// skipPySpec skips a format spec up to and past its field's closing '}'.
+func skipPySpec(src []byte, i int) (int, bool) {
+	for i < len(src) {
+		switch src[i] {
+		case '{':
+			end, ok := skipPyField(src, i+1)
+			if !ok {
+				return i, false
+			}
+			i = end
+		case '}':
+			return i + 1, true
+		case '\n', '\'', '"':
+			return i, false // unsure
+		default:
+			i++
+		}
+	}
+	return i, false
+}
