@@ -174,7 +174,8 @@ func startsStatement(b byte) bool {
 // continues reports a line that goes on the compound statement before it.
 func continues(line []byte) bool {
 	for _, kw := range []string{"else", "elif", "except", "finally"} {
-		if bytes.HasPrefix(line, []byte(kw)) && (len(line) == len(kw) || !isLetter(line[len(kw)]) && !isDigit(line[len(kw)]) && line[len(kw)] < 0x80) {
+		if len(line) >= len(kw) && string(line[:len(kw)]) == kw &&
+			(len(line) == len(kw) || !isLetter(line[len(kw)]) && !isDigit(line[len(kw)]) && line[len(kw)] < 0x80) {
 			return true
 		}
 	}
@@ -193,9 +194,15 @@ func skipPyString(src []byte, q int) (int, bool) {
 		start--
 	}
 	interpolated := false
-	switch string(bytes.ToLower(src[start:q])) {
-	case "f", "fr", "rf", "t", "tr", "rt":
-		interpolated = true
+	if n := q - start; n == 1 || n == 2 {
+		var b [2]byte
+		for k := range n {
+			b[k] = src[start+k] | 0x20 // ASCII lower case
+		}
+		switch string(b[:n]) {
+		case "f", "fr", "rf", "t", "tr", "rt":
+			interpolated = true
+		}
 	}
 	quote := src[q]
 	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
