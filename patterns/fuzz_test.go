@@ -193,12 +193,29 @@ func FuzzSplitPython(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	lang, err := LanguageByName("python")
+	fuzzSplit(f, "python", splitPython, "$A == $A", "print($$$)", "f($A)", "if $X: $$$")
+}
+
+// FuzzSplitGo is FuzzSplitPython for Go's top-level declarations.
+func FuzzSplitGo(f *testing.F) {
+	for _, s := range []string{
+		"package p\n\nimport \"fmt\"\n\nfunc f() error {\n\tif err != nil {\n\t\treturn fmt.Errorf(\"x\")\n\t}\n\treturn nil\n}\n\nvar x = a == a\n",
+		"package p\nvar f = func() int {\nreturn 1\n}\nfunc g() { _ = a == a }\nconst s = `\nfunc h() { a == a }\n`\ntype T struct{}\n",
+		"package p\n/* a\nfunc f() {} */\nvar x = 1 +\nfunc() int { return a == a }()\nfunc f() {}\n",
+		"package p\nfunc f() {\n\tfor i := range xs {\n\t}\n}\nfunc g() { x++\n}\nvar r = '\"'\nfunc h() {}\n",
+	} {
+		f.Add(s)
+	}
+	fuzzSplit(f, "go", splitGo, "$A == $A", "fmt.Errorf($$$)", "for $I := range $X { $$$ }", "if err != nil { return $$$ }")
+}
+
+func fuzzSplit(f *testing.F, langID string, split splitter, patterns ...string) {
+	lang, err := LanguageByName(langID)
 	if err != nil {
 		f.Fatal(err)
 	}
 	var pats []*Pattern
-	for _, s := range []string{"$A == $A", "print($$$)", "f($A)", "if $X: $$$"} {
+	for _, s := range patterns {
 		p, err := Compile(lang, s, CompileOptions{})
 		if err != nil {
 			f.Fatal(err)
@@ -213,16 +230,14 @@ func FuzzSplitPython(f *testing.F) {
 			return
 		}
 		_, broken := whole.firstError()
-		if starts, ok := splitPython([]byte(src), nil); ok {
-			if !broken {
-				module := map[uint32]bool{}
-				for c := uint32(1); c < uint32(len(whole.nodes)); c = whole.nodes[c].next {
-					module[whole.nodes[c].start] = true
-				}
-				for _, s := range starts[1:] {
-					if !module[s] {
-						t.Fatalf("the split starts a statement at %d, the parser does not", s)
-					}
+		if starts, ok := split([]byte(src), nil); ok && !broken {
+			top := map[uint32]bool{}
+			for c := uint32(1); c < uint32(len(whole.nodes)); c = whole.nodes[c].next {
+				top[whole.nodes[c].start] = true
+			}
+			for _, s := range starts[1:] {
+				if !top[s] {
+					t.Fatalf("the split starts a statement at %d, the parser does not", s)
 				}
 			}
 		}

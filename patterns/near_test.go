@@ -196,26 +196,82 @@ func TestSplitPython(t *testing.T) {
 	}
 }
 
-// TestSplitPythonOnStdlib holds the split to the parser: in every file of
-// the Python standard library that parses without error, each offset the
-// split gives is where one of the module's statements starts.
-func TestSplitPythonOnStdlib(t *testing.T) {
-	dir := "/usr/lib/python3.11"
-	testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
-		if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
-			return err.Error()
+// TestSplitGo checks the declaration split on sources built to trip it.
+func TestSplitGo(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want []string // the first line of each declaration after the first
+		ok   bool
+	}{
+		{"package p\n\nimport \"fmt\"\n\nfunc f() {}\nvar x = 1\ntype T int\nconst c = 2\n",
+			[]string{"import \"fmt\"", "func f() {}", "var x = 1", "type T int", "const c = 2"}, true},
+		{"package p\nfunc f() {\nfunc() {}()\n}\nfunc g() {}\n", []string{"func f() {", "func g() {}"}, true},
+		{"package p\nvar x = 1 +\nfunc() int { return 1 }()\nfunc g() {}\n", []string{"var x = 1 +", "func g() {}"}, true},
+		{"package p\nconst s = `\nfunc f() {}\n`\nfunc g() {}\n", []string{"const s = `", "func g() {}"}, true},
+		{"package p\n/*\nfunc f() {}\n*/\nfunc g() {}\n", []string{"func g() {}"}, true},
+		{"package p\n// func f() {}\nfunc g() {}\nfunction := 1\n", []string{"func g() {}"}, true},
+		{"package p\nvar r = '\\''\nfunc g() {}\n", []string{"var r = '\\''", "func g() {}"}, true},
+		{"package p\nvar s = \"unterminated\nfunc g() {}\n", nil, false},
+		{"package p\nfunc g() {\n", nil, false},
+		{"package p\n/* unterminated\n", nil, false},
+	} {
+		starts, ok := splitGo([]byte(tt.src), nil)
+		if ok != tt.ok {
+			t.Errorf("%q: ok %v, want %v", tt.src, ok, tt.ok)
+			continue
 		}
-		return ""
+		if !ok {
+			continue
+		}
+		var got []string
+		for _, s := range starts[1:] {
+			line, _, _ := strings.Cut(tt.src[s:], "\n")
+			got = append(got, line)
+		}
+		if starts[0] != 0 || !slices.Equal(got, tt.want) {
+			t.Errorf("%q: declarations start at %v (%q), want %q", tt.src, starts, got, tt.want)
+		}
+	}
+}
+
+// TestSplitOnCorpus holds each split to the parser: in every file of the
+// Python standard library (and every fifth of GOROOT/src) that parses
+// without error, each offset the split gives is where one of the file's
+// top-level statements starts.
+func TestSplitOnCorpus(t *testing.T) {
+	t.Run("python", func(t *testing.T) {
+		dir := "/usr/lib/python3.11"
+		testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
+			if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
+				return err.Error()
+			}
+			return ""
+		})
+		holdSplitToParser(t, "python", splitPython, dir, ".py", 1)
 	})
-	lang := mustLang(t, "python")
+	t.Run("go", func(t *testing.T) {
+		testutil.Needs(t, "go")
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		holdSplitToParser(t, "go", splitGo, filepath.Join(strings.TrimSpace(string(out)), "src"), ".go", 5)
+	})
+}
+
+func holdSplitToParser(t *testing.T, langID string, split splitter, dir, ext string, every int) {
+	lang := mustLang(t, langID)
 	pr := newParser()
 	defer pr.close()
-	files, unsure, found, stmts := 0, 0, 0, 0
+	files, unsure, found, stmts, seen := 0, 0, 0, 0, 0
 	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() && slices.Contains([]string{"site-packages", "dist-packages"}, d.Name()) {
+		if err != nil || d.IsDir() && slices.Contains([]string{"site-packages", "dist-packages", "testdata"}, d.Name()) {
 			return filepath.SkipDir
 		}
-		if !strings.HasSuffix(path, ".py") {
+		if !strings.HasSuffix(path, ext) {
+			return nil
+		}
+		if seen++; seen%every != 0 {
 			return nil
 		}
 		src, err := os.ReadFile(path)
@@ -230,26 +286,26 @@ func TestSplitPythonOnStdlib(t *testing.T) {
 			return nil
 		}
 		files++
-		starts, ok := splitPython(src, nil)
+		starts, ok := split(src, nil)
 		if !ok {
 			unsure++
 			return nil
 		}
-		module := map[uint32]bool{}
+		top := map[uint32]bool{}
 		for c := uint32(1); c < uint32(len(tree.nodes)); c = tree.nodes[c].next {
 			if !tree.skip(int(c)) {
-				module[tree.nodes[c].start] = true
+				top[tree.nodes[c].start] = true
 			}
 		}
 		for _, s := range starts[1:] {
-			if !module[s] {
+			if !top[s] {
 				line, _, _ := strings.Cut(string(src[s:]), "\n")
 				t.Errorf("%s:%d: the split starts a statement at %q, the parser does not", path, s, line)
 			}
 		}
 		found += len(starts) - 1
-		stmts += len(module)
-		if module[0] {
+		stmts += len(top)
+		if top[0] {
 			stmts--
 		}
 		return nil

@@ -1,9 +1,9 @@
-// This file splits a Python file into its top-level statements with a
-// lexical scan, so that a search parses only the statements that hold the
-// pattern's rarest literal (tree-sitter's included ranges). A top-level
-// statement parses the same alone as in its file: it starts at column 0
-// with no open bracket, string or line continuation, and nothing before
-// it changes how it is read. The scan answers "unsure" (parse the whole
+// This file splits a Python or Go file into its top-level statements with
+// a lexical scan, so that a search parses only the statements that hold
+// the pattern's rarest literal (tree-sitter's included ranges). A
+// top-level statement parses the same alone as in its file: it starts at
+// column 0 with no open bracket, string, comment or line continuation,
+// and nothing before it changes how it is read. The scan answers "unsure" (parse the whole
 // file) on anything it cannot follow, and a parse of the chosen ranges
 // that has a syntax error is redone on the whole file.
 
@@ -15,7 +15,7 @@ import "bytes"
 // statements begin, in order, the first being 0; false when unsure.
 type splitter func(src []byte, starts []uint32) ([]uint32, bool)
 
-var splitters = map[string]splitter{"python": splitPython}
+var splitters = map[string]splitter{"python": splitPython, "go": splitGo}
 
 // ranges returns the parts of src to parse so that every statement
 // holding one of offs (sorted) is parsed: five numbers per range (start
@@ -300,4 +300,104 @@ func skipPySpec(src []byte, i int) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// splitGo finds the lines where a top-level declaration starts: func,
+// type, var, const or import at column 0, outside brackets, comments and
+// literals, after a line that ends a statement by Go's semicolon rule.
+func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
+	starts = append(starts, 0)
+	depth := 0
+	last := -1 // the last byte of code seen (a literal's closing quote)
+	for i := 0; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			nl := bytes.IndexByte(src[i:], '\n')
+			if nl < 0 {
+				return starts, depth == 0
+			}
+			i += nl
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			// A comment spanning lines acts as a newline; the line after
+			// it is left with the statement before (costing only speed).
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return starts, false
+			}
+			i += 2 + end + 2
+		case c == '"' || c == '\'':
+			end, ok := skipQuoted(src, i)
+			if !ok {
+				return starts, false
+			}
+			i, last = end, end-1
+		case c == '`':
+			end := bytes.IndexByte(src[i+1:], '`')
+			if end < 0 {
+				return starts, false
+			}
+			i += 1 + end + 1
+			last = i - 1
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			last = i
+			i++
+		case c == ')' || c == ']' || c == '}':
+			if depth--; depth < 0 {
+				return starts, false
+			}
+			last = i
+			i++
+		case c == '\n':
+			i++
+			if depth == 0 && last >= 0 && endsGoStatement(src[:last+1]) && startsGoDecl(src[i:]) {
+				starts = append(starts, uint32(i))
+			}
+		default:
+			if c != ' ' && c != '\t' && c != '\r' {
+				last = i
+			}
+			i++
+		}
+	}
+	return starts, depth == 0
+}
+
+// endsGoStatement reports code whose last token makes a newline end the
+// statement (the Go spec's semicolon rule): a name, a literal, one of
+// break continue fallthrough return, ++, --, or a closing bracket.
+func endsGoStatement(code []byte) bool {
+	c := code[len(code)-1]
+	switch {
+	case c == ')' || c == ']' || c == '}' || c == '"' || c == '\'' || c == '`':
+		return true
+	case c == '+' || c == '-':
+		return len(code) > 1 && code[len(code)-2] == c
+	case isLetter(c) || isDigit(c) || c >= 0x80:
+		start := len(code) - 1
+		for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
+			start--
+		}
+		switch string(code[start:]) {
+		case "break", "continue", "fallthrough", "return":
+			return true
+		case "case", "chan", "const", "default", "defer", "else", "for", "func", "go", "goto",
+			"if", "import", "interface", "map", "package", "range", "select", "struct", "switch", "type", "var":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// startsGoDecl reports a line that opens a top-level declaration.
+func startsGoDecl(line []byte) bool {
+	for _, kw := range []string{"func", "type", "var", "const", "import"} {
+		if len(line) > len(kw) && string(line[:len(kw)]) == kw &&
+			!isLetter(line[len(kw)]) && !isDigit(line[len(kw)]) && line[len(kw)] < 0x80 {
+			return true
+		}
+	}
+	return false
 }
