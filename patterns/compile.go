@@ -34,6 +34,31 @@ type pnode struct {
 	children []*pnode
 }
 
+// height is the number of levels below p.
+func (p *pnode) height() int {
+	h := 0
+	for _, c := range p.children {
+		h = max(h, 1+c.height())
+	}
+	return h
+}
+
+// repeatsName reports a metavariable name used twice under p.
+func repeatsName(p *pnode, seen map[string]bool) bool {
+	if p.name != "" {
+		if seen[p.name] {
+			return true
+		}
+		seen[p.name] = true
+	}
+	for _, c := range p.children {
+		if repeatsName(c, seen) {
+			return true
+		}
+	}
+	return false
+}
+
 func (p *pnode) isSemicolon() bool {
 	return p.meta == metaNone && p.leaf && !p.named && p.text == ";"
 }
@@ -67,6 +92,10 @@ type Pattern struct {
 	// match holds one of them, so only the subtrees around their
 	// occurrences need flattening. Nil otherwise.
 	rootSyms []uint8
+	// depth is how deep below a match's root the matcher looks (the
+	// pattern's height) when no metavariable repeats (a repeat compares
+	// captured subtrees token by token); 0 means the whole subtree.
+	depth int
 }
 
 // ReadAs says how the pattern was read, e.g. "statement: call_expression".
@@ -171,6 +200,9 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 			if lang.kinds[sym] == r.kind {
 				pat.rootSyms[sym] = 1
 			}
+		}
+		if !repeatsName(r, map[string]bool{}) {
+			pat.depth = r.height()
 		}
 	}
 	return pat, ""

@@ -22,7 +22,7 @@ typedef struct {
 	uint8_t pad;
 } pt_node;
 
-enum { PT_NAMED = 1, PT_EXTRA = 2, PT_MISSING = 4, PT_ERROR = 8 };
+enum { PT_NAMED = 1, PT_EXTRA = 2, PT_MISSING = 4, PT_ERROR = 8, PT_INNER = 16 };
 
 // An arena serves every allocation tree-sitter makes while one file is
 // parsed: the parser is created, used and dropped inside it, so nothing
@@ -214,12 +214,21 @@ typedef struct {
 	uint32_t len, cap;
 } pt_stack;
 
+// A pt_cut limits what pt_subtree writes below a match candidate: nodes
+// deeper than depth (when > 0) are left out, and a node of a root symbol
+// below the top is flagged PT_INNER (it gets a subtree of its own).
+typedef struct {
+	uint32_t depth;
+	const uint8_t *root;
+	uint32_t nroot;
+} pt_cut;
+
 // pt_subtree writes the subtree at the cursor's node in pre-order into
 // out from index n, and returns the index past it; next is the index
 // just past a node's subtree. named[sym] says whether a symbol is named
 // (ERROR, past the table, is). The cursor ends where it started. *full is
 // set when cap was reached (the subtree is then cut short).
-static uint32_t pt_subtree(TSTreeCursor *c, const uint8_t *named, uint32_t nsyms, pt_node *out, uint32_t n, uint32_t cap, pt_stack *st, int *full) {
+static uint32_t pt_subtree(TSTreeCursor *c, const uint8_t *named, uint32_t nsyms, pt_cut cut, pt_node *out, uint32_t n, uint32_t cap, pt_stack *st, int *full) {
 	uint32_t base = st->len, depth = 0;
 	for (;;) {
 		if (n >= cap) {
@@ -236,14 +245,15 @@ static uint32_t pt_subtree(TSTreeCursor *c, const uint8_t *named, uint32_t nsyms
 		o->flags = ((sym >= nsyms || named[sym]) ? PT_NAMED : 0) |
 			(ts_node_is_extra(node) ? PT_EXTRA : 0) |
 			(ts_node_is_missing(node) ? PT_MISSING : 0) |
-			(sym == (TSSymbol)-1 ? PT_ERROR : 0);
+			(sym == (TSSymbol)-1 ? PT_ERROR : 0) |
+			(depth > 0 && cut.depth > 0 && sym < cut.nroot && cut.root[sym] ? PT_INNER : 0);
 		o->next = n + 1;
 		if (st->len == st->cap) {
 			st->cap *= 2;
 			st->v = realloc(st->v, st->cap * sizeof(uint32_t));
 		}
 		st->v[st->len++] = n++;
-		if (ts_tree_cursor_goto_first_child(c)) {
+		if ((cut.depth == 0 || depth < cut.depth) && ts_tree_cursor_goto_first_child(c)) {
 			depth++;
 			continue;
 		}
@@ -264,16 +274,21 @@ static uint32_t pt_subtree(TSTreeCursor *c, const uint8_t *named, uint32_t nsyms
 // can hold a match: the outermost nodes whose symbol is marked in root
 // (nroot entries) and whose range holds one of the offsets; the walk does
 // not enter a node that holds none. Those subtrees follow each other in
-// the output, each in pre-order.
+// the output, each in pre-order. With depth > 0, each is written only
+// that deep, and the walk goes on inside it for the nodes of a root
+// symbol below its top (flagged PT_INNER where the outer one has them),
+// which get subtrees of their own.
 static uint32_t pt_flatten(pt_arena *a, TSTree *t, const uint8_t *named, uint32_t nsyms,
-		const uint8_t *root, uint32_t nroot, const uint32_t *offs, uint32_t noff, pt_node *out, uint32_t cap) {
+		const uint8_t *root, uint32_t nroot, uint32_t depth, const uint32_t *offs, uint32_t noff, pt_node *out, uint32_t cap) {
 	pt_active = a;
 	TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
 	pt_stack st = {malloc(64 * sizeof(uint32_t)), 0, 64};
 	uint32_t n = 0, ai = 0;
 	int full = 0;
+	pt_cut cut = {depth, root, nroot};
 	if (!offs) {
-		n = pt_subtree(&c, named, nsyms, out, 0, cap, &st, &full);
+		pt_cut whole = {0, NULL, 0};
+		n = pt_subtree(&c, named, nsyms, whole, out, 0, cap, &st, &full);
 		goto done;
 	}
 	for (;;) {
@@ -284,8 +299,9 @@ static uint32_t pt_flatten(pt_arena *a, TSTree *t, const uint8_t *named, uint32_
 		if (offs[ai] < ts_node_end_byte(node)) {
 			TSSymbol sym = ts_node_symbol(node);
 			if (sym < nroot && root[sym]) {
-				n = pt_subtree(&c, named, nsyms, out, n, cap, &st, &full);
+				n = pt_subtree(&c, named, nsyms, cut, out, n, cap, &st, &full);
 				if (full) break;
+				if (depth > 0 && ts_tree_cursor_goto_first_child(&c)) continue;
 			} else if (ts_tree_cursor_goto_first_child(&c)) {
 				continue;
 			}
@@ -333,6 +349,7 @@ const (
 	flagExtra   = 2
 	flagMissing = 4
 	flagError   = 8
+	flagInner   = 16 // a root symbol inside a cut subtree: matched in its own
 )
 
 // node is one syntax node, laid out exactly as the C pt_node.
@@ -376,6 +393,7 @@ type parser struct {
 	buf   []node // reused between parses
 	src   []byte // reused between file reads
 	offs  [3][]uint32
+	near  nearby
 	stmts []uint32 // statement starts, for ranges
 	rng   []uint32 // ranges to parse, five numbers each
 }
@@ -400,41 +418,50 @@ var emptySource = []byte{0}
 // parse parses src with lang. The returned tree's nodes alias the parser's
 // buffer when keep is false (valid until the next parse).
 func (p *parser) parse(lang *Language, src []byte, keep bool) (*Tree, error) {
-	return p.parseIn(lang, src, keep, nil, nil, nil)
+	return p.parseIn(lang, src, keep, nil, nil)
 }
 
-// parseNear is parse keeping only what can hold a match of a pattern
-// whose root symbols are marked in roots and which must contain a token
-// starting at one of offs (sorted): the outermost subtrees rooted at such
-// a symbol that hold one of the offsets, one after another. With roots
-// nil it keeps the whole tree.
+// nearby says what of a file can hold a match of a single-node pattern:
+// subtrees rooted at a symbol marked in roots that hold a token starting
+// at one of offs (sorted), and only depth levels of each (0: all).
+// stmtOffs are the offsets to split statements around (see parseNear).
+type nearby struct {
+	roots          []uint8
+	depth          int
+	offs, stmtOffs []uint32
+}
+
+// parseNear is parse keeping only the outermost subtrees that can hold a
+// match (see nearby), one after another; with depth > 0 a root node
+// inside another gets a subtree of its own and is flagged inner where
+// the outer one has it.
 //
 // For a language that can split a file into independent top-level
-// statements (Python), only the statements holding one of stmtOffs are
-// parsed; if that parse has a syntax error, or the split is unsure, the
-// whole file is.
-func (p *parser) parseNear(lang *Language, src []byte, keep bool, roots []uint8, offs, stmtOffs []uint32) (*Tree, error) {
-	if roots != nil && len(stmtOffs) > 0 {
+// statements (Python, Go), only the statements holding one of stmtOffs
+// are parsed; if that parse has a syntax error, or the split is unsure,
+// the whole file is.
+func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error) {
+	if len(nb.stmtOffs) > 0 {
 		if split := splitters[lang.ID]; split != nil {
-			if ranges, ok := p.ranges(src, stmtOffs, split); ok {
-				if t, err := p.parseIn(lang, src, keep, roots, offs, ranges); err != errRetry {
+			if ranges, ok := p.ranges(src, nb.stmtOffs, split); ok {
+				if t, err := p.parseIn(lang, src, false, nb, ranges); err != errRetry {
 					return t, err
 				}
 			}
 		}
 	}
-	return p.parseIn(lang, src, keep, roots, offs, nil)
+	return p.parseIn(lang, src, false, nb, nil)
 }
 
 // errRetry says a parse of part of a file must be redone on all of it.
 var errRetry = errors.New("parse the whole file")
 
-func (p *parser) parseIn(lang *Language, src []byte, keep bool, roots []uint8, offs, ranges []uint32) (*Tree, error) {
+func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, ranges []uint32) (*Tree, error) {
 	lang.load()
 	if lang.ptr == nil {
 		return nil, fmt.Errorf("language %s is not built in: %s", lang.ID, lang.missing)
 	}
-	if roots != nil && len(offs) == 0 {
+	if nb != nil && len(nb.offs) == 0 {
 		return &Tree{Lang: lang, Src: src}, nil // nothing can match
 	}
 	data := src
@@ -468,15 +495,28 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, roots []uint8, o
 	}
 	nodes = nodes[:count]
 	named := lang.namedSyms
-	var root *C.uint8_t
-	var off *C.uint32_t
-	if roots != nil {
-		off = (*C.uint32_t)(unsafe.Pointer(&offs[0]))
-		root = (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(roots)))
+	flatten := func(depth int) int {
+		var root *C.uint8_t
+		var off *C.uint32_t
+		var nroot, noff int
+		if nb != nil {
+			root, nroot = (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(nb.roots))), len(nb.roots)
+			off, noff = (*C.uint32_t)(unsafe.Pointer(&nb.offs[0])), len(nb.offs)
+		}
+		return int(C.pt_flatten(p.arena, tree, (*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
+			root, C.uint32_t(nroot), C.uint32_t(depth), off, C.uint32_t(noff),
+			(*C.pt_node)(unsafe.Pointer(&nodes[0])), count))
 	}
-	n := int(C.pt_flatten(p.arena, tree, (*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
-		root, C.uint32_t(len(roots)), off, C.uint32_t(len(offs)),
-		(*C.pt_node)(unsafe.Pointer(&nodes[0])), count))
+	var n int
+	if nb != nil && nb.depth > 0 {
+		// Nodes near nested roots are written once per root, so the cut
+		// subtrees may not fit where the whole tree does; then they are
+		// written whole.
+		if n = flatten(nb.depth); n < int(count) {
+			return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}, nil
+		}
+	}
+	n = flatten(0)
 	return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}, nil
 }
 

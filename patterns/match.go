@@ -54,7 +54,7 @@ func (p *Pattern) Find(t *Tree) []Span {
 		r := p.nodes[0]
 		for i := range m.nodes {
 			n := &m.nodes[i]
-			if r.meta == metaNone && lang.kind(n.sym) != r.kind || t.skip(i) {
+			if r.meta == metaNone && lang.kind(n.sym) != r.kind || n.flags&flagInner != 0 || t.skip(i) {
 				continue
 			}
 			m.binds = m.binds[:0]

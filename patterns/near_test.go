@@ -211,6 +211,8 @@ func TestSplitGo(t *testing.T) {
 		{"package p\n/*\nfunc f() {}\n*/\nfunc g() {}\n", []string{"func g() {}"}, true},
 		{"package p\n// func f() {}\nfunc g() {}\nfunction := 1\n", []string{"func g() {}"}, true},
 		{"package p\nvar r = '\\''\nfunc g() {}\n", []string{"var r = '\\''", "func g() {}"}, true},
+		{"package p\nvar m map[string]\nfunc()\nvar a, b\nfunc()\ntype F\nfunc()\nfunc g() {}\n",
+			[]string{"var m map[string]", "var a, b", "type F", "func g() {}"}, true},
 		{"package p\nvar s = \"unterminated\nfunc g() {}\n", nil, false},
 		{"package p\nfunc g() {\n", nil, false},
 		{"package p\n/* unterminated\n", nil, false},

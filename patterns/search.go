@@ -295,12 +295,13 @@ func (p *parser) parseFor(pat *Pattern, src []byte) (*Tree, error) {
 			best, rarest = slot, lit
 		}
 	}
-	words, all := p.offs[best], p.offs[best]
+	nb := &p.near
+	*nb = nearby{roots: pat.rootSyms, depth: pat.depth, offs: p.offs[best], stmtOffs: p.offs[best]}
 	if rarest.word {
 		p.offs[2] = rarest.occurrences(src, p.offs[2][:0], -1, false)
-		all = p.offs[2]
+		nb.offs = p.offs[2]
 	}
-	return p.parseNear(pat.Lang, src, false, pat.rootSyms, all, words)
+	return p.parseNear(pat.Lang, src, nb)
 }
 
 // read reads a file into the parser's reusable buffer (valid until the

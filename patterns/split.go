@@ -351,7 +351,8 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			i++
 		case c == '\n':
 			i++
-			if depth == 0 && last >= 0 && endsGoStatement(src[:last+1]) && startsGoDecl(src[i:]) {
+			if depth == 0 && last >= 0 && endsGoStatement(src[:last+1]) && startsGoDecl(src[i:]) &&
+				!(bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src[:last+1])) {
 				starts = append(starts, uint32(i))
 			}
 		default:
@@ -387,6 +388,41 @@ func endsGoStatement(code []byte) bool {
 			return false
 		}
 		return true
+	}
+	return false
+}
+
+// typeMayFollow reports code after which tree-sitter may read a func
+// type on the next line as more of the same declaration, semicolon rule
+// or not (var m map[string]\nfunc() is one declaration to it): code
+// ending in ']', or in a name right after ',' or after var, type or
+// const.
+func typeMayFollow(code []byte) bool {
+	end := len(code)
+	if code[end-1] == ']' {
+		return true
+	}
+	start := end
+	for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
+		start--
+	}
+	if start == end {
+		return false
+	}
+	k := start
+	for k > 0 && (code[k-1] == ' ' || code[k-1] == '\t') {
+		k--
+	}
+	if k > 0 && code[k-1] == ',' {
+		return true
+	}
+	w := k
+	for w > 0 && isLetter(code[w-1]) {
+		w--
+	}
+	switch string(code[w:k]) {
+	case "var", "type", "const":
+		return w == 0 || !isLetter(code[w-1]) && !isDigit(code[w-1]) && code[w-1] < 0x80
 	}
 	return false
 }
