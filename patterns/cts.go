@@ -6,7 +6,8 @@
 // go-tree-sitter routes every C allocation through Go callbacks, which we
 // undo once with ts_set_allocator (tree-sitter memory is never handed to Go),
 // and walking nodes one cgo call at a time, which we replace with one C walk
-// per file.
+// per file. The walk can also skip what cannot hold a match (pt_flatten),
+// and the parse can cover only some byte ranges (pt_parse).
 
 package patterns
 

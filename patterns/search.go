@@ -1,7 +1,9 @@
 // This file searches a workspace: it confines paths to the root, walks
 // files honouring .gitignore, compiles the pattern once per language,
 // skips files whose text lacks the pattern's literal tokens, and parses
-// and matches the rest in parallel, one parser per worker.
+// and matches the rest in parallel, one parser per worker — parsing and
+// flattening only the parts around the rarest literal where it can
+// (parseFor).
 
 package patterns
 
