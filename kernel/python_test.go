@@ -175,10 +175,15 @@ func TestPythonMagics(t *testing.T) {
 
 func TestPythonIPythonDisplayShim(t *testing.T) {
 	needsPython(t)
-	if exec.Command(debianPython, "-c", "import IPython").Run() == nil {
-		t.Skip("a real IPython is installed: the shim stays out of the way")
-	}
 	s := newSession(t, nil)
+	if exec.Command(debianPython, "-c", "import IPython").Run() == nil {
+		// A real IPython is installed: the shim must stay out of its way.
+		got := s.py("import IPython\ntype(IPython.__spec__.loader).__name__")
+		if got == "Out: '_IPythonShim'" || !strings.HasPrefix(got, "Out: ") {
+			t.Errorf("with IPython installed, import IPython gave %q: the shim took its place", got)
+		}
+		return
+	}
 	got := s.py("from IPython.display import display, Markdown, HTML\ndisplay(Markdown('**hi**'), HTML('<p>para</p>'))")
 	if got != "**hi**\npara" {
 		t.Errorf("IPython.display shim: %q", got)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // fuzzLangs are the grammars the pattern fuzzers pick from: one of each
@@ -21,9 +23,12 @@ func fuzzLanguage(t *testing.T, i uint8) *Language {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ok, why := l.Available(); !ok {
-		t.Skipf("%s: %s", l.ID, why)
-	}
+	testutil.NeedsFunc(t, "the "+l.ID+" grammar", func() string {
+		if ok, why := l.Available(); !ok {
+			return why
+		}
+		return ""
+	})
 	return l
 }
 
