@@ -1,14 +1,8 @@
 package patterns
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
-
-	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 func TestPythonHasCode(t *testing.T) {
@@ -64,43 +58,21 @@ func mustLang(t *testing.T, name string) *Language {
 // TestPythonScannerOnStdlib holds the Python scanner to the parser on a
 // real corpus, the Python standard library.
 func TestPythonScannerOnStdlib(t *testing.T) {
-	dir := "/usr/lib/python3.11"
-	testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
-		if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
-			return err.Error()
-		}
-		return ""
-	})
-	holdScannerToParser(t, "python", dir, ".py", 1, []string{"site-packages", "dist-packages"},
+	holdScannerToParser(t, "python", pythonStdlib(t), ".py", 1,
 		"print", "None", "self", "return", "if", "import", "open", "len", "is", "def", "raise", "True")
 }
 
 // holdScannerToParser checks lang's comment-and-string scan on the files
-// under dir ending in ext (every every-th one, skipping directories named
-// in skip): in every file where the scan says a word occurs only in
-// comments and strings, the parse must have no identifier or keyword
-// token with that text.
-func holdScannerToParser(t *testing.T, langID, dir, ext string, every int, skip []string, words ...string) {
+// under dir ending in ext (every every-th one): in every file where the
+// scan says a word occurs only in comments and strings, the parse must
+// have no identifier or keyword token with that text.
+func holdScannerToParser(t *testing.T, langID, dir, ext string, every int, words ...string) {
 	t.Helper()
 	lang := mustLang(t, langID)
 	p := newParser()
 	defer p.close()
-	files, skipped, seen := 0, 0, 0
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() && slices.Contains(skip, d.Name()) {
-			return filepath.SkipDir
-		}
-		if !strings.HasSuffix(path, ext) {
-			return nil
-		}
-		if seen++; seen%every != 0 {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil || len(src) > DefaultMaxFileBytes {
-			return nil
-		}
-		files++
+	skipped := 0
+	files := eachCorpusFile(t, dir, ext, every, func(path string, src []byte) {
 		var tree *Tree
 		for _, w := range words {
 			l := literal{text: []byte(w), word: true}
@@ -109,6 +81,7 @@ func holdScannerToParser(t *testing.T, langID, dir, ext string, every int, skip 
 			}
 			skipped++
 			if tree == nil {
+				var err error
 				if tree, err = p.parse(lang, src, true); err != nil {
 					t.Fatalf("%s: %v", path, err)
 				}
@@ -123,7 +96,6 @@ func holdScannerToParser(t *testing.T, langID, dir, ext string, every int, skip 
 				}
 			}
 		}
-		return nil
 	})
 	if files < 500 {
 		t.Fatalf("only %d %s files under %s", files, ext, dir)
@@ -163,11 +135,6 @@ func TestGoHasCode(t *testing.T) {
 // TestGoScannerOnGOROOT holds the Go scanner to the parser on Go's own
 // sources (every tenth file keeps it to a few seconds).
 func TestGoScannerOnGOROOT(t *testing.T) {
-	testutil.Needs(t, "go")
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	holdScannerToParser(t, "go", filepath.Join(strings.TrimSpace(string(out)), "src"), ".go", 10, []string{"testdata"},
+	holdScannerToParser(t, "go", gorootSrc(t), ".go", 10,
 		"err", "nil", "range", "return", "if", "fmt", "Errorf", "for", "func", "len", "string", "true", "go")
 }

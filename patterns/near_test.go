@@ -1,14 +1,9 @@
 package patterns
 
 import (
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // TestParseForKeepsWhatMatches checks the pruned flatten on small sources
@@ -64,25 +59,13 @@ func TestParseForKeepsWhatMatches(t *testing.T) {
 // code: the Python standard library and a twentieth of GOROOT/src, with the
 // bench's patterns and a few more.
 func TestParseForOnCorpus(t *testing.T) {
-	testutil.Needs(t, "go")
-	out, err := exec.Command("go", "env", "GOROOT").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Run("go", func(t *testing.T) {
-		holdNearToWhole(t, "go", filepath.Join(strings.TrimSpace(string(out)), "src"), ".go", 20,
+		holdNearToWhole(t, "go", gorootSrc(t), ".go", 20,
 			"if err != nil { return $$$ }", "fmt.Errorf($$$ARGS)", "for $I := range $X { $$$ }", "$A == $B",
 			"$X.$M($$$)", "len($S) == 0", "defer $F()")
 	})
 	t.Run("python", func(t *testing.T) {
-		dir := "/usr/lib/python3.11"
-		testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
-			if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
-				return err.Error()
-			}
-			return ""
-		})
-		holdNearToWhole(t, "python", dir, ".py", 2,
+		holdNearToWhole(t, "python", pythonStdlib(t), ".py", 2,
 			"print($$$)", "if $X is None: $$$", "$A == $B", "def $F($$$): $$$",
 			"self.$A = $A", "raise $E($$$)", "return None")
 	})
@@ -103,24 +86,9 @@ func holdNearToWhole(t *testing.T, langID, dir, ext string, every int, patterns 
 	}
 	pr := newParser()
 	defer pr.close()
-	files, seen := 0, 0
 	matches := make([]int, len(pats))
 	kept, total := 0, 0
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() && slices.Contains([]string{"site-packages", "dist-packages", "testdata"}, d.Name()) {
-			return filepath.SkipDir
-		}
-		if !strings.HasSuffix(path, ext) {
-			return nil
-		}
-		if seen++; seen%every != 0 {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil || len(src) > DefaultMaxFileBytes {
-			return nil
-		}
-		files++
+	files := eachCorpusFile(t, dir, ext, every, func(path string, src []byte) {
 		whole, err := pr.parse(lang, src, true)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
@@ -138,7 +106,6 @@ func holdNearToWhole(t *testing.T, langID, dir, ext string, every int, patterns 
 			kept += len(near.nodes)
 			total += len(whole.nodes)
 		}
-		return nil
 	})
 	if files < 300 {
 		t.Fatalf("only %d %s files under %s", files, ext, dir)
@@ -177,22 +144,29 @@ func TestSplitPython(t *testing.T) {
 		{"x = )\n", nil, false},
 		{"x = (\n", nil, false},
 	} {
-		starts, ok := splitPython([]byte(tt.src), nil)
-		if ok != tt.ok {
-			t.Errorf("%q: ok %v, want %v", tt.src, ok, tt.ok)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		var got []string
-		for _, s := range starts[1:] {
-			line, _, _ := strings.Cut(tt.src[s:], "\n")
-			got = append(got, line)
-		}
-		if starts[0] != 0 || !slices.Equal(got, tt.want) {
-			t.Errorf("%q: statements start at %v (%q), want %q", tt.src, starts, got, tt.want)
-		}
+		checkSplit(t, splitPython, tt.src, tt.want, tt.ok)
+	}
+}
+
+// checkSplit compares the first line of each statement split finds in
+// src, past the first, with want (ok: whether the split may be trusted).
+func checkSplit(t *testing.T, split splitter, src string, want []string, wantOK bool) {
+	t.Helper()
+	starts, ok := split([]byte(src), nil)
+	if ok != wantOK {
+		t.Errorf("%q: ok %v, want %v", src, ok, wantOK)
+		return
+	}
+	if !ok {
+		return
+	}
+	var got []string
+	for _, s := range starts[1:] {
+		line, _, _ := strings.Cut(src[s:], "\n")
+		got = append(got, line)
+	}
+	if starts[0] != 0 || !slices.Equal(got, want) {
+		t.Errorf("%q: statements start at %v (%q), want %q", src, starts, got, want)
 	}
 }
 
@@ -217,22 +191,7 @@ func TestSplitGo(t *testing.T) {
 		{"package p\nfunc g() {\n", nil, false},
 		{"package p\n/* unterminated\n", nil, false},
 	} {
-		starts, ok := splitGo([]byte(tt.src), nil)
-		if ok != tt.ok {
-			t.Errorf("%q: ok %v, want %v", tt.src, ok, tt.ok)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		var got []string
-		for _, s := range starts[1:] {
-			line, _, _ := strings.Cut(tt.src[s:], "\n")
-			got = append(got, line)
-		}
-		if starts[0] != 0 || !slices.Equal(got, tt.want) {
-			t.Errorf("%q: declarations start at %v (%q), want %q", tt.src, starts, got, tt.want)
-		}
+		checkSplit(t, splitGo, tt.src, tt.want, tt.ok)
 	}
 }
 
@@ -242,22 +201,10 @@ func TestSplitGo(t *testing.T) {
 // top-level statements starts.
 func TestSplitOnCorpus(t *testing.T) {
 	t.Run("python", func(t *testing.T) {
-		dir := "/usr/lib/python3.11"
-		testutil.NeedsFunc(t, "the Python 3.11 standard library (apt python3)", func() string {
-			if _, err := os.Stat(filepath.Join(dir, "os.py")); err != nil {
-				return err.Error()
-			}
-			return ""
-		})
-		holdSplitToParser(t, "python", splitPython, dir, ".py", 1)
+		holdSplitToParser(t, "python", splitPython, pythonStdlib(t), ".py", 1)
 	})
 	t.Run("go", func(t *testing.T) {
-		testutil.Needs(t, "go")
-		out, err := exec.Command("go", "env", "GOROOT").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		holdSplitToParser(t, "go", splitGo, filepath.Join(strings.TrimSpace(string(out)), "src"), ".go", 5)
+		holdSplitToParser(t, "go", splitGo, gorootSrc(t), ".go", 5)
 	})
 }
 
@@ -265,33 +212,20 @@ func holdSplitToParser(t *testing.T, langID string, split splitter, dir, ext str
 	lang := mustLang(t, langID)
 	pr := newParser()
 	defer pr.close()
-	files, unsure, found, stmts, seen := 0, 0, 0, 0, 0
-	filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() && slices.Contains([]string{"site-packages", "dist-packages", "testdata"}, d.Name()) {
-			return filepath.SkipDir
-		}
-		if !strings.HasSuffix(path, ext) {
-			return nil
-		}
-		if seen++; seen%every != 0 {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil || len(src) > DefaultMaxFileBytes {
-			return nil
-		}
+	files, unsure, found, stmts := 0, 0, 0, 0
+	eachCorpusFile(t, dir, ext, every, func(path string, src []byte) {
 		tree, err := pr.parse(lang, src, false)
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
 		if _, broken := tree.firstError(); broken {
-			return nil
+			return
 		}
 		files++
 		starts, ok := split(src, nil)
 		if !ok {
 			unsure++
-			return nil
+			return
 		}
 		top := map[uint32]bool{}
 		for c := uint32(1); c < uint32(len(tree.nodes)); c = tree.nodes[c].next {
@@ -310,7 +244,6 @@ func holdSplitToParser(t *testing.T, langID string, split splitter, dir, ext str
 		if top[0] {
 			stmts--
 		}
-		return nil
 	})
 	if files < 500 {
 		t.Fatalf("only %d files parsed without error under %s", files, dir)
