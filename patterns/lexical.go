@@ -12,6 +12,7 @@ package patterns
 import (
 	"bytes"
 	"fmt"
+	"strings"
 )
 
 // in reports whether src contains l (as a whole word when l.word).
@@ -123,43 +124,36 @@ func skipPython(src []byte, i int) (int, bool, bool) {
 		}
 		return i + nl, false, false
 	}
-	if !plainPythonPrefix(src, i) {
+	if prefix, ok := pythonPrefix(src, i); !ok || strings.ContainsAny(prefix, "ft") {
 		return 0, true, true // an f-string holds code; or unsure
 	}
-	quote := src[i]
-	triple := i+2 < len(src) && src[i+1] == quote && src[i+2] == quote
-	if !triple {
-		end, ok := skipQuoted(src, i)
-		return end, !ok, true // unterminated: let the parser decide
-	}
-	for j := i + 3; j < len(src); j++ {
-		switch {
-		case src[j] == '\\':
-			j++ // an escaped character, even in raw strings, never ends one
-		case src[j] == quote && j+2 < len(src) && src[j+1] == quote && src[j+2] == quote:
-			return j + 3, false, false
-		}
-	}
-	return 0, true, true
+	end, ok := skipPyString(src, i)
+	return end, !ok, true // unterminated: let the parser decide
 }
 
-// plainPythonPrefix reports whether the quote at q opens a string whose
-// prefix (the letters glued before it) is one of Python's plain ones:
-// none, r, u, b, rb, br in any case. f and t prefixes, and anything that
-// is not a valid prefix, say no.
-func plainPythonPrefix(src []byte, q int) bool {
+// pythonPrefix returns, lower-cased, the prefix of the string whose quote
+// is at q: the name glued before the quote when it is one of Python's
+// prefixes (none, r, u, b, f, t and the two-letter mixes of r with b, f
+// or t, in any case); false when the glued name is something else (as in
+// if"x", the keyword if and a plain string).
+func pythonPrefix(src []byte, q int) (string, bool) {
 	start := q
-	for start > 0 && isLetter(src[start-1]) && src[start-1] != '_' {
+	for start > 0 && (isLetter(src[start-1]) || isDigit(src[start-1]) || src[start-1] >= 0x80) {
 		start--
 	}
-	if start > 0 && (isLetter(src[start-1]) || isDigit(src[start-1]) || src[start-1] >= 0x80) {
-		return false
+	n := q - start
+	if n > 2 {
+		return "", false
 	}
-	switch string(bytes.ToLower(src[start:q])) {
-	case "", "r", "u", "b", "rb", "br":
-		return true
+	var b [2]byte
+	for k := range n {
+		b[k] = src[start+k] | 0x20 // ASCII lower case; digits and '_' stay out of the set below
 	}
-	return false
+	switch p := string(b[:n]); p {
+	case "", "r", "u", "b", "f", "t", "br", "rb", "fr", "rf", "tr", "rt":
+		return p, true
+	}
+	return "", false
 }
 
 // skipGo skips a // or /* */ comment, an interpreted or raw string, or a

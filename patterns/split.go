@@ -9,7 +9,10 @@
 
 package patterns
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // A splitter appends to starts the offsets where src's top-level
 // statements begin, in order, the first being 0; false when unsure.
@@ -187,23 +190,8 @@ func continues(line []byte) bool {
 // replacement fields are scanned as code, nested strings included. False
 // when the string does not end.
 func skipPyString(src []byte, q int) (int, bool) {
-	// The name glued before the quote is a prefix only when it is one
-	// (if"x" is the keyword if and a plain string).
-	start := q
-	for start > 0 && (isLetter(src[start-1]) || isDigit(src[start-1]) || src[start-1] >= 0x80) {
-		start--
-	}
-	interpolated := false
-	if n := q - start; n == 1 || n == 2 {
-		var b [2]byte
-		for k := range n {
-			b[k] = src[start+k] | 0x20 // ASCII lower case
-		}
-		switch string(b[:n]) {
-		case "f", "fr", "rf", "t", "tr", "rt":
-			interpolated = true
-		}
-	}
+	prefix, _ := pythonPrefix(src, q) // not a prefix: a plain string after a name
+	interpolated := strings.ContainsAny(prefix, "ft")
 	quote := src[q]
 	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
 	j := q + 1
