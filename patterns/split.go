@@ -300,33 +300,17 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			nl := bytes.IndexByte(src[i:], '\n')
-			if nl < 0 {
-				return starts, depth == 0
-			}
-			i += nl
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+		case c == '/' || c == '"' || c == '\'' || c == '`':
 			// A comment spanning lines acts as a newline; the line after
 			// it is left with the statement before (costing only speed).
-			end := bytes.Index(src[i+2:], []byte("*/"))
-			if end < 0 {
-				return starts, false
+			end, stop, inCode := skipGo(src, i)
+			if stop {
+				return starts, !inCode && depth == 0 // unsure, or the rest is a comment
 			}
-			i += 2 + end + 2
-		case c == '"' || c == '\'':
-			end, ok := skipQuoted(src, i)
-			if !ok {
-				return starts, false
+			if c != '/' || end == i+1 { // a literal, or a division
+				last = end - 1
 			}
-			i, last = end, end-1
-		case c == '`':
-			end := bytes.IndexByte(src[i+1:], '`')
-			if end < 0 {
-				return starts, false
-			}
-			i += 1 + end + 1
-			last = i - 1
+			i = end
 		case c == '(' || c == '[' || c == '{':
 			depth++
 			last = i
