@@ -43,20 +43,29 @@ func (p *pnode) height() int {
 	return h
 }
 
-// repeatsName reports a metavariable name used twice under p.
-func repeatsName(p *pnode, seen map[string]bool) bool {
-	if p.name != "" {
-		if seen[p.name] {
-			return true
+// repeatedNames returns the metavariable names used more than once in
+// the pattern.
+func repeatedNames(roots []*pnode) map[string]bool {
+	seen, rep := map[string]bool{}, map[string]bool{}
+	var walk func(p *pnode)
+	walk = func(p *pnode) {
+		if p.name != "" {
+			rep[p.name] = seen[p.name]
+			seen[p.name] = true
 		}
-		seen[p.name] = true
-	}
-	for _, c := range p.children {
-		if repeatsName(c, seen) {
-			return true
+		for _, c := range p.children {
+			walk(c)
 		}
 	}
-	return false
+	for _, r := range roots {
+		walk(r)
+	}
+	for name, r := range rep {
+		if !r {
+			delete(rep, name)
+		}
+	}
+	return rep
 }
 
 func (p *pnode) isSemicolon() bool {
@@ -92,6 +101,8 @@ type Pattern struct {
 	// match holds one of them, so only the subtrees around their
 	// occurrences need flattening. Nil otherwise.
 	rootSyms []uint8
+	// repeated holds the metavariable names used more than once.
+	repeated map[string]bool
 	// depth is how deep below a match's root the matcher looks (the
 	// pattern's height) when no metavariable repeats (a repeat compares
 	// captured subtrees token by token); 0 means the whole subtree.
@@ -194,6 +205,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 		return nil, s.name + ": a lone $$$ matches any run of nodes; put it inside code, e.g. foo($$$ARGS)"
 	}
 	pat.literals = literals(pat.nodes, lang)
+	pat.repeated = repeatedNames(pat.nodes)
 	if r := pat.nodes[0]; len(pat.nodes) == 1 && r.meta == metaNone && len(pat.literals) > 0 {
 		pat.rootSyms = make([]uint8, len(lang.kinds))
 		for sym := range lang.kinds {
@@ -201,7 +213,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 				pat.rootSyms[sym] = 1
 			}
 		}
-		if !repeatsName(r, map[string]bool{}) {
+		if len(pat.repeated) == 0 {
 			pat.depth = r.height()
 		}
 	}

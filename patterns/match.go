@@ -32,6 +32,35 @@ type matcher struct {
 	nodes   []node
 	binds   []Capture
 	rootEnd uint32
+	// failed remembers seq calls that failed, so that backtracking $$$
+	// runs over long sibling lists (where skipped tokens make every
+	// attempt rescan the rest) stay polynomial. An entry holds while gen
+	// is unchanged: gen moves whenever a binding that a later comparison
+	// could read (a repeated name's) is made or undone.
+	failed   map[failKey]uint32
+	gen      uint32
+	repeated map[string]bool
+	steps    int // seq calls for the current candidate
+}
+
+// memoAfter is how many seq calls a candidate makes before failures are
+// remembered: ordinary candidates never get there, so they pay nothing.
+const memoAfter = 4096
+
+type failKey struct {
+	p      *pnode
+	t, end uint32
+}
+
+// unbind drops the bindings made since mark.
+func (m *matcher) unbind(mark int) {
+	for _, b := range m.binds[mark:] {
+		if m.repeated[b.Name] {
+			m.gen++
+			break
+		}
+	}
+	m.binds = m.binds[:mark]
 }
 
 // Find returns every match of p in t, in pre-order of their start node.
@@ -39,7 +68,7 @@ func (p *Pattern) Find(t *Tree) []Span {
 	if t.Lang != p.Lang || len(t.nodes) == 0 {
 		return nil
 	}
-	m := &matcher{t: t, nodes: t.nodes}
+	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated}
 	var out []Span
 	emit := func(start, end uint32) {
 		var caps []Capture
@@ -57,7 +86,8 @@ func (p *Pattern) Find(t *Tree) []Span {
 			if r.meta == metaNone && lang.kind(n.sym) != r.kind || n.flags&flagInner != 0 || t.skip(i) {
 				continue
 			}
-			m.binds = m.binds[:0]
+			m.unbind(0)
+			m.steps = 0
 			if r.meta != metaNone || r.leaf {
 				if m.node(r, uint32(i)) {
 					emit(n.start, n.end)
@@ -81,7 +111,8 @@ func (p *Pattern) Find(t *Tree) []Span {
 			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind {
 				continue
 			}
-			m.binds = m.binds[:0]
+			m.unbind(0)
+			m.steps = 0
 			if m.seq(p.nodes, 0, c, n.next, true, m.nodes[c].start) {
 				emit(m.nodes[c].start, m.rootEnd)
 			}
@@ -102,6 +133,24 @@ func (m *matcher) skipTo(t, end uint32) uint32 {
 // starting at t (before end). lastEnd is the end of the last consumed
 // target node; at the top level it becomes the match's end.
 func (m *matcher) seq(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint32) bool {
+	if m.steps++; pi == len(ps) || m.steps < memoAfter {
+		return m.seq1(ps, pi, t, end, top, lastEnd)
+	}
+	k := failKey{ps[pi], t, end}
+	if g, ok := m.failed[k]; ok && g == m.gen {
+		return false
+	}
+	if m.seq1(ps, pi, t, end, top, lastEnd) {
+		return true
+	}
+	if m.failed == nil {
+		m.failed = map[failKey]uint32{}
+	}
+	m.failed[k] = m.gen
+	return false
+}
+
+func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint32) bool {
 	t = m.skipTo(t, end)
 	if pi == len(ps) {
 		if top {
@@ -123,7 +172,7 @@ func (m *matcher) seq(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint
 				stop = m.nodes[last].next
 			}
 			if !m.bindRange(p, t, stop, lastEnd, e) {
-				m.binds = m.binds[:mark]
+				m.unbind(mark)
 				return false
 			}
 			if top {
@@ -145,7 +194,7 @@ func (m *matcher) seq(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint
 					return true
 				}
 			}
-			m.binds = m.binds[:mark]
+			m.unbind(mark)
 			if cur >= end {
 				return false
 			}
@@ -166,19 +215,19 @@ func (m *matcher) seq(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint
 	if m.node(p, t) && m.seq(ps, pi+1, n.next, end, top, n.end) {
 		return true
 	}
-	m.binds = m.binds[:mark]
+	m.unbind(mark)
 	// Target tokens the pattern does not spell are skipped (async, pub…
 	// are not tokens, so they are not).
 	if !n.named() && m.seq(ps, pi, n.next, end, top, lastEnd) {
 		return true
 	}
-	m.binds = m.binds[:mark]
+	m.unbind(mark)
 	// A comma before a $$$ that matches nothing is optional:
 	// foo(a, $$$B) matches foo(a).
 	if optional && m.seq(ps, pi+1, t, end, top, lastEnd) {
 		return true
 	}
-	m.binds = m.binds[:mark]
+	m.unbind(mark)
 	return false
 }
 
@@ -232,6 +281,9 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 		}
 	}
 	m.binds = append(m.binds, c)
+	if m.repeated[p.name] {
+		m.gen++
+	}
 	return true
 }
 
