@@ -102,7 +102,7 @@ func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
 		return Answer{}, fmt.Errorf("%w. %s", rpc.ErrNoElicitation, assumeAndGoOn)
 	}
 	legacy := s.ProtocolVersion() < "2025-11-25"
-	q := Question{Question: a.Question, Context: a.Context, Options: a.Options, AllowFreeText: a.AllowFreeText, MultiSelect: a.MultiSelect}
+	q := Question(a)
 	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout(), legacy)
 }
 
