@@ -40,7 +40,7 @@ func Attach(root string, flagCommands map[string]string, section json.RawMessage
 		a.Checks = append(a.Checks, c)
 	}
 	a.Checks = append(a.Checks, rpc.Check{Name: "elicitation", OK: true,
-		Detail: fmt.Sprintf("ask_user is listed to clients that declare it; a question times out after %v", cfg.AskTimeout())})
+		Detail: fmt.Sprintf("ask_user is listed to clients that declare it; a question times out after %v", cfg.AskTimeout.D())})
 	cfg.Commands = usable
 	ts := &toolSet{root: root, cfg: cfg, pool: NewPool(cfg)}
 	a.Tools = ts.tools()
@@ -103,7 +103,7 @@ func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
 	}
 	legacy := s.ProtocolVersion() < "2025-11-25"
 	q := Question(a)
-	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout(), legacy)
+	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout.D(), legacy)
 }
 
 // sessionAsker asks through MCP elicitation/create.
@@ -152,7 +152,7 @@ type waitArgs struct {
 }
 
 func (ts *toolSet) wait(ctx context.Context, a waitArgs) (WaitResult, error) {
-	timeout := ts.cfg.WaitTimeout()
+	timeout := ts.cfg.WaitTimeout.D()
 	if a.TimeoutSeconds != nil {
 		timeout = time.Duration(*a.TimeoutSeconds * float64(time.Second))
 	}
