@@ -7,6 +7,7 @@ require (
 	github.com/alex-pinkus/tree-sitter-swift v0.0.0-20250630054910-190aedc3042a
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-dap v0.12.0
+	github.com/google/renameio/v2 v2.0.2
 	github.com/invopop/jsonschema v0.14.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/rs/zerolog v1.35.1
