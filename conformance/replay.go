@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"time"
+
+	"golang.org/x/tools/txtar"
 )
 
 // A StartFunc starts the server under test with the given flags, for the
@@ -173,21 +174,21 @@ func jsonEscape(s string) []byte {
 	return b[1 : len(b)-1]
 }
 
-// writeFiles writes the workspace files below dir.
+// writeFiles writes the workspace files below dir, which must not hold
+// them yet.
 func writeFiles(dir string, files []File) error {
+	ar := &txtar.Archive{}
 	for _, f := range files {
 		if _, err := checkWorkspacePath(f.Name); err != nil {
 			return err
 		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return err
-		}
+		ar.Files = append(ar.Files, txtar.File{Name: f.Name, Data: f.Data})
 	}
-	return nil
+	fsys, err := txtar.FS(ar)
+	if err != nil {
+		return err
+	}
+	return os.CopyFS(dir, fsys)
 }
 
 // UpdateFlag, if a caller sets it, makes [Replay] rewrite the server section
