@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rs/zerolog"
 	"time"
 
 	"github.com/agent-tools/agent-tools/rpc"
@@ -16,7 +17,7 @@ import (
 // least one tier has a worker command whose program exists (the session
 // shows them only in vibe mode). flagCommands are the --worker flags,
 // section the config file's "workers" section.
-func Attach(root string, flagCommands map[string]string, section json.RawMessage) rpc.Attachment {
+func Attach(root string, flagCommands map[string]string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	a := rpc.Attachment{Capability: "workers"}
 	cfg, err := ParseConfig(section, flagCommands)
 	if err != nil {
@@ -42,7 +43,7 @@ func Attach(root string, flagCommands map[string]string, section json.RawMessage
 	a.Checks = append(a.Checks, rpc.Check{Name: "elicitation", OK: true,
 		Detail: fmt.Sprintf("ask_user is listed to clients that declare it; a question times out after %v", cfg.AskTimeout.D())})
 	cfg.Commands = usable
-	ts := &toolSet{root: root, cfg: cfg, pool: NewPool(cfg)}
+	ts := &toolSet{root: root, cfg: cfg, pool: NewPool(cfg, log)}
 	a.Tools = ts.tools()
 	a.Close = ts.pool.Close
 	return a
