@@ -1,4 +1,4 @@
-package patterns
+package workspace
 
 import (
 	"bytes"
@@ -149,7 +149,12 @@ func TestIgnoresMatchGit(t *testing.T) {
 			}
 		}
 		var got []string
-		walk(dir, dir, ".", func(_, rel string, _ fs.DirEntry) { got = append(got, rel) })
+		Walk(dir, dir, func(_, rel string, d fs.DirEntry) error {
+			if !d.IsDir() {
+				got = append(got, rel)
+			}
+			return nil
+		})
 		slices.Sort(want)
 		slices.Sort(got)
 		if !slices.Equal(got, want) {
@@ -197,5 +202,30 @@ func TestWildmatch(t *testing.T) {
 		if got := wildmatch(tt.pattern, tt.path) == matched; got != tt.want {
 			t.Errorf("wildmatch(%q, %q) = %v, want %v", tt.pattern, tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestWalkFromSubdir: a walk that starts below the root still applies the
+// ancestors' rules, and SkipDir / SkipAll work.
+func TestWalkFromSubdir(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteTree(t, root, "-- .gitignore --\n*.log\n-- a/.gitignore --\ngen/\n-- a/x.go --\n-- a/x.log --\n-- a/gen/y.go --\n-- a/b/z.go --\n-- a/c/w.go --\n")
+	var got []string
+	err := Walk(root, filepath.Join(root, "a"), func(_, rel string, d fs.DirEntry) error {
+		got = append(got, rel)
+		if rel == "a/b" {
+			return fs.SkipDir
+		}
+		if rel == "a/c/w.go" {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	want := []string{"a/b", "a/c", "a/c/w.go"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("Walk from a/ = %q, %v; want %q", got, err, want)
+	}
+	if err := Walk(root, t.TempDir(), func(string, string, fs.DirEntry) error { return nil }); err == nil {
+		t.Errorf("Walk outside the root succeeded")
 	}
 }

@@ -9,7 +9,7 @@
 // re-included, again as in git. TestIgnoresMatchGit holds all of it to
 // `git check-ignore`.
 
-package patterns
+package workspace
 
 import (
 	"bytes"
