@@ -13,21 +13,21 @@ import (
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// diffCase is one generated edit of one file.
-type diffCase struct {
+// previewCase is one generated edit of one file.
+type previewCase struct {
 	name     string
 	src, new []byte
 	reps     []Replacement
 }
 
-// genDiffCases makes n edits of generated files: LF or CRLF endings, with
+// genPreviewCases makes n edits of generated files: LF or CRLF endings, with
 // or without a final newline, and replacements that delete lines
 // (the last one too), join lines, split them, insert at either end and
 // empty the file.
-func genDiffCases(n int) []diffCase {
+func genPreviewCases(n int) []previewCase {
 	rng := rand.New(rand.NewPCG(7, 11))
 	words := []string{"alpha", "beta()", "\tgamma := 1", "", "}", "func f() {", "// note", "x = y + z"}
-	var out []diffCase
+	var out []previewCase
 	for len(out) < n {
 		eol := "\n"
 		if rng.IntN(4) == 0 {
@@ -73,7 +73,7 @@ func genDiffCases(n int) []diffCase {
 		if bytes.Equal(nb.Bytes(), src) {
 			continue
 		}
-		out = append(out, diffCase{name: fmt.Sprintf("f%03d.txt", len(out)), src: src, new: nb.Bytes(), reps: reps})
+		out = append(out, previewCase{name: fmt.Sprintf("f%03d.txt", len(out)), src: src, new: nb.Bytes(), reps: reps})
 	}
 	return out
 }
@@ -83,7 +83,7 @@ func genDiffCases(n int) []diffCase {
 // exactly the staged content. Named edge cases come first.
 func TestDiffRoundTrip(t *testing.T) {
 	testutil.Needs(t, "patch")
-	cases := []diffCase{
+	cases := []previewCase{
 		{name: "delete-last-line.txt", src: []byte("a\nb\nc\n"), reps: []Replacement{{Start: 4, End: 6}}},
 		{name: "delete-last-line-no-eol.txt", src: []byte("a\nb\nc"), reps: []Replacement{{Start: 3, End: 5}}},
 		{name: "join-lines.txt", src: []byte("a\nb\nc\n"), reps: []Replacement{{Start: 1, End: 2, Text: " "}}},
@@ -106,7 +106,7 @@ func TestDiffRoundTrip(t *testing.T) {
 		nb.Write(c.src[at:])
 		c.new = nb.Bytes()
 	}
-	cases = append(cases, genDiffCases(240)...)
+	cases = append(cases, genPreviewCases(240)...)
 
 	dir := t.TempDir()
 	var all bytes.Buffer
