@@ -260,6 +260,9 @@ type RunResult struct {
 	Outputs   []Output // in order
 	Err       string   // what went wrong, for the model; "" when ok
 	StateLost bool     // the kernel is gone (crashed or killed)
+	// MissingModule is the top-level module a ModuleNotFoundError named
+	// ("pandas"), when the cell failed on one.
+	MissingModule string
 }
 
 // noBridge is tool()'s error without a bridge.
@@ -286,6 +289,8 @@ type cell struct {
 	finished  <-chan struct{}
 	stdoutEOF bool   // k.stdout is closed and drained
 	lastErr   string // "ZeroDivisionError: division by zero"
+	shellErr  bool   // lastErr is a failed shell command's exit status, not an exception
+	missing   string // the module of a ModuleNotFoundError
 }
 
 type bridgeDone struct {
@@ -405,6 +410,7 @@ func (c *cell) run(ctx context.Context) RunResult {
 	case status == StatusError:
 		res := c.result(StatusError)
 		res.Err = c.errorSummary()
+		res.MissingModule = c.missing
 		return res
 	case status == StatusInterrupted: // KeyboardInterrupt raised by the cell itself
 		res := c.result(StatusError)
@@ -483,7 +489,13 @@ func (c *cell) handle(m message, bctx context.Context, bridged chan<- bridgeDone
 		}
 		c.out.add(Output{Kind: kind, Text: m.Text, MIME: m.MIME})
 	case "error":
-		c.out.add(Output{Kind: KindError, Text: m.Trace})
+		if m.Trace != "" {
+			c.out.add(Output{Kind: KindError, Text: m.Trace})
+		}
+		c.shellErr = m.Shell
+		if m.Ename == "ModuleNotFoundError" && m.Module != "" && !strings.Contains(m.Module, ".") {
+			c.missing = m.Module
+		}
 		c.lastErr = m.Evalue
 		if m.Ename != "" {
 			c.lastErr = m.Ename
@@ -568,6 +580,9 @@ func (c *cell) errorSummary() string {
 		return "the cell failed"
 	}
 	line, _, _ := strings.Cut(cleanText(c.lastErr), "\n")
+	if c.shellErr {
+		return truncateMiddle(line, 500)
+	}
 	return "the cell raised " + truncateMiddle(line, 500)
 }
 

@@ -107,8 +107,12 @@ func (s *session) js(code string) string {
 	return body(res)
 }
 
-// body is the result's text without the label line.
+// body is the result's text without the label line and the status line
+// of a kernel's first cell (TestStatusLine checks that one).
 func body(res *Result) string {
 	_, rest, _ := strings.Cut(res.Text(), "\n")
+	if strings.HasPrefix(rest, "[python kernel: ") || strings.HasPrefix(rest, "[javascript kernel: ") {
+		_, rest, _ = strings.Cut(rest, "\n")
+	}
 	return rest
 }

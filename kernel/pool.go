@@ -152,6 +152,7 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 		res.Notes = append(res.Notes, s.note)
 		s.note = ""
 	}
+	query := isKernelQuery(req.Code)
 	if s.k == nil {
 		interp, err := FindInterpreter(lang, p.opts, req.Root)
 		if err != nil {
@@ -162,11 +163,24 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 			return nil, err
 		}
 		s.k = k
+		if !query {
+			// The status line: which interpreter this session's cells run in.
+			res.Notes = append(res.Notes, s.k.describe())
+		}
+	}
+	if query {
+		res.Status = StatusOK
+		res.Outputs = []Output{{Kind: KindDisplay, Text: p.kernelReport(ctx, s.k, req.Root), MIME: "text/plain"}}
+		res.ElapsedMs = time.Since(started).Milliseconds()
+		return res, nil
 	}
 	rr := s.k.Run(ctx, RunSpec{Code: req.Code, Budget: p.opts.Timeout, Grace: p.opts.Grace, Bridge: req.Bridge, Progress: req.Progress})
 	res.Status, res.Outputs, res.Error, res.StateLost = rr.Status, rr.Outputs, rr.Err, rr.StateLost
 	if res.Outputs == nil {
 		res.Outputs = []Output{}
+	}
+	if rr.MissingModule != "" && lang == Python {
+		res.Error += "\n" + p.moduleHint(context.WithoutCancel(ctx), s.k, rr.MissingModule, req.Root)
 	}
 	if rr.StateLost {
 		s.k.Stop(context.WithoutCancel(ctx))
