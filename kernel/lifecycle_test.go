@@ -121,7 +121,8 @@ func TestReset(t *testing.T) {
 	s := newSession(t, nil)
 	s.py("kept = 1")
 	res := s.runReq(Request{Code: "'kept' in globals()", Reset: true})
-	if body(res) != "[kernel reset: started clean]\nOut: False" {
+	want := "# a test cell (python)\n[kernel reset: started clean]\n[python kernel: " + debianPython + " (Python 3."
+	if !strings.HasPrefix(res.Text(), want) || !strings.HasSuffix(res.Text(), "; configured)]\nOut: False") {
 		t.Errorf("reset: %q", res.Text())
 	}
 }

@@ -608,7 +608,7 @@ def _shell_summary(failures):
     text = failures[0][0]
     if len(failures) > 1:
         text += " (and %d more failed shell command%s)" % (len(failures) - 1, "" if len(failures) == 2 else "s")
-    if all(whole for _, whole in failures):
+    if _state.one_line or all(whole for _, whole in failures):
         return text
     return text + "; the rest of the cell ran (_exit_code holds the last status)"
 
@@ -799,10 +799,11 @@ def _time(stmt_src, body=False):
 # socket operation.
 _PIP_TIMEOUT, _PIP_RETRIES = "2", "1"
 
-# Lines in pip's output that mean the package index could not be reached.
-_PIP_UNREACHABLE = ("NewConnectionError", "Failed to establish a new connection", "Name or service not known",
-                    "Temporary failure in name resolution", "ConnectTimeoutError", "Network is unreachable",
-                    "ProxyError", "Connection refused", "Read timed out", "No route to host")
+# What in pip's output means the package index could not be reached, the
+# most telling first (one line often has several).
+_PIP_UNREACHABLE = ("Name or service not known", "Temporary failure in name resolution", "Network is unreachable",
+                    "No route to host", "Connection refused", "ProxyError", "Read timed out", "ConnectTimeoutError",
+                    "Failed to establish a new connection", "NewConnectionError")
 
 
 def _pip_configured(option):
@@ -848,9 +849,12 @@ def _pip(args):
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", PIP_PROGRESS_BAR="off")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
     unreachable = None
+    index = "https://pypi.org/simple"
     try:
         for line in iter(p.stdout.readline, b""):
             text = line.decode("utf-8", "replace")
+            if text.startswith("Looking in indexes: "):
+                index = text[len("Looking in indexes: "):].strip()
             if unreachable is None:
                 unreachable = next((m for m in _PIP_UNREACHABLE if m in text), None)
             sys.stdout.write(text)
@@ -880,8 +884,8 @@ def _pip(args):
         print("agent-tools: modules reloaded on next import: %s" % ", ".join(sorted({m.split('.')[0] for m in flushed})))
     why = ""
     if p.returncode != 0 and unreachable:
-        why = ("; the package index could not be reached (%s): there is no network, or the index needs a proxy;"
-               " install from local files with %%pip install --no-index --find-links DIR NAME" % unreachable)
+        why = ("; the package index (%s) could not be reached: %s (no network, or the index needs a proxy);"
+               " install from local files with %%pip install --no-index --find-links DIR NAME" % (index, unreachable))
     _shell_status("`%%pip %s`" % args.strip(), p.returncode, why)
 
 
@@ -1263,11 +1267,13 @@ def _exec(msg):
     cid = msg["id"]
     _state.cell = cid
     _state.shell_failures = []
+    _state.one_line = False
     filename = "<cell %d>" % cid
     status = "ok"
     value = exc = None
     try:
         norm = _normalize(msg["code"])
+        _state.one_line = sum(1 for l in norm.splitlines() if l.strip()) == 1
         src = _rewrite(norm)
         # Tracebacks quote the cell as written (%cd, not its rewrite).
         linecache.cache[filename] = (len(norm), None, norm.splitlines(True), filename)
