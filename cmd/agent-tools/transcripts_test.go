@@ -20,6 +20,12 @@ func init() {
 // capability folders run with every tool that attaches.
 var spineAreas = map[string]bool{"lifecycle": true, "surfaces": true, "errors": true, "cancel": true}
 
+// areaOptions are the replay options of the transcript folders that need
+// more than the built-in normalisation.
+var areaOptions = map[string]*conformance.Options{
+	"eval": {Normalize: interpreterVersions}, // eval_test.go
+}
+
 // TestTranscripts replays every golden transcript under
 // conformance/testdata (except the replayer's own unit fixtures) against
 // this binary.
@@ -56,7 +62,7 @@ func TestTranscripts(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			conformance.Replay(t, path, startBinary(exe, env), nil)
+			conformance.Replay(t, path, startBinary(exe, env), areaOptions[strings.SplitN(name, "/", 2)[0]])
 		})
 	}
 }
