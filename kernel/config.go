@@ -11,8 +11,9 @@ import (
 
 // Config is the "eval" section of --config FILE. Every field is optional.
 type Config struct {
-	// Python is the interpreter for Python cells. Default: the project's
-	// .venv/bin/python or venv/bin/python, else python3 on PATH.
+	// Python is the interpreter for Python cells. Default: chosen per
+	// project at each kernel start (see [FindInterpreter]): the project's
+	// own environment, an activated one, else python3 on PATH.
 	Python string `json:"python,omitempty"`
 	// Node is the node binary for JavaScript cells. Default: node on PATH.
 	Node string `json:"node,omitempty"`
