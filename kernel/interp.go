@@ -35,6 +35,10 @@ const (
 type Interpreter struct {
 	Path string // absolute, or as configured when a prefix is used
 	Why  string // "configured", "project .venv", "first python3 on PATH", ...
+	// Own is true for the configured interpreter and for the project's own
+	// environments (.venv, venv, uv, poetry): choices a new project .venv
+	// would not replace.
+	Own bool
 }
 
 // FindInterpreter chooses the interpreter for lang in the project at root,
@@ -50,13 +54,13 @@ func FindInterpreter(lang Language, opts Options, root string) (Interpreter, err
 	}
 	if configured != "" {
 		if len(opts.Prefix) > 0 {
-			return Interpreter{Path: configured, Why: "configured"}, nil // resolved inside the prefix
+			return Interpreter{Path: configured, Why: "configured", Own: true}, nil // resolved inside the prefix
 		}
 		p, err := exec.LookPath(configured)
 		if err != nil {
 			return Interpreter{}, fmt.Errorf("the configured %s interpreter %q: %w", lang, configured, err)
 		}
-		return Interpreter{Path: p, Why: "configured"}, nil
+		return Interpreter{Path: p, Why: "configured", Own: true}, nil
 	}
 	if lang == Python {
 		if cands := pythonCandidates(root); len(cands) > 0 {
@@ -77,34 +81,34 @@ func FindInterpreter(lang Language, opts Options, root string) (Interpreter, err
 func pythonCandidates(root string) []Interpreter {
 	var out []Interpreter
 	seen := map[string]bool{}
-	add := func(path, why string) {
+	add := func(path, why string, own bool) {
 		if !isExecutable(path) {
 			return
 		}
 		if k := interpKey(path); !seen[k] {
 			seen[k] = true
-			out = append(out, Interpreter{Path: path, Why: why})
+			out = append(out, Interpreter{Path: path, Why: why, Own: own})
 		}
 	}
 	if root != "" {
 		for _, venv := range []string{".venv", "venv"} {
-			add(filepath.Join(root, venv, "bin", "python"), "project "+venv)
+			add(filepath.Join(root, venv, "bin", "python"), "project "+venv, true)
 		}
 		if dir := os.Getenv("UV_PROJECT_ENVIRONMENT"); dir != "" {
 			if !filepath.IsAbs(dir) {
 				dir = filepath.Join(root, dir)
 			}
-			add(filepath.Join(dir, "bin", "python"), "uv project environment ($UV_PROJECT_ENVIRONMENT)")
+			add(filepath.Join(dir, "bin", "python"), "uv project environment ($UV_PROJECT_ENVIRONMENT)", true)
 		}
 		if env := poetryEnv(root); env != "" {
-			add(filepath.Join(env, "bin", "python"), "the project's poetry env")
+			add(filepath.Join(env, "bin", "python"), "the project's poetry env", true)
 		}
 	}
 	if dir := os.Getenv("VIRTUAL_ENV"); dir != "" {
-		add(filepath.Join(dir, "bin", "python"), "$VIRTUAL_ENV")
+		add(filepath.Join(dir, "bin", "python"), "$VIRTUAL_ENV", false)
 	}
 	if dir := os.Getenv("CONDA_PREFIX"); dir != "" {
-		add(filepath.Join(dir, "bin", "python"), "$CONDA_PREFIX")
+		add(filepath.Join(dir, "bin", "python"), "$CONDA_PREFIX", false)
 	}
 	first := true
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
@@ -116,14 +120,14 @@ func pythonCandidates(root string) []Interpreter {
 			continue
 		}
 		if first {
-			add(p, "first python3 on PATH")
+			add(p, "first python3 on PATH", false)
 			first = false
 		} else {
-			add(p, "python3 on PATH")
+			add(p, "python3 on PATH", false)
 		}
 	}
 	for _, p := range []string{"/usr/bin/python3", "/usr/local/bin/python3"} {
-		add(p, "system python3")
+		add(p, "system python3", false)
 	}
 	return out
 }

@@ -192,6 +192,15 @@ func TestWrongInterpreterSaysWhichHasIt(t *testing.T) {
 		t.Errorf("after making the project .venv:\n%s", res.Text())
 	}
 
+	// A configured interpreter: the hint is the config line only (a new
+	// .venv would not be chosen over it).
+	conf := newSession(t, &Options{Python: leanPy})
+	res = conf.run(Python, "import pandas")
+	if text := res.Text(); res.Status != StatusError || !strings.Contains(text, "the kernel runs "+leanPy+" (Python 3.") ||
+		!strings.Contains(text, "; configured), which has no module pandas.") || !strings.Contains(text, `{"eval": {"python": "/usr/bin/python3"}}`) || strings.Contains(text, "-m venv") {
+		t.Errorf("configured interpreter without pandas:\n%s", text)
+	}
+
 	// %kernel: the running interpreter and the others found.
 	got := s.py("%kernel")
 	for _, want := range []string{"python kernel: " + filepath.Join(venv, "bin", "python") + " (Python 3.", "; project .venv)", "other python interpreters found:", leanPy + " (Python 3.", "; first python3 on PATH)"} {

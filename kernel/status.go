@@ -121,7 +121,7 @@ func (p *Pool) moduleHint(ctx context.Context, k *Kernel, module, root string) s
 	fmt.Fprintf(&b, " %s %s it.", strings.Join(names, ", "), verb)
 	quoted, _ := json.Marshal(have[0].Path)
 	fmt.Fprintf(&b, " To run cells with %s, put {\"eval\": {\"python\": %s}} in agent-tools' config file (--config, read when agent-tools starts)", have[0].Path, quoted)
-	if !strings.HasPrefix(k.Interp.Why, "project ") && root != "" {
+	if !k.Interp.Own && root != "" {
 		fmt.Fprintf(&b, ", or make the project's .venv from it (%s -m venv --system-site-packages .venv) and run the next cell with reset: true", have[0].Path)
 	}
 	b.WriteString(".")
