@@ -13,7 +13,10 @@
 #            {"t":"out","id":N,"name":"stdout"|"stderr","text":"..."}
 #            {"t":"display","id":N,"kind":"text"|"markdown"|"image","text":..,"mime":..,"data":base64}
 #            {"t":"value","id":N,"kind":..,"text":..}
-#            {"t":"error","id":N,"ename":..,"evalue":..,"traceback":..}
+#            {"t":"error","id":N,"ename":..,"evalue":..,"traceback":..,"module":..}
+#                (module: the name a ModuleNotFoundError gives)
+#            {"t":"error","id":N,"shell":true,"evalue":"`!cmd` failed: exit status 3","traceback":""}
+#                (the cell ran, but a shell command in it failed)
 #            {"t":"call","id":N,"call":K,"name":..,"args":{...}}
 #            {"t":"done","id":N,"status":"ok"|"error"}
 
@@ -1006,6 +1009,8 @@ def line_magic(name, arg):
         return _time(arg)
     if name in ("matplotlib", "load_ext", "autoreload"):
         return None  # figures are always captured; extensions are not loaded
+    if name == "kernel":
+        raise NameError("%kernel is answered by agent-tools as a cell of its own: run a cell that is just %kernel")
     raise NameError("line magic %%%s is not supported here; supported: %s, !cmd and x = !cmd" % (
         name, ", ".join("%" + m for m in _LINE_MAGICS)))
 
