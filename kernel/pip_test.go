@@ -100,6 +100,12 @@ func TestPipInstallIntoProjectVenv(t *testing.T) {
 // gave is kept.
 func TestPipWithoutIndexFailsFast(t *testing.T) {
 	needsPython(t)
+	testutil.NeedsFunc(t, "pip for "+debianPython+" (Debian's python3-pip)", func() string {
+		if out, err := exec.Command(debianPython, "-m", "pip", "--version").CombinedOutput(); err != nil {
+			return fmt.Sprintf("%v: %s", err, out)
+		}
+		return ""
+	})
 	root := t.TempDir()
 	// A venv that sees Debian's pip (not externally managed, so pip goes
 	// as far as the index).
