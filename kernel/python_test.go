@@ -283,11 +283,14 @@ func TestTracebacksHideTheDriver(t *testing.T) {
 	}
 }
 
-// TestTimeitBudget: %timeit of a trivial statement stays within IPython's
-// run count and a ~2 s budget: the runs the magic measured add up to well
-// under 3 s, whatever the machine's load (the loop count is chosen from a
-// calibration run under the same load). A slow statement gets fewer
-// one-loop runs; -r and -n still rule.
+// TestTimeitBudget: %timeit of a trivial statement keeps IPython's 7 runs
+// but sizes each at about 0.2 s (IPython's powers of ten make a run last
+// up to 2 s), so the whole magic takes 1–2 s. The check is on the sizes the
+// magic measured, not on the wall clock: the loop count is a 1-2-5 number
+// and the fastest run lasts well under half a second (a loaded machine
+// slows calibration and runs alike; only a load that doubled for all seven
+// runs would fail it). A slow statement gets fewer one-loop runs; -r and
+// -n still rule.
 func TestTimeitBudget(t *testing.T) {
 	needsPython(t)
 	s := newSession(t, nil)
@@ -296,8 +299,8 @@ func TestTimeitBudget(t *testing.T) {
 		t.Fatalf("%%timeit: %s", res.Text())
 	}
 	t.Logf("%%timeit sum(range(100)): %s, cell wall time %d ms", body(res), res.ElapsedMs)
-	if got := s.py("r.repeat, r.loops >= 1000, sum(r.all_runs) < 3.0"); got != "Out: (7, True, True)" {
-		t.Errorf("trivial statement: (runs, loops ≥ 1000, measured total < 3 s) = %s; %s", got, s.py("r.all_runs"))
+	if got := s.py("import math\nk = r.loops / 10 ** int(math.log10(r.loops))\nr.repeat, r.loops >= 1000, k in (1, 2, 5), min(r.all_runs) < 0.45"); got != "Out: (7, True, True, True)" {
+		t.Errorf("trivial statement: (runs, loops ≥ 1000, loops in 1-2-5, fastest run < 0.45 s) = %s; runs %s", got, s.py("r.loops, r.all_runs"))
 	}
 	s.py("import time\nslow = %timeit -o -q time.sleep(0.5)")
 	if got := s.py("slow.loops, 1 <= slow.repeat <= 4, len(slow.all_runs) == slow.repeat"); got != "Out: (1, True, True)" {
