@@ -224,6 +224,8 @@ def _frame_markdown(df):
         name = "\u2026"
         while name in view.columns:
             name += "\u2026"
+        if view.columns.nlevels > 1:
+            name = (name,) * view.columns.nlevels
         view.insert(cut_col, name, "\u2026", allow_duplicates=True)
     try:
         lines = view.to_markdown().split("\n")
