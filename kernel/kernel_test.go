@@ -42,7 +42,6 @@ type session struct {
 	t    *testing.T
 	pool *Pool
 	root string
-	req  Request
 }
 
 func newSession(t *testing.T, opts *Options) *session {
