@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/rs/zerolog"
 )
 
 // startTimeout bounds how long an interpreter may take to say it is ready.
@@ -40,6 +41,7 @@ type Kernel struct {
 	Interp  Interpreter
 	Version string // the interpreter's version, from the driver
 	proc    *proc.Process
+	log     zerolog.Logger // the supervisor's log, with the language and pid
 
 	writeMu sync.Mutex // guards req
 	req     *os.File
@@ -56,6 +58,9 @@ type StartSpec struct {
 	Interp Interpreter
 	Dir    string   // working directory (the run's root)
 	Prefix []string // command prefix, e.g. a sandbox entry command
+	// Log receives the kernel's start, interrupts, kill and exit; nil (or
+	// the zero Logger) discards them.
+	Log *zerolog.Logger
 }
 
 // Start starts an interpreter with its driver and waits until it is ready.
@@ -90,15 +95,21 @@ func Start(ctx context.Context, s StartSpec) (*Kernel, error) {
 	})
 	reqR.Close()
 	msgW.Close()
+	var log zerolog.Logger
+	if s.Log != nil {
+		log = s.Log.With().Str("lang", string(s.Lang)).Logger()
+	}
 	if err != nil {
 		reqW.Close()
 		msgR.Close()
+		log.Warn().Str("interpreter", s.Interp.Path).Err(err).Msg("kernel did not start")
 		return nil, fmt.Errorf("starting the %s kernel (%s): %w", s.Lang, s.Interp.Path, err)
 	}
 	k := &Kernel{
 		Lang:   s.Lang,
 		Interp: s.Interp,
 		proc:   p,
+		log:    log.With().Int("pid", p.Pid()).Logger(),
 		req:    reqW,
 		msgs:   make(chan message, 1024),
 		stdout: make(chan []byte, 256),
@@ -106,9 +117,15 @@ func Start(ctx context.Context, s StartSpec) (*Kernel, error) {
 	go k.readMessages(msgR)
 	go k.readStdout(p.Stdout())
 	if err := k.waitReady(ctx); err != nil {
+		k.log.Warn().Str("interpreter", s.Interp.Path).Err(err).Msg("kernel did not start")
 		k.Stop(context.WithoutCancel(ctx))
 		return nil, err
 	}
+	ev := k.log.Info().Str("interpreter", s.Interp.Path).Str("chosen", s.Interp.Why).Str("version", k.Version)
+	if len(s.Prefix) > 0 {
+		ev = ev.Strs("prefix", s.Prefix)
+	}
+	ev.Msg("kernel started")
 	return k, nil
 }
 
@@ -196,6 +213,7 @@ func (k *Kernel) Pid() int { return k.proc.Pid() }
 // Stop ends the interpreter: EOF on its request pipe (the driver exits),
 // then the supervisor's SIGTERM/SIGKILL sequence.
 func (k *Kernel) Stop(ctx context.Context) error {
+	k.log.Debug().Msg("stopping the kernel")
 	return k.proc.Stop(ctx, func(ctx context.Context) error {
 		k.writeMu.Lock()
 		k.req.Close()
@@ -455,6 +473,7 @@ func (c *cell) interrupt(why string) {
 		return
 	}
 	c.stopping = why
+	c.k.log.Info().Int("cell", c.id).Str("why", why).Dur("budget", c.timeout).Msg("interrupting the cell")
 	c.cancelBridges()
 	c.k.interrupt()
 	c.graceC = time.After(c.grace)
@@ -463,6 +482,7 @@ func (c *cell) interrupt(why string) {
 // killed kills the interpreter of a cell that did not stop within the
 // grace period of its interrupt.
 func (c *cell) killed() RunResult {
+	c.k.log.Warn().Int("cell", c.id).Dur("grace", c.grace).Msg("the cell did not stop after the interrupt: killing the kernel (state lost)")
 	c.k.kill()
 	res := c.result(c.stopping)
 	res.StateLost = true
@@ -684,14 +704,11 @@ func (c *cell) crashedWith(stopping string) RunResult {
 	<-c.k.proc.Done()
 	res := c.result(StatusCrashed)
 	res.StateLost = true
-	how := "exited"
-	if err := c.k.proc.Err(); err != nil {
-		how = "exited (" + exitStatus(err) + ")"
-	} else {
-		how = "exited (exit status 0)"
-	}
-	res.Err = fmt.Sprintf("the %s kernel %s while running the cell; the next cell starts a fresh kernel: kernel restarted; state lost%s",
-		c.k.Lang, how, stderrNote(c.k.proc.StderrTail()))
+	status := exitText(c.k.proc.Err())
+	c.k.log.Warn().Int("cell", c.id).Str("status", status).Str("stderr", stderrLines(c.k.proc.StderrTail(), logStderrLines)).
+		Msg("the kernel exited while running a cell")
+	res.Err = fmt.Sprintf("the %s kernel exited (%s) while running the cell; the next cell starts a fresh kernel: kernel restarted; state lost%s",
+		c.k.Lang, status, stderrNote(c.k.proc.StderrTail()))
 	if stopping != "" {
 		res.Status = stopping
 	}
@@ -709,15 +726,29 @@ func exitStatus(err error) string {
 	return err.Error()
 }
 
-// stderrNote is the tail of the interpreter's own stderr, if any.
+// stderrNote is the tail of the interpreter's own stderr, if any, for a
+// result.
 func stderrNote(tail string) string {
+	lines := stderrLines(tail, 15)
+	if lines == "" {
+		return ""
+	}
+	return "\nits stderr ends with:\n" + lines
+}
+
+// logStderrLines is how many lines of an interpreter's stderr a log line
+// about its exit carries.
+const logStderrLines = 5
+
+// stderrLines is the last n lines of an interpreter's stderr, cleaned.
+func stderrLines(tail string, n int) string {
 	tail = strings.TrimSpace(cleanText(tail))
 	if tail == "" {
 		return ""
 	}
 	lines := strings.Split(tail, "\n")
-	if len(lines) > 15 {
-		lines = lines[len(lines)-15:]
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
 	}
-	return "\nits stderr ends with:\n" + strings.Join(lines, "\n")
+	return strings.Join(lines, "\n")
 }

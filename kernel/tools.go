@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agent-tools/agent-tools/rpc"
+	"github.com/rs/zerolog"
 )
 
 const evalDescription = `Run a Python or JavaScript cell in a persistent kernel: variables, imports and loaded data survive between calls, like a notebook. Not for parallel use.
@@ -34,8 +35,9 @@ type evalTool struct {
 }
 
 // Attach reports the eval capability: attached when python3 or node is
-// found. section is the "eval" part of the config file (may be nil).
-func Attach(root string, section json.RawMessage) rpc.Attachment {
+// found. section is the "eval" part of the config file (may be nil); log
+// receives the kernels' lifecycle (nil: discarded).
+func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	a := rpc.Attachment{Capability: "eval"}
 	opts, err := ParseConfig(section)
 	if err != nil {
@@ -59,7 +61,7 @@ func Attach(root string, section json.RawMessage) rpc.Attachment {
 		a.Reason = "neither python3 nor node was found"
 		return a
 	}
-	t := &evalTool{pool: NewPool(&opts)}
+	t := &evalTool{pool: NewPool(&opts, log)}
 	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "eval", Title: "Run a notebook cell", Tier: rpc.TierExec, Description: evalDescription}, t.eval)}
 	a.Close = t.pool.Close
 	return a

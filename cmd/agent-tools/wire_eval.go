@@ -8,5 +8,5 @@ import (
 )
 
 func attachEval(cfg *config) rpc.Attachment {
-	return kernel.Attach(cfg.root, cfg.section("eval"))
+	return kernel.Attach(cfg.root, cfg.section("eval"), cfg.logger("eval"))
 }
