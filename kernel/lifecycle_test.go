@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // shortBudget keeps the timeout tests quick; it is not a timing assertion:
@@ -215,4 +217,32 @@ func TestPrefixAndBinaryStdout(t *testing.T) {
 	if got := s.py("import sys\nsys.stdout.buffer.write('bytes é\\n'.encode())\nsys.stdout.flush()"); got != "bytes é" {
 		t.Errorf("sys.stdout.buffer: %q", got)
 	}
+}
+
+// TestExitBetweenCells: a kernel that exits while no cell runs (here a
+// timer thread calls os._exit) is noticed by the next cell, which runs in
+// a fresh kernel and says so; the log has the exit's status.
+func TestExitBetweenCells(t *testing.T) {
+	needsPython(t)
+	s := newSession(t, nil)
+	s.py("import os, threading\nkept = 1\nthreading.Timer(0.2, lambda: os._exit(4)).start()")
+	slot := s.pool.slots[Python]
+	deadline := time.Now().Add(testutil.IntegrationTimeout())
+	for {
+		slot.sem <- struct{}{}
+		exited, _ := slot.k.Exited()
+		<-slot.sem
+		if exited {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the kernel did not exit")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	res := s.run(Python, "'kept' in globals()")
+	if !res.OK() || !strings.Contains(res.Text(), "[the previous python kernel had exited (exit status 4): kernel restarted; state lost]") || !strings.HasSuffix(res.Text(), "Out: False") {
+		t.Errorf("the cell after the exit: %s", res.Text())
+	}
+	s.wantLogged("the kernel had exited between cells: restarting it", map[string]string{"status": "exit status 4", "level": "warn"})
 }
