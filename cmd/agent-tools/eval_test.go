@@ -10,13 +10,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/png"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/agent-tools/agent-tools/conformance"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
@@ -253,29 +254,23 @@ func TestEvalImageContent(t *testing.T) {
 	}
 }
 
-// versionRE is an interpreter version as eval's status line and hints
-// write it.
-var versionRE = regexp.MustCompile(`\b(Python|Node) \d+\.\d+\.\d+\b`)
-
-// interpreterVersions normalises the interpreter versions in eval's
-// results ("Python 3.11.2" → "Python $VERSION"): they are the machine's,
-// not agent-tools'.
-func interpreterVersions(msg map[string]any) {
-	var walk func(v any) any
-	walk = func(v any) any {
-		switch v := v.(type) {
-		case string:
-			return versionRE.ReplaceAllString(v, "${1} "+strings.ReplaceAll(conformance.Version, "$", "$$"))
-		case map[string]any:
-			for k, x := range v {
-				v[k] = walk(x)
-			}
-		case []any:
-			for i, x := range v {
-				v[i] = walk(x)
-			}
-		}
-		return v
+// TestEvalReplayCommand: `agent-tools replay`, the shipped command, passes
+// an eval transcript recorded on a machine with another node version: it
+// normalises the interpreter versions as TestTranscripts does.
+func TestEvalReplayCommand(t *testing.T) {
+	testutil.Needs(t, "node")
+	path := filepath.Join("..", "..", "conformance", "testdata", "eval", "javascript-cell.txtar")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	walk(msg)
+	if !strings.Contains(string(data), "Node $VERSION") {
+		t.Fatalf("%s should hold a normalised node version", path)
+	}
+	cmd := testBinaryCmd(t.Context(), "replay", path)
+	cmd.Stderr = t.Output()
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "1 passed, 0 failed, 0 skipped") {
+		t.Errorf("replay: %v\n%s", err, out)
+	}
 }

@@ -21,12 +21,6 @@ func init() {
 // testToolName finds a test-only tool's name in a transcript.
 var testToolName = regexp.MustCompile(`"test_(echo|write|spawn|block|status|panic)"`)
 
-// areaOptions are the replay options of the transcript folders that need
-// more than the built-in normalisation.
-var areaOptions = map[string]*conformance.Options{
-	"eval": {Normalize: interpreterVersions}, // eval_test.go
-}
-
 // TestTranscripts replays every golden transcript under
 // conformance/testdata (except the replayer's own unit fixtures) against
 // this binary.
@@ -73,7 +67,7 @@ func TestTranscripts(t *testing.T) {
 			if !a.NeedsTestTools() && (slices.ContainsFunc(a.Client, isTestTool) || slices.ContainsFunc(a.Server, isTestTool)) {
 				t.Errorf("%s uses a test-only tool but its header lacks the line %q: agent-tools replay could not run it", path, conformance.NeedsTestTools)
 			}
-			conformance.Replay(t, path, startBinary(exe, env), areaOptions[strings.SplitN(name, "/", 2)[0]])
+			conformance.Replay(t, path, startBinary(exe, env), replayOptions(path))
 		})
 	}
 }
