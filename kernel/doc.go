@@ -4,9 +4,11 @@
 // newline-JSON protocol on extra file descriptors, the tool() bridge and
 // the idle budget.
 //
-// Call [NewPool] with the decoded config ([ParseConfig]) and
-// [Pool.Eval] per cell; [Pool.Close] stops the kernels. [Start] and
-// [Kernel.Run] are the layer underneath, usable without a pool.
+// Call [NewPool] with the decoded config ([ParseConfig]) and a logger
+// (nil discards; the pool logs each kernel's start, interrupts, kills,
+// exits and resets), and [Pool.Eval] per cell; [Pool.Close] stops the
+// kernels. [Start] and [Kernel.Run] are the layer underneath, usable
+// without a pool.
 //
 // # Interpreters
 //
