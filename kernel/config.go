@@ -3,29 +3,31 @@
 package kernel
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
+	"os"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/config"
 )
 
 // Config is the "eval" section of --config FILE. Every field is optional.
 type Config struct {
-	// Python is the interpreter for Python cells. Default: the project's
-	// .venv/bin/python or venv/bin/python, else python3 on PATH.
-	Python string `json:"python,omitempty"`
+	// Python is the interpreter for Python cells. Default: chosen per
+	// project at each kernel start (see [FindInterpreter]): the project's
+	// own environment, an activated one, else python3 on PATH.
+	Python string `json:"python"`
 	// Node is the node binary for JavaScript cells. Default: node on PATH.
-	Node string `json:"node,omitempty"`
+	Node string `json:"node"`
 	// Timeout is a cell's idle budget as a Go duration ("5m", "90s"):
 	// the time a cell may run without a pending tool() call. Default 5m.
-	Timeout string `json:"timeout,omitempty"`
+	Timeout config.Duration `json:"timeout"`
 	// Grace is how long an interrupted cell may take to stop before its
-	// kernel is killed (state lost). Default 3s.
-	Grace string `json:"grace,omitempty"`
+	// kernel is killed (state lost), as a Go duration. Default 3s.
+	Grace config.Duration `json:"grace"`
 	// Prefix is a command the interpreter runs under, such as the
 	// conversation's sandbox entry command (["bwrap", "--bind", "/", "/", "--"]).
 	// It must keep file descriptors 3 and 4 open for the interpreter.
-	Prefix []string `json:"prefix,omitempty"`
+	Prefix []string `json:"prefix"`
 }
 
 // Options are the decoded, defaulted settings of a [Pool].
@@ -43,33 +45,14 @@ var defaultOptions = Options{
 	Grace:   3 * time.Second,
 }
 
-// ParseConfig decodes the eval section strictly (unknown fields are
-// errors) over the defaults. A nil or empty section gives the defaults.
+// ParseConfig decodes the eval section over the defaults with the shared
+// decoder (see internal/config: unknown keys are errors naming the known
+// ones, durations are Go duration strings). A nil or empty section gives
+// the defaults.
 func ParseConfig(section json.RawMessage) (Options, error) {
-	opts := defaultOptions
-	if len(bytes.TrimSpace(section)) == 0 || string(bytes.TrimSpace(section)) == "null" {
-		return opts, nil
+	c := Config{Timeout: config.Duration(defaultOptions.Timeout), Grace: config.Duration(defaultOptions.Grace)}
+	if err := config.Decode("eval", section, &c, os.Stderr); err != nil {
+		return defaultOptions, err
 	}
-	var c Config
-	dec := json.NewDecoder(bytes.NewReader(section))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return opts, fmt.Errorf("eval section: %w (want {\"python\", \"node\", \"timeout\", \"grace\", \"prefix\"})", err)
-	}
-	opts.Python, opts.Node, opts.Prefix = c.Python, c.Node, c.Prefix
-	for _, d := range []struct {
-		name string
-		s    string
-		to   *time.Duration
-	}{{"timeout", c.Timeout, &opts.Timeout}, {"grace", c.Grace, &opts.Grace}} {
-		if d.s == "" {
-			continue
-		}
-		v, err := time.ParseDuration(d.s)
-		if err != nil || v <= 0 {
-			return opts, fmt.Errorf("eval section: %s %q: want a positive Go duration such as \"90s\" or \"5m\"", d.name, d.s)
-		}
-		*d.to = v
-	}
-	return opts, nil
+	return Options{Python: c.Python, Node: c.Node, Timeout: c.Timeout.D(), Grace: c.Grace.D(), Prefix: c.Prefix}, nil
 }

@@ -4,9 +4,20 @@
 // newline-JSON protocol on extra file descriptors, the tool() bridge and
 // the idle budget.
 //
-// Call [NewPool] with the decoded config ([ParseConfig]) and
-// [Pool.Eval] per cell; [Pool.Close] stops the kernels. [Start] and
-// [Kernel.Run] are the layer underneath, usable without a pool.
+// Call [NewPool] with the decoded config ([ParseConfig]) and a logger
+// (nil discards; the pool logs each kernel's start, interrupts, kills,
+// exits and resets), and [Pool.Eval] per cell; [Pool.Close] stops the
+// kernels. [Start] and [Kernel.Run] are the layer underneath, usable
+// without a pool.
+//
+// # Interpreters
+//
+// [FindInterpreter] chooses at each kernel start as a person would: the
+// configured binary, else the project's own environment, an activated
+// one, else python3 (node) on PATH (interp.go). The first cell of a kernel
+// carries a status line naming it; a cell of just %kernel asks again; a
+// ModuleNotFoundError is followed by which other interpreters found here
+// have the module and the config line that selects one (status.go).
 //
 // # Protocol
 //

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/rs/zerolog"
 )
 
 // startTimeout bounds how long an interpreter may take to say it is ready.
@@ -40,6 +41,7 @@ type Kernel struct {
 	Interp  Interpreter
 	Version string // the interpreter's version, from the driver
 	proc    *proc.Process
+	log     zerolog.Logger // the supervisor's log, with the language and pid
 
 	writeMu sync.Mutex // guards req
 	req     *os.File
@@ -56,6 +58,9 @@ type StartSpec struct {
 	Interp Interpreter
 	Dir    string   // working directory (the run's root)
 	Prefix []string // command prefix, e.g. a sandbox entry command
+	// Log receives the kernel's start, interrupts, kill and exit; nil (or
+	// the zero Logger) discards them.
+	Log *zerolog.Logger
 }
 
 // Start starts an interpreter with its driver and waits until it is ready.
@@ -90,15 +95,21 @@ func Start(ctx context.Context, s StartSpec) (*Kernel, error) {
 	})
 	reqR.Close()
 	msgW.Close()
+	var log zerolog.Logger
+	if s.Log != nil {
+		log = s.Log.With().Str("lang", string(s.Lang)).Logger()
+	}
 	if err != nil {
 		reqW.Close()
 		msgR.Close()
+		log.Warn().Str("interpreter", s.Interp.Path).Err(err).Msg("kernel did not start")
 		return nil, fmt.Errorf("starting the %s kernel (%s): %w", s.Lang, s.Interp.Path, err)
 	}
 	k := &Kernel{
 		Lang:   s.Lang,
 		Interp: s.Interp,
 		proc:   p,
+		log:    log.With().Int("pid", p.Pid()).Logger(),
 		req:    reqW,
 		msgs:   make(chan message, 1024),
 		stdout: make(chan []byte, 256),
@@ -106,9 +117,15 @@ func Start(ctx context.Context, s StartSpec) (*Kernel, error) {
 	go k.readMessages(msgR)
 	go k.readStdout(p.Stdout())
 	if err := k.waitReady(ctx); err != nil {
+		k.log.Warn().Str("interpreter", s.Interp.Path).Err(err).Msg("kernel did not start")
 		k.Stop(context.WithoutCancel(ctx))
 		return nil, err
 	}
+	ev := k.log.Info().Str("interpreter", s.Interp.Path).Str("chosen", s.Interp.Why).Str("version", k.Version)
+	if len(s.Prefix) > 0 {
+		ev = ev.Strs("prefix", s.Prefix)
+	}
+	ev.Msg("kernel started")
 	return k, nil
 }
 
@@ -196,6 +213,7 @@ func (k *Kernel) Pid() int { return k.proc.Pid() }
 // Stop ends the interpreter: EOF on its request pipe (the driver exits),
 // then the supervisor's SIGTERM/SIGKILL sequence.
 func (k *Kernel) Stop(ctx context.Context) error {
+	k.log.Debug().Msg("stopping the kernel")
 	return k.proc.Stop(ctx, func(ctx context.Context) error {
 		k.writeMu.Lock()
 		k.req.Close()
@@ -260,6 +278,9 @@ type RunResult struct {
 	Outputs   []Output // in order
 	Err       string   // what went wrong, for the model; "" when ok
 	StateLost bool     // the kernel is gone (crashed or killed)
+	// MissingModule is the top-level module a ModuleNotFoundError named
+	// ("pandas"), when the cell failed on one.
+	MissingModule string
 }
 
 // noBridge is tool()'s error without a bridge.
@@ -273,19 +294,45 @@ func (k *Kernel) Run(ctx context.Context, spec RunSpec) RunResult {
 	return c.run(ctx)
 }
 
+// heartbeatEvery is how often a running cell reports progress.
+const heartbeatEvery = 5 * time.Second
+
 // cell is the state of one running cell, owned by the goroutine in Run.
 type cell struct {
-	k         *Kernel
-	spec      RunSpec
-	id        int
+	k       *Kernel
+	spec    RunSpec
+	id      int
+	started time.Time
+	timeout time.Duration // the idle budget: the spec's, else the default
+	grace   time.Duration // interrupt → kill: the spec's, else the default
+	out     outputs
+
+	// The kernel's stdout, read up to this cell's sync marker.
+	stdout    <-chan []byte // k.stdout; nil once it reached EOF
+	stdoutEOF bool          // k.stdout is closed and drained
 	marker    []byte
-	started   time.Time
-	out       outputs
 	sawSync   bool
 	pending   []byte // stdout bytes that may be the start of the marker
-	finished  <-chan struct{}
-	stdoutEOF bool   // k.stdout is closed and drained
-	lastErr   string // "ZeroDivisionError: division by zero"
+
+	// What the driver said about the cell.
+	done     bool             // the driver sent "done"
+	status   string           // with it: StatusOK, StatusError or StatusInterrupted
+	doneAt   <-chan time.Time // the wait for the marker after "done"; nil once over
+	lastErr  string           // "ZeroDivisionError: division by zero"
+	shellErr bool             // lastErr is a failed shell command's exit status, not an exception
+	missing  string           // the module of a ModuleNotFoundError
+
+	// Stopping a cell that runs too long or whose call was cancelled.
+	idle      *budget
+	cancelled <-chan struct{}  // the call's ctx.Done(); nil once seen
+	stopping  string           // StatusTimeout or StatusInterrupted once interrupted
+	graceC    <-chan time.Time // the interrupt's grace period
+
+	// The cell's tool() calls, each made on a goroutine of its own.
+	bridgeCtx     context.Context // cancelled by an interrupt, or when run returns
+	cancelBridges context.CancelFunc
+	bridged       chan bridgeDone // the calls' answers
+	finished      chan struct{}   // closed when run returns: late answers are dropped
 }
 
 type bridgeDone struct {
@@ -295,118 +342,173 @@ type bridgeDone struct {
 	err    error
 }
 
+// run sends the cell to the driver and handles what comes back until the
+// driver is done and the sync marker has come (or stopped being awaited),
+// or the cell ends early: the interpreter exits, or is killed after an
+// interrupt it did not heed.
 func (c *cell) run(ctx context.Context) RunResult {
+	c.begin()
+	if err := c.k.send(request{T: "exec", ID: c.id, Code: c.spec.Code, Sync: string(c.marker)}); err != nil {
+		return c.crashed()
+	}
+	c.openBridges(ctx)
+	defer c.closeBridges()
+	c.idle = newBudget(c.timeout)
+	defer c.idle.stop()
+	heartbeat := time.NewTicker(heartbeatEvery)
+	defer heartbeat.Stop()
+	c.stdout, c.cancelled = c.k.stdout, ctx.Done()
+	for !c.settled() {
+		if res, over := c.step(heartbeat.C); over {
+			return res
+		}
+	}
+	c.flushPending()
+	return c.outcome()
+}
+
+// begin numbers the cell, makes its sync marker, takes over the stdout
+// the previous cell left after its marker and settles the limits.
+func (c *cell) begin() {
 	k := c.k
 	k.nextID++
 	c.id = k.nextID
 	c.marker = fmt.Appendf(nil, "\x1e<agent-tools-sync %d>\x1e", c.id)
-	c.pending = k.leftover
-	k.leftover = nil
+	c.pending, k.leftover = k.leftover, nil
 	c.drainStale()
-	budgetD, grace := c.spec.Budget, c.spec.Grace
-	if budgetD <= 0 {
-		budgetD = defaultOptions.Timeout
+	c.timeout, c.grace = c.spec.Budget, c.spec.Grace
+	if c.timeout <= 0 {
+		c.timeout = defaultOptions.Timeout
 	}
-	if grace <= 0 {
-		grace = defaultOptions.Grace
+	if c.grace <= 0 {
+		c.grace = defaultOptions.Grace
 	}
-	if err := k.send(request{T: "exec", ID: c.id, Code: c.spec.Code, Sync: string(c.marker)}); err != nil {
-		return c.crashed()
-	}
-	bctx, cancelBridges := context.WithCancel(context.WithoutCancel(ctx))
-	defer cancelBridges()
-	bridged := make(chan bridgeDone)
-	finished := make(chan struct{}) // closed when run returns: late bridge answers are dropped
-	defer close(finished)
-	c.finished = finished
-	b := newBudget(budgetD)
-	defer b.stop()
-	heartbeat := time.NewTicker(5 * time.Second)
-	defer heartbeat.Stop()
-	var (
-		stopping  string // StatusTimeout or StatusInterrupted once we interrupted
-		graceC    <-chan time.Time
-		done      bool
-		doneAt    <-chan time.Time
-		cancelled               = ctx.Done()
-		status                  = StatusOK
-		stdout    <-chan []byte = k.stdout
-	)
-	interrupt := func(why string) {
-		stopping = why
-		cancelBridges()
-		k.interrupt()
-		graceC = time.After(grace)
-	}
-	for {
-		if done && (c.sawSync || doneAt == nil) {
-			break
+}
+
+// openBridges prepares the cell's tool() calls: they outlive the call's
+// cancellation (an interrupt cancels them) but not the cell.
+func (c *cell) openBridges(ctx context.Context) {
+	c.bridgeCtx, c.cancelBridges = context.WithCancel(context.WithoutCancel(ctx))
+	c.bridged = make(chan bridgeDone)
+	c.finished = make(chan struct{})
+}
+
+func (c *cell) closeBridges() {
+	close(c.finished)
+	c.cancelBridges()
+}
+
+// settled reports whether the cell is over: the driver said done, and the
+// sync marker came or is no longer awaited.
+func (c *cell) settled() bool { return c.done && (c.sawSync || c.doneAt == nil) }
+
+// step waits for one event and handles it. over reports that the cell
+// ended early, with res its result.
+func (c *cell) step(heartbeat <-chan time.Time) (res RunResult, over bool) {
+	select {
+	case m, ok := <-c.k.msgs:
+		if !ok {
+			return c.crashedWith(c.stopping), true
 		}
-		select {
-		case m, ok := <-k.msgs:
-			if !ok {
-				return c.crashedWith(stopping)
-			}
-			if m.T == "sync" && m.ID == c.id {
-				stdout = c.awaitSync(stdout)
-				continue
-			}
-			if c.handle(m, bctx, bridged, b) {
-				done = true
-				status = m.Status
-				doneAt = time.After(syncWait)
-			}
-		case chunk, ok := <-stdout:
-			if !ok {
-				stdout, c.stdoutEOF = nil, true // the process is ending
-				if done {
-					doneAt = nil
-				}
-				continue
-			}
-			c.stdoutChunk(chunk)
-		case r := <-bridged:
-			b.resume()
-			req := request{T: "reply", Call: r.call, OK: !r.failed, Text: r.text}
-			if r.err != nil {
-				req.Error = r.err.Error()
-			}
-			k.send(req)
-		case <-b.C():
-			if stopping == "" && !done {
-				interrupt(StatusTimeout)
-			}
-		case <-cancelled:
-			cancelled = nil
-			if stopping == "" && !done {
-				interrupt(StatusInterrupted)
-			}
-		case <-graceC:
-			k.kill()
-			res := c.result(StatusTimeout)
-			res.StateLost = true
-			res.Status = stopping
-			res.Err = c.stopMessage(stopping, budgetD) + fmt.Sprintf("; the kernel did not stop within %v of the interrupt and was killed: kernel restarted; state lost", grace)
-			return res
-		case <-doneAt:
-			doneAt = nil // the marker did not come: finish without it
-		case <-heartbeat.C:
-			if c.spec.Progress != nil {
-				c.spec.Progress(time.Since(c.started), fmt.Sprintf("cell running for %s", time.Since(c.started).Round(time.Second)))
-			}
-		}
+		c.onMessage(m)
+	case chunk, ok := <-c.stdout:
+		c.onStdout(chunk, ok)
+	case r := <-c.bridged:
+		c.answerCall(r)
+	case <-c.idle.C():
+		c.interrupt(StatusTimeout)
+	case <-c.cancelled:
+		c.cancelled = nil
+		c.interrupt(StatusInterrupted)
+	case <-c.graceC:
+		return c.killed(), true
+	case <-c.doneAt:
+		c.doneAt = nil // the marker did not come: finish without it
+	case <-heartbeat:
+		c.reportProgress()
 	}
-	c.flushPending()
+	return RunResult{}, false
+}
+
+// onMessage handles one driver message.
+func (c *cell) onMessage(m message) {
+	if m.T == "sync" && m.ID == c.id {
+		c.awaitSync()
+		return
+	}
+	if c.handle(m) {
+		c.done, c.status = true, m.Status
+		c.doneAt = time.After(syncWait)
+	}
+}
+
+// onStdout handles a chunk of the kernel's stdout, or its end (ok false).
+func (c *cell) onStdout(chunk []byte, ok bool) {
+	if ok {
+		c.stdoutChunk(chunk)
+		return
+	}
+	c.stdout, c.stdoutEOF = nil, true // the process is ending
+	if c.done {
+		c.doneAt = nil // no marker will come
+	}
+}
+
+// answerCall sends a tool() call's answer to the driver; the idle budget
+// runs again once no call is pending.
+func (c *cell) answerCall(r bridgeDone) {
+	c.idle.resume()
+	req := request{T: "reply", Call: r.call, OK: !r.failed, Text: r.text}
+	if r.err != nil {
+		req.Error = r.err.Error()
+	}
+	c.k.send(req)
+}
+
+// interrupt stops a cell that is still running, for why (StatusTimeout or
+// StatusInterrupted), keeping the interpreter: its tool() calls are
+// cancelled and the grace period starts.
+func (c *cell) interrupt(why string) {
+	if c.stopping != "" || c.done {
+		return
+	}
+	c.stopping = why
+	c.k.log.Info().Int("cell", c.id).Str("why", why).Dur("budget", c.timeout).Msg("interrupting the cell")
+	c.cancelBridges()
+	c.k.interrupt()
+	c.graceC = time.After(c.grace)
+}
+
+// killed kills the interpreter of a cell that did not stop within the
+// grace period of its interrupt.
+func (c *cell) killed() RunResult {
+	c.k.log.Warn().Int("cell", c.id).Dur("grace", c.grace).Msg("the cell did not stop after the interrupt: killing the kernel (state lost)")
+	c.k.kill()
+	res := c.result(c.stopping)
+	res.StateLost = true
+	res.Err = c.stopMessage() + fmt.Sprintf("; the kernel did not stop within %v of the interrupt and was killed: kernel restarted; state lost", c.grace)
+	return res
+}
+
+func (c *cell) reportProgress() {
+	if c.spec.Progress != nil {
+		c.spec.Progress(time.Since(c.started), fmt.Sprintf("cell running for %s", time.Since(c.started).Round(time.Second)))
+	}
+}
+
+// outcome is the result of a cell the driver finished.
+func (c *cell) outcome() RunResult {
 	switch {
-	case stopping != "":
-		res := c.result(stopping)
-		res.Err = c.stopMessage(stopping, budgetD) + "; interrupted, kernel state kept"
+	case c.stopping != "":
+		res := c.result(c.stopping)
+		res.Err = c.stopMessage() + "; interrupted, kernel state kept"
 		return res
-	case status == StatusError:
+	case c.status == StatusError:
 		res := c.result(StatusError)
 		res.Err = c.errorSummary()
+		res.MissingModule = c.missing
 		return res
-	case status == StatusInterrupted: // KeyboardInterrupt raised by the cell itself
+	case c.status == StatusInterrupted: // KeyboardInterrupt raised by the cell itself
 		res := c.result(StatusError)
 		res.Err = "the cell was interrupted"
 		return res
@@ -414,32 +516,30 @@ func (c *cell) run(ctx context.Context) RunResult {
 	return c.result(StatusOK)
 }
 
-func (c *cell) stopMessage(why string, budget time.Duration) string {
-	if why == StatusTimeout {
-		return fmt.Sprintf("timeout: the cell ran for its whole idle budget of %v (time spent waiting on tool() calls does not count); output up to the timeout is above", budget)
+func (c *cell) stopMessage() string {
+	if c.stopping == StatusTimeout {
+		return fmt.Sprintf("timeout: the cell ran for its whole idle budget of %v (time spent waiting on tool() calls does not count); output up to the timeout is above", c.timeout)
 	}
 	return "cancelled by the client"
 }
 
 // awaitSync reads the kernel's stdout until the cell's marker (bounded by
 // syncWait), so that output of child processes comes before the value.
-// It returns the stdout channel, nil once it reached EOF.
-func (c *cell) awaitSync(stdout <-chan []byte) <-chan []byte {
+func (c *cell) awaitSync() {
 	t := time.NewTimer(syncWait)
 	defer t.Stop()
-	for !c.sawSync && stdout != nil {
+	for !c.sawSync && c.stdout != nil {
 		select {
-		case chunk, ok := <-stdout:
+		case chunk, ok := <-c.stdout:
 			if !ok {
-				c.stdoutEOF = true
-				return nil
+				c.stdout, c.stdoutEOF = nil, true
+				return
 			}
 			c.stdoutChunk(chunk)
 		case <-t.C:
-			return stdout
+			return
 		}
 	}
-	return stdout
 }
 
 // drainStale drops messages and stdout left over from an earlier cell
@@ -461,7 +561,7 @@ func (c *cell) drainStale() {
 }
 
 // handle records one driver message and reports whether the cell is done.
-func (c *cell) handle(m message, bctx context.Context, bridged chan<- bridgeDone, b *budget) bool {
+func (c *cell) handle(m message) bool {
 	if m.ID != c.id && m.T != "out" {
 		return false // a late message of an earlier, interrupted cell
 	}
@@ -483,32 +583,49 @@ func (c *cell) handle(m message, bctx context.Context, bridged chan<- bridgeDone
 		}
 		c.out.add(Output{Kind: kind, Text: m.Text, MIME: m.MIME})
 	case "error":
-		c.out.add(Output{Kind: KindError, Text: m.Trace})
-		c.lastErr = m.Evalue
-		if m.Ename != "" {
-			c.lastErr = m.Ename
-			if m.Evalue != "" {
-				c.lastErr += ": " + m.Evalue
-			}
-		}
+		c.recordError(m)
 	case "call":
-		b.pause()
-		go func() {
-			d := bridgeDone{call: m.Call}
-			if c.spec.Bridge == nil {
-				d.err = errors.New(noBridge)
-			} else {
-				d.text, d.failed, d.err = c.spec.Bridge(bctx, m.Name, m.Args)
-			}
-			select {
-			case bridged <- d:
-			case <-c.finished:
-			}
-		}()
+		c.callTool(m)
 	case "done":
 		return true
 	}
 	return false
+}
+
+// recordError keeps what an error message says for the cell's summary.
+func (c *cell) recordError(m message) {
+	if m.Trace != "" {
+		c.out.add(Output{Kind: KindError, Text: m.Trace})
+	}
+	c.shellErr = m.Shell
+	if m.Ename == "ModuleNotFoundError" && m.Module != "" && !strings.Contains(m.Module, ".") {
+		c.missing = m.Module
+	}
+	c.lastErr = m.Evalue
+	if m.Ename != "" {
+		c.lastErr = m.Ename
+		if m.Evalue != "" {
+			c.lastErr += ": " + m.Evalue
+		}
+	}
+}
+
+// callTool makes a tool() call of the cell on a goroutine of its own,
+// pausing the idle budget; the answer comes back on c.bridged.
+func (c *cell) callTool(m message) {
+	c.idle.pause()
+	go func() {
+		d := bridgeDone{call: m.Call}
+		if c.spec.Bridge == nil {
+			d.err = errors.New(noBridge)
+		} else {
+			d.text, d.failed, d.err = c.spec.Bridge(c.bridgeCtx, m.Name, m.Args)
+		}
+		select {
+		case c.bridged <- d:
+		case <-c.finished:
+		}
+	}()
 }
 
 func (c *cell) addImage(m message) {
@@ -568,6 +685,9 @@ func (c *cell) errorSummary() string {
 		return "the cell failed"
 	}
 	line, _, _ := strings.Cut(cleanText(c.lastErr), "\n")
+	if c.shellErr {
+		return truncateMiddle(line, 500)
+	}
 	return "the cell raised " + truncateMiddle(line, 500)
 }
 
@@ -584,14 +704,11 @@ func (c *cell) crashedWith(stopping string) RunResult {
 	<-c.k.proc.Done()
 	res := c.result(StatusCrashed)
 	res.StateLost = true
-	how := "exited"
-	if err := c.k.proc.Err(); err != nil {
-		how = "exited (" + exitStatus(err) + ")"
-	} else {
-		how = "exited (exit status 0)"
-	}
-	res.Err = fmt.Sprintf("the %s kernel %s while running the cell; the next cell starts a fresh kernel: kernel restarted; state lost%s",
-		c.k.Lang, how, stderrNote(c.k.proc.StderrTail()))
+	status := exitText(c.k.proc.Err())
+	c.k.log.Warn().Int("cell", c.id).Str("status", status).Str("stderr", stderrLines(c.k.proc.StderrTail(), logStderrLines)).
+		Msg("the kernel exited while running a cell")
+	res.Err = fmt.Sprintf("the %s kernel exited (%s) while running the cell; the next cell starts a fresh kernel: kernel restarted; state lost%s",
+		c.k.Lang, status, stderrNote(c.k.proc.StderrTail()))
 	if stopping != "" {
 		res.Status = stopping
 	}
@@ -609,15 +726,29 @@ func exitStatus(err error) string {
 	return err.Error()
 }
 
-// stderrNote is the tail of the interpreter's own stderr, if any.
+// stderrNote is the tail of the interpreter's own stderr, if any, for a
+// result.
 func stderrNote(tail string) string {
+	lines := stderrLines(tail, 15)
+	if lines == "" {
+		return ""
+	}
+	return "\nits stderr ends with:\n" + lines
+}
+
+// logStderrLines is how many lines of an interpreter's stderr a log line
+// about its exit carries.
+const logStderrLines = 5
+
+// stderrLines is the last n lines of an interpreter's stderr, cleaned.
+func stderrLines(tail string, n int) string {
 	tail = strings.TrimSpace(cleanText(tail))
 	if tail == "" {
 		return ""
 	}
 	lines := strings.Split(tail, "\n")
-	if len(lines) > 15 {
-		lines = lines[len(lines)-15:]
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
 	}
-	return "\nits stderr ends with:\n" + strings.Join(lines, "\n")
+	return strings.Join(lines, "\n")
 }

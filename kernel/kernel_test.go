@@ -1,15 +1,20 @@
 package kernel
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/testutil"
+	"github.com/rs/zerolog"
 )
 
 func TestMain(m *testing.M) {
@@ -42,7 +47,61 @@ type session struct {
 	t    *testing.T
 	pool *Pool
 	root string
-	req  Request
+	log  *lockedBuffer // the pool's log, one JSON object a line
+}
+
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// logged returns the pool's log entries whose message is msg.
+func (s *session) logged(msg string) []map[string]any {
+	s.t.Helper()
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	var out []map[string]any
+	for line := range strings.Lines(s.log.buf.String()) {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			s.t.Fatalf("log line %q: %v", line, err)
+		}
+		if e["message"] == msg {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// wantLogged fails unless the log has an entry with message msg whose
+// fields include want (compared as fmt's %v).
+func (s *session) wantLogged(msg string, want map[string]string) map[string]any {
+	s.t.Helper()
+	entries := s.logged(msg)
+	for _, e := range entries {
+		if matches(e, want) {
+			return e
+		}
+	}
+	s.log.mu.Lock()
+	defer s.log.mu.Unlock()
+	s.t.Errorf("no log entry %q with %v; the log:\n%s", msg, want, s.log.buf.String())
+	return nil
+}
+
+func matches(e map[string]any, want map[string]string) bool {
+	for k, v := range want {
+		if fmt.Sprint(e[k]) != v {
+			return false
+		}
+	}
+	return true
 }
 
 func newSession(t *testing.T, opts *Options) *session {
@@ -54,7 +113,9 @@ func newSession(t *testing.T, opts *Options) *session {
 			o.Python = debianPython
 		}
 	}
-	p := NewPool(&o)
+	log := &lockedBuffer{}
+	zl := zerolog.New(log).Level(zerolog.DebugLevel)
+	p := NewPool(&o, &zl)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -62,7 +123,7 @@ func newSession(t *testing.T, opts *Options) *session {
 			t.Errorf("closing the pool: %v", err)
 		}
 	})
-	return &session{t: t, pool: p, root: t.TempDir()}
+	return &session{t: t, pool: p, root: t.TempDir(), log: log}
 }
 
 func (s *session) run(lang Language, code string) *Result {
@@ -107,8 +168,12 @@ func (s *session) js(code string) string {
 	return body(res)
 }
 
-// body is the result's text without the label line.
+// body is the result's text without the label line and the status line
+// of a kernel's first cell (TestStatusLine checks that one).
 func body(res *Result) string {
 	_, rest, _ := strings.Cut(res.Text(), "\n")
+	if strings.HasPrefix(rest, "[python kernel: ") || strings.HasPrefix(rest, "[javascript kernel: ") {
+		_, rest, _ = strings.Cut(rest, "\n")
+	}
 	return rest
 }

@@ -3,10 +3,13 @@ package kernel
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // shortBudget keeps the timeout tests quick; it is not a timing assertion:
@@ -32,6 +35,7 @@ func TestTimeoutKeepsStateAndOutput(t *testing.T) {
 	if got := s.py("kept"); got != "Out: 'still here'" {
 		t.Errorf("state after the interrupt: %q", got)
 	}
+	s.wantLogged("interrupting the cell", map[string]string{"lang": "python", "why": StatusTimeout, "budget": fmt.Sprint(shortBudget.Milliseconds())})
 	// A busy loop in a child process is interrupted too.
 	res = s.run(Python, "!sleep 30")
 	if res.Status != StatusTimeout || res.StateLost {
@@ -59,6 +63,10 @@ func TestTimeoutKillsAKernelThatIgnoresSIGINT(t *testing.T) {
 	if !res.OK() || body(res) != "Out: False" {
 		t.Errorf("the next cell should run in a fresh kernel: %s", res.Text())
 	}
+	killed := s.wantLogged("the cell did not stop after the interrupt: killing the kernel (state lost)", map[string]string{"lang": "python", "level": "warn"})
+	if starts := s.logged("kernel started"); len(starts) != 2 || killed == nil || starts[0]["pid"] != killed["pid"] || starts[1]["pid"] == killed["pid"] {
+		t.Errorf("want the killed kernel's start and its replacement's in the log; got starts %v, kill %v", starts, killed)
+	}
 }
 
 func TestCancelInterrupts(t *testing.T) {
@@ -83,6 +91,7 @@ func TestCancelInterrupts(t *testing.T) {
 	if res.Status != StatusInterrupted || res.StateLost || !strings.Contains(res.Text(), "cancelled by the client") {
 		t.Errorf("cancelled cell: %s", res.Text())
 	}
+	s.wantLogged("interrupting the cell", map[string]string{"why": StatusInterrupted, "level": "info"})
 	if got := s.py("kept"); got != "Out: 2" {
 		t.Errorf("state after cancellation: %q", got)
 	}
@@ -114,6 +123,18 @@ func TestCrashRestartsKernel(t *testing.T) {
 	if got := s.py("1"); got != "Out: 1" {
 		t.Errorf("after the segfault: %q", got)
 	}
+	s.wantLogged("the kernel exited while running a cell", map[string]string{"status": "exit status 3", "level": "warn"})
+	if e := s.wantLogged("the kernel exited while running a cell", map[string]string{"status": "killed by signal segmentation fault"}); e != nil {
+		// The entry carries the last few lines of faulthandler's report, the
+		// same lines the result's stderr note ends with.
+		st, _ := e["stderr"].(string)
+		if st == "" || strings.Count(st, "\n") >= logStderrLines || !strings.HasSuffix(res.Text(), st) {
+			t.Errorf("the crash's log entry should carry the last %d lines of stderr: %q", logStderrLines, st)
+		}
+	}
+	if n := len(s.logged("kernel started")); n != 3 {
+		t.Errorf("want 3 kernel starts logged (first, after the exit, after the segfault), got %d", n)
+	}
 }
 
 func TestReset(t *testing.T) {
@@ -121,9 +142,12 @@ func TestReset(t *testing.T) {
 	s := newSession(t, nil)
 	s.py("kept = 1")
 	res := s.runReq(Request{Code: "'kept' in globals()", Reset: true})
-	if body(res) != "[kernel reset: started clean]\nOut: False" {
+	want := "# a test cell (python)\n[kernel reset: started clean]\n[python kernel: " + debianPython + " (Python 3."
+	if !strings.HasPrefix(res.Text(), want) || !strings.HasSuffix(res.Text(), "; configured)]\nOut: False") {
 		t.Errorf("reset: %q", res.Text())
 	}
+	s.wantLogged("kernel reset: stopping it to start clean", map[string]string{"lang": "python"})
+	s.wantLogged("kernel started", map[string]string{"lang": "python", "interpreter": debianPython, "chosen": "configured"})
 }
 
 // fakeBridge answers tool() calls like a harness would.
@@ -177,7 +201,7 @@ func TestNoBridge(t *testing.T) {
 }
 
 func TestMissingInterpreter(t *testing.T) {
-	p := NewPool(&Options{Python: "/nonexistent/python3"})
+	p := NewPool(&Options{Python: "/nonexistent/python3"}, nil)
 	_, err := p.Eval(t.Context(), Request{Code: "1", Root: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), `the configured python interpreter "/nonexistent/python3"`) {
 		t.Errorf("err = %v", err)
@@ -193,4 +217,32 @@ func TestPrefixAndBinaryStdout(t *testing.T) {
 	if got := s.py("import sys\nsys.stdout.buffer.write('bytes é\\n'.encode())\nsys.stdout.flush()"); got != "bytes é" {
 		t.Errorf("sys.stdout.buffer: %q", got)
 	}
+}
+
+// TestExitBetweenCells: a kernel that exits while no cell runs (here a
+// timer thread calls os._exit) is noticed by the next cell, which runs in
+// a fresh kernel and says so; the log has the exit's status.
+func TestExitBetweenCells(t *testing.T) {
+	needsPython(t)
+	s := newSession(t, nil)
+	s.py("import os, threading\nkept = 1\nthreading.Timer(0.2, lambda: os._exit(4)).start()")
+	slot := s.pool.slots[Python]
+	deadline := time.Now().Add(testutil.IntegrationTimeout())
+	for {
+		slot.sem <- struct{}{}
+		exited, _ := slot.k.Exited()
+		<-slot.sem
+		if exited {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the kernel did not exit")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	res := s.run(Python, "'kept' in globals()")
+	if !res.OK() || !strings.Contains(res.Text(), "[the previous python kernel had exited (exit status 4): kernel restarted; state lost]") || !strings.HasSuffix(res.Text(), "Out: False") {
+		t.Errorf("the cell after the exit: %s", res.Text())
+	}
+	s.wantLogged("the kernel had exited between cells: restarting it", map[string]string{"status": "exit status 4", "level": "warn"})
 }

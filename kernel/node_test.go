@@ -52,6 +52,9 @@ func TestJavaScriptCells(t *testing.T) {
 	if got := s.js("a"); got != "Out: 5" {
 		t.Errorf("after errors: %q", got)
 	}
+	if got := s.js("%kernel"); !strings.HasPrefix(got, "javascript kernel: ") || !strings.Contains(got, " (Node ") {
+		t.Errorf("%%kernel: %q", got)
+	}
 }
 
 func TestJavaScriptTimeout(t *testing.T) {
@@ -78,5 +81,37 @@ func TestJavaScriptTimeout(t *testing.T) {
 	}
 	if got := s.js("typeof kept"); got != "Out: 'undefined'" {
 		t.Errorf("after the crash: %q", got)
+	}
+}
+
+// TestJavaScriptTracebacksHideTheDriver: a thrown error and a failed
+// tool() call show the cell's frames only.
+func TestJavaScriptTracebacksHideTheDriver(t *testing.T) {
+	needsNode(t)
+	s := newSession(t, nil)
+	tests := []struct {
+		name   string
+		code   string
+		bridge Bridge
+		want   string // the traceback: the text between the label (and status line) and the error line
+	}{
+		{"thrown", "function g() { throw new TypeError('bad thing') }\ng()", nil,
+			"TypeError: bad thing\n    at g (<anonymous>:1:22)\n    at <anonymous>:2:1"},
+		{"no bridge", "async function h() { return await tool('read', {path: 'a'}) }\nawait h()", nil,
+			"Error: " + noBridge + "\n    at h (<anonymous>:1:35)\n    at <anonymous>:2:7"},
+		{"failing tool", "await tool('write', {})", fakeBridge(0),
+			"ToolError: unknown tool write\n    at <anonymous>:1:7"},
+		{"null", "null.x", nil,
+			"TypeError: Cannot read properties of null (reading 'x')\n    at <anonymous>:1:6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s.t = t
+			res := s.runReq(Request{Language: JavaScript, Code: tt.code, Bridge: tt.bridge})
+			got, _, _ := strings.Cut(body(res), "\nerror: ")
+			if res.Status != StatusError || got != tt.want {
+				t.Errorf("status %s\ngot  %q\nwant %q", res.Status, got, tt.want)
+			}
+		})
 	}
 }

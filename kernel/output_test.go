@@ -118,9 +118,11 @@ func TestParseConfig(t *testing.T) {
 		{"null", `null`, defaultOptions, ""},
 		{"all", `{"python":"/usr/bin/python3","node":"node","timeout":"90s","grace":"1s","prefix":["env","A=1"]}`,
 			Options{Python: "/usr/bin/python3", Node: "node", Timeout: 90 * time.Second, Grace: time.Second, Prefix: []string{"env", "A=1"}}, ""},
-		{"unknown field", `{"pyton":"x"}`, defaultOptions, `unknown field "pyton"`},
-		{"bad duration", `{"timeout":"5 minutes"}`, defaultOptions, `timeout "5 minutes": want a positive Go duration`},
-		{"negative", `{"grace":"-1s"}`, defaultOptions, `grace "-1s"`},
+		{"unknown key", `{"pyton":"x"}`, defaultOptions, `config eval: unknown key "pyton" (known: python, node, timeout, grace, prefix)`},
+		{"bad duration", `{"timeout":"5 minutes"}`, defaultOptions, `config eval.timeout: want a positive duration such as "90s" or "5m", got "5 minutes"`},
+		{"negative", `{"grace":"-1s"}`, defaultOptions, `config eval.grace: want a positive duration`},
+		{"seconds as a number", `{"timeout":90}`, defaultOptions, `config eval.timeout: want a duration string such as "90s", got the number 90`},
+		{"prefix not a list", `{"prefix":"bwrap"}`, defaultOptions, `config section "eval": key "prefix": want []string`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

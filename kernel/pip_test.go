@@ -91,3 +91,48 @@ func TestPipInstallIntoProjectVenv(t *testing.T) {
 		t.Errorf("after the upgrade the old module is still loaded: %s", got)
 	}
 }
+
+// TestPipWithoutIndexFailsFast: %pip install with a package index that
+// cannot be reached (a .invalid host: no DNS answer, as on a machine
+// without network) gets agent-tools' short timeout and single retry, so
+// pip gives up after one retry instead of five; the cell fails with pip's
+// status and says the index could not be reached. A --retries the user
+// gave is kept.
+func TestPipWithoutIndexFailsFast(t *testing.T) {
+	needsPython(t)
+	testutil.NeedsFunc(t, "pip for "+debianPython+" (Debian's python3-pip)", func() string {
+		if out, err := exec.Command(debianPython, "-m", "pip", "--version").CombinedOutput(); err != nil {
+			return fmt.Sprintf("%v: %s", err, out)
+		}
+		return ""
+	})
+	root := t.TempDir()
+	// A venv that sees Debian's pip (not externally managed, so pip goes
+	// as far as the index).
+	leanVenv(t, filepath.Join(root, ".venv"), true)
+	for _, k := range []string{"PIP_TIMEOUT", "PIP_DEFAULT_TIMEOUT", "PIP_RETRIES", "PIP_CONFIG_FILE", "PIP_FIND_LINKS", "PIP_NO_INDEX"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("PIP_INDEX_URL", "https://pypi.invalid/simple")
+	s := newSession(t, &Options{})
+	s.pool.opts.Python = "" // the project's .venv
+	s.root = root
+	res := s.run(Python, "%pip install agent-tools-no-such-package")
+	text := res.Text()
+	t.Logf("%%pip install without an index: %d ms", res.ElapsedMs)
+	if res.Status != StatusError {
+		t.Fatalf("status %s, want error:\n%s", res.Status, text)
+	}
+	for _, want := range []string{"[exit status 1]", "error: `%pip install agent-tools-no-such-package` failed: exit status 1; the package index (https://pypi.invalid/simple) could not be reached: "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("result lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "WARNING: Retrying"); n != 1 {
+		t.Errorf("pip retried %d times, want 1 (our --retries 1):\n%s", n, text)
+	}
+	res = s.run(Python, "%pip install --retries 0 agent-tools-no-such-package")
+	if n := strings.Count(res.Text(), "WARNING: Retrying"); res.Status != StatusError || n != 0 {
+		t.Errorf("--retries 0 given: pip retried %d times, want 0:\n%s", n, res.Text())
+	}
+}

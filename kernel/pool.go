@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/rs/zerolog"
 )
 
 // Pool owns the kernels of a run: at most one per language, started on
@@ -19,6 +21,7 @@ import (
 // JavaScript cells run independently.
 type Pool struct {
 	opts  Options
+	log   zerolog.Logger // the supervisor's log: starts, exits, resets, kills
 	slots map[Language]*slot
 }
 
@@ -28,8 +31,10 @@ type slot struct {
 	note string        // why the previous kernel is gone, for the next cell
 }
 
-// NewPool returns a pool; nil opts means the defaults.
-func NewPool(opts *Options) *Pool {
+// NewPool returns a pool; nil opts means the defaults. log receives the
+// kernels' starts, exits, restarts, resets, interrupts and kills; nil (or
+// the zero Logger) discards them.
+func NewPool(opts *Options, log *zerolog.Logger) *Pool {
 	o := defaultOptions
 	if opts != nil {
 		o = *opts
@@ -41,6 +46,9 @@ func NewPool(opts *Options) *Pool {
 		}
 	}
 	p := &Pool{opts: o, slots: map[Language]*slot{}}
+	if log != nil {
+		p.log = *log
+	}
 	for _, l := range []Language{Python, JavaScript} {
 		p.slots[l] = &slot{sem: make(chan struct{}, 1)}
 	}
@@ -140,10 +148,13 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 	if s.k != nil {
 		if exited, err := s.k.Exited(); exited {
 			s.note = fmt.Sprintf("the previous %s kernel had exited (%s): kernel restarted; state lost", lang, exitText(err))
+			s.k.log.Warn().Str("status", exitText(err)).Str("stderr", stderrLines(s.k.proc.StderrTail(), logStderrLines)).
+				Msg("the kernel had exited between cells: restarting it")
 			s.k = nil
 		}
 	}
 	if req.Reset && s.k != nil {
+		s.k.log.Info().Msg("kernel reset: stopping it to start clean")
 		s.k.Stop(context.WithoutCancel(ctx))
 		s.k = nil
 		res.Notes = append(res.Notes, "kernel reset: started clean")
@@ -152,21 +163,36 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 		res.Notes = append(res.Notes, s.note)
 		s.note = ""
 	}
+	query := isKernelQuery(req.Code)
 	if s.k == nil {
 		interp, err := FindInterpreter(lang, p.opts, req.Root)
 		if err != nil {
+			p.log.Warn().Str("lang", string(lang)).Err(err).Msg("no interpreter")
 			return nil, err
 		}
-		k, err := Start(ctx, StartSpec{Lang: lang, Interp: interp, Dir: req.Root, Prefix: p.opts.Prefix})
+		k, err := Start(ctx, StartSpec{Lang: lang, Interp: interp, Dir: req.Root, Prefix: p.opts.Prefix, Log: &p.log})
 		if err != nil {
 			return nil, err
 		}
 		s.k = k
+		if !query {
+			// The status line: which interpreter this session's cells run in.
+			res.Notes = append(res.Notes, s.k.describe())
+		}
+	}
+	if query {
+		res.Status = StatusOK
+		res.Outputs = []Output{{Kind: KindDisplay, Text: p.kernelReport(ctx, s.k, req.Root), MIME: "text/plain"}}
+		res.ElapsedMs = time.Since(started).Milliseconds()
+		return res, nil
 	}
 	rr := s.k.Run(ctx, RunSpec{Code: req.Code, Budget: p.opts.Timeout, Grace: p.opts.Grace, Bridge: req.Bridge, Progress: req.Progress})
 	res.Status, res.Outputs, res.Error, res.StateLost = rr.Status, rr.Outputs, rr.Err, rr.StateLost
 	if res.Outputs == nil {
 		res.Outputs = []Output{}
+	}
+	if rr.MissingModule != "" && lang == Python {
+		res.Error += "\n" + p.moduleHint(context.WithoutCancel(ctx), s.k, rr.MissingModule, req.Root)
 	}
 	if rr.StateLost {
 		s.k.Stop(context.WithoutCancel(ctx))

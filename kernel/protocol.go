@@ -29,6 +29,8 @@ type message struct {
 	Ename   string          `json:"ename"`   // error
 	Evalue  string          `json:"evalue"`  // error
 	Trace   string          `json:"traceback"`
+	Module  string          `json:"module"` // error: the module a ModuleNotFoundError names
+	Shell   bool            `json:"shell"`  // error: a shell command failed (evalue says how); no traceback
 	Call    int             `json:"call"`   // call: the call's id within the kernel
 	Args    json.RawMessage `json:"args"`   // call
 	Status  string          `json:"status"` // done: ok|error|interrupted

@@ -87,9 +87,19 @@ func TestPythonDataFrame(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("DataFrame (-want +got):\n%s", diff)
 	}
-	got = s.py("big = pd.DataFrame({'n': range(100)})\ndisplay(big)")
-	if !strings.Contains(got, "[100 rows x 1 columns; 20 of 100 rows shown]") || !strings.Contains(got, "| 99 |  99 |") || strings.Contains(got, "|  50 |") {
-		t.Errorf("big DataFrame:\n%s", got)
+	// Left-out rows and columns show as an explicit … row and column, in
+	// the table itself and not only in the footer.
+	got = s.py("big = pd.DataFrame({'n': range(180)})\ndisplay(big)")
+	wantRows := "|   8 |   8 |\n|   9 |   9 |\n| …   | …   |\n| 170 | 170 |\n| 171 | 171 |"
+	if !strings.Contains(got, wantRows) || !strings.HasSuffix(got, "| 179 | 179 |\n[180 rows x 1 columns; 20 of 180 rows shown]") || strings.Contains(got, "|  50 |") {
+		t.Errorf("180-row DataFrame: want the … row between rows 9 and 170:\n%s", got)
+	}
+	got = s.py("wide = pd.DataFrame([list(range(30))], columns=[f'c{i}' for i in range(30)])\nwide")
+	if !strings.Contains(got, "|   c9 | …   |   c20 |") || !strings.Contains(got, "|    9 | …   |    20 |") || !strings.Contains(got, "[1 rows x 30 columns; 20 of 30 columns shown]") {
+		t.Errorf("30-column DataFrame: want a … column between c9 and c20:\n%s", got)
+	}
+	if got := s.py("list(wide.columns[:2]), wide.shape"); got != "Out: (['c0', 'c1'], (1, 30))" {
+		t.Errorf("showing the frame changed it: %s", got)
 	}
 	got = s.py("df['a']")
 	if !strings.Contains(got, "|   a |") {
@@ -151,7 +161,7 @@ func TestPythonMagics(t *testing.T) {
 		{"name = 'world'\n!echo hi $name {1+2}", "hi world 3"},
 		{"files = !printf 'a\\nb\\n'\nfiles", `Out: \['a', 'b'\]`},
 		{"files.n", `Out: 'a\\nb'`},
-		{"!exit 3\n_exit_code", "Out: 3"},
+		{"!true\n_exit_code", "Out: 0"},
 		{"%%bash\necho from bash\necho $((1+2))", "from bash\n3"},
 		{"%%writefile notes.txt\nline one", "Writing notes.txt"},
 		{"open('notes.txt').read()", `Out: 'line one\\n'`},
@@ -187,5 +197,116 @@ func TestPythonIPythonDisplayShim(t *testing.T) {
 	got := s.py("from IPython.display import display, Markdown, HTML\ndisplay(Markdown('**hi**'), HTML('<p>para</p>'))")
 	if got != "**hi**\npara" {
 		t.Errorf("IPython.display shim: %q", got)
+	}
+}
+
+// TestShellFailuresFailTheCell: a cell whose shell part failed is a failed
+// cell (status error, so an isError result), with the exit status right
+// after the command's output and in the error line.
+func TestShellFailuresFailTheCell(t *testing.T) {
+	needsPython(t)
+	s := newSession(t, nil)
+	s.py("pass")
+	tests := []struct {
+		code string
+		want string // the whole text after the label line
+	}{
+		{"%%bash\necho from bash\nexit 3\necho never",
+			"from bash\n[exit status 3]\nerror: the %%bash cell failed: exit status 3"},
+		{"!echo out; exit 3\nprint('the rest ran')\n_exit_code",
+			"out\n[exit status 3]\nthe rest ran\nOut: 3\nerror: `!echo out; exit 3` failed: exit status 3; the rest of the cell ran (_exit_code holds the last status)"},
+		{"lines = !echo a; false\nlines",
+			"[exit status 1]\nOut: ['a']\nerror: `!echo a; false` failed: exit status 1; the rest of the cell ran (_exit_code holds the last status)"},
+		{"!kill -9 $$$$\n!exit 4", // $$ is IPython's escape for $
+			"[killed by signal SIGKILL]\n[exit status 4]\nerror: `!kill -9 $$$$` failed: killed by signal SIGKILL (and 1 more failed shell command); the rest of the cell ran (_exit_code holds the last status)"},
+		{"!exit 5", "[exit status 5]\nerror: `!exit 5` failed: exit status 5"},
+		{"%%sh\nexit 0", ""},
+	}
+	for _, tt := range tests {
+		res := s.run(Python, tt.code)
+		wantStatus := StatusError
+		if tt.want == "" {
+			wantStatus = StatusOK
+		}
+		if res.Status != wantStatus || body(res) != tt.want {
+			t.Errorf("cell %q: status %s, want %s\ngot  %q\nwant %q", tt.code, res.Status, wantStatus, body(res), tt.want)
+		}
+	}
+	// An exception after a failed command is what the cell reports.
+	res := s.run(Python, "!false\n1/0")
+	if res.Status != StatusError || !strings.HasSuffix(res.Text(), "error: the cell raised ZeroDivisionError: division by zero") || !strings.Contains(res.Text(), "[exit status 1]") {
+		t.Errorf("failed command, then an exception: %s", res.Text())
+	}
+}
+
+// TestTracebacksHideTheDriver: no frame of the driver script, also from
+// tool() and the magics; the user's own exec() frames stay; a rewritten
+// line is quoted as written.
+func TestTracebacksHideTheDriver(t *testing.T) {
+	needsPython(t)
+	s := newSession(t, nil)
+	tests := []struct {
+		name   string
+		code   string
+		bridge Bridge
+		want   []string
+	}{
+		{"tool without a bridge", "def f():\n    return tool('read', {'path': 'a'})\nf()", nil,
+			[]string{"  File \"<cell 1>\", line 3, in <module>\n    f()\n  File \"<cell 1>\", line 2, in f\n    return tool('read', {'path': 'a'})\n", "RuntimeError: no harness bridge"}},
+		{"failing tool", "tool('write', {})", fakeBridge(0),
+			[]string{"Traceback (most recent call last):\n  File \"<cell 2>\", line 1, in <module>\n    tool('write', {})\nToolError: unknown tool write"}},
+		{"magic", "x = 1\n%cd /nonexistent/dir", nil,
+			[]string{"  File \"<cell 3>\", line 2, in <module>\n    %cd /nonexistent/dir\nFileNotFoundError"}},
+		{"chained", "try:\n    tool('read', {})\nexcept RuntimeError as e:\n    raise ValueError('wrapped') from e", nil,
+			[]string{"    tool('read', {})\nRuntimeError: no harness bridge", "The above exception was the direct cause", "    raise ValueError('wrapped') from e\nValueError: wrapped"}},
+		{"user exec", "exec('1/0')", nil,
+			[]string{"    exec('1/0')\n  File \"<string>\", line 1, in <module>\nZeroDivisionError"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s.t = t
+			res := s.runReq(Request{Code: tt.code, Bridge: tt.bridge})
+			text := res.Text()
+			if res.Status != StatusError {
+				t.Fatalf("status %s: %s", res.Status, text)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(text, want) {
+					t.Errorf("result lacks %q:\n%s", want, text)
+				}
+			}
+			if strings.Contains(text, "in tool") || strings.Contains(text, "line_magic") || strings.Contains(text, "_run") ||
+				(tt.name != "user exec" && strings.Contains(text, "<string>")) {
+				t.Errorf("the traceback shows the driver:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestTimeitBudget: %timeit of a trivial statement keeps IPython's 7 runs
+// but sizes each at about 0.2 s (IPython's powers of ten make a run last
+// up to 2 s), so the whole magic takes 1–2 s. The check is on the sizes the
+// magic measured, not on the wall clock: the loop count is a 1-2-5 number
+// and the fastest run lasts well under half a second (a loaded machine
+// slows calibration and runs alike; only a load that doubled for all seven
+// runs would fail it). A slow statement gets fewer one-loop runs; -r and
+// -n still rule.
+func TestTimeitBudget(t *testing.T) {
+	needsPython(t)
+	s := newSession(t, nil)
+	res := s.run(Python, "r = %timeit -o sum(range(100))")
+	if !res.OK() || !regexp.MustCompile(`per loop \(mean ± std\. dev\. of 7 runs, [\d,]+ loops each\)$`).MatchString(body(res)) {
+		t.Fatalf("%%timeit: %s", res.Text())
+	}
+	t.Logf("%%timeit sum(range(100)): %s, cell wall time %d ms", body(res), res.ElapsedMs)
+	if got := s.py("import math\nk = r.loops / 10 ** int(math.log10(r.loops))\nr.repeat, r.loops >= 1000, k in (1, 2, 5), min(r.all_runs) < 0.45"); got != "Out: (7, True, True, True)" {
+		t.Errorf("trivial statement: (runs, loops ≥ 1000, loops in 1-2-5, fastest run < 0.45 s) = %s; runs %s", got, s.py("r.loops, r.all_runs"))
+	}
+	s.py("import time\nslow = %timeit -o -q time.sleep(0.5)")
+	if got := s.py("slow.loops, 1 <= slow.repeat <= 4, len(slow.all_runs) == slow.repeat"); got != "Out: (1, True, True)" {
+		t.Errorf("slow statement: (loops, 1 ≤ runs ≤ 4, one time per run) = %s", got)
+	}
+	if got := s.py("fixed = %timeit -o -q -n 3 -r 2 pass\nfixed.loops, fixed.repeat"); got != "Out: (3, 2)" {
+		t.Errorf("-n 3 -r 2: %s", got)
 	}
 }

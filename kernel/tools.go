@@ -13,18 +13,19 @@ import (
 	"time"
 
 	"github.com/agent-tools/agent-tools/rpc"
+	"github.com/rs/zerolog"
 )
 
 const evalDescription = `Run a Python or JavaScript cell in a persistent kernel: variables, imports and loaded data survive between calls, like a notebook. Not for parallel use.
 
-The last expression is returned (a trailing ; suppresses it); display(obj) shows objects; a pandas DataFrame comes back as a markdown table; matplotlib figures come back as PNG images. IPython idioms work: %pip install, %cd, %pwd, %env, !cmd, x = !cmd, %%bash, %%timeit, %timeit, %%time, %%writefile. In Python, tool(name, args) calls the harness's own tools (await tool(...) in JavaScript) and returns their text. The cell's time budget counts only time spent busy (not waiting on tool()); on timeout the cell is interrupted and its output so far returned. input() is not available.
+The last expression is returned (a trailing ; suppresses it); display(obj) shows objects; a pandas DataFrame comes back as a markdown table; matplotlib figures come back as PNG images. IPython idioms work: %pip install, %cd, %pwd, %env, !cmd, x = !cmd, %%bash, %%timeit, %timeit, %%time, %%writefile; a shell command that exits non-zero makes the cell an error that gives its exit status. The first cell of a kernel says which interpreter runs it (the project's .venv/venv or poetry env, else python3 on PATH); a cell of just %kernel asks again and lists the other interpreters found. In Python, tool(name, args) calls the harness's own tools (await tool(...) in JavaScript) and returns their text. The cell's time budget counts only time spent busy (not waiting on tool()); on timeout the cell is interrupted and its output so far returned. input() is not available.
 
 Example: {"code": "import pandas as pd\ndf = pd.read_csv('data.csv')\ndf.describe()", "description": "load the sales data and summarize it"}
 Example: {"code": "const r = await fetch('http://localhost:8080/health'); r.status", "description": "check the local server health endpoint", "language": "javascript"}`
 
 type evalArgs struct {
 	Code        string `json:"code" jsonschema_description:"the cell: Python (default) or JavaScript source; the last expression is the result"`
-	Description string `json:"description" jsonschema_description:"what the cell does, 5 to 10 words; echoed as the result's label"`
+	Description string `json:"description" jsonschema:"minLength=1" jsonschema_description:"what the cell does, in 5 to 10 words; echoed as the result's label (a longer one is cut to 10 words)"`
 	Language    string `json:"language,omitempty" jsonschema:"enum=python,enum=javascript" jsonschema_description:"python (default) or javascript"`
 	Reset       bool   `json:"reset,omitempty" jsonschema_description:"discard the interpreter and its state and start clean before running the cell"`
 }
@@ -34,8 +35,9 @@ type evalTool struct {
 }
 
 // Attach reports the eval capability: attached when python3 or node is
-// found. section is the "eval" part of the config file (may be nil).
-func Attach(root string, section json.RawMessage) rpc.Attachment {
+// found. section is the "eval" part of the config file (may be nil); log
+// receives the kernels' lifecycle (nil: discarded).
+func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	a := rpc.Attachment{Capability: "eval"}
 	opts, err := ParseConfig(section)
 	if err != nil {
@@ -43,33 +45,32 @@ func Attach(root string, section json.RawMessage) rpc.Attachment {
 		return a
 	}
 	found := 0
+	chosen := map[Language]Interpreter{}
+	missing := map[Language]error{}
 	for _, lang := range []Language{Python, JavaScript} {
-		c := rpc.Check{Name: map[Language]string{Python: "python", JavaScript: "node"}[lang]}
 		if in, err := FindInterpreter(lang, opts, root); err != nil {
-			c.Detail = err.Error()
+			missing[lang] = err
 		} else {
-			c.OK = true
-			c.Detail = fmt.Sprintf("%s (%s)", in.Path, in.Why)
+			chosen[lang] = in
 			found++
 		}
-		a.Checks = append(a.Checks, c)
 	}
-	if len(opts.Prefix) > 0 {
-		a.Checks = append(a.Checks, rpc.Check{Name: "prefix", OK: true, Detail: strings.Join(opts.Prefix, " ")})
-	}
+	// Versions cost a process each: only doctor asks for them.
+	a.Probe = func() []rpc.Check { return interpreterChecks(opts, root, chosen, missing) }
 	if found == 0 {
 		a.Reason = "neither python3 nor node was found"
 		return a
 	}
-	t := &evalTool{pool: NewPool(&opts)}
+	t := &evalTool{pool: NewPool(&opts, log)}
 	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "eval", Title: "Run a notebook cell", Tier: rpc.TierExec, Description: evalDescription}, t.eval)}
 	a.Close = t.pool.Close
 	return a
 }
 
 func (t *evalTool) eval(ctx context.Context, a evalArgs) (*rpc.CallToolResult, error) {
-	if n := len(strings.Fields(a.Description)); n < 5 || n > 10 {
-		return nil, fmt.Errorf("argument 'description': want 5 to 10 words saying what the cell does (e.g. \"load the sales data and summarize it\"), got %d", n)
+	label := cutLabel(a.Description)
+	if label == "" {
+		return nil, errors.New("argument 'description': empty: say what the cell does, in 5 to 10 words (e.g. \"load the sales data and summarize it\")")
 	}
 	if strings.TrimSpace(a.Code) == "" {
 		return nil, errors.New("argument 'code': empty cell: give the code to run")
@@ -82,7 +83,7 @@ func (t *evalTool) eval(ctx context.Context, a evalArgs) (*rpc.CallToolResult, e
 	res, err := t.pool.Eval(ctx, Request{
 		Code:        a.Code,
 		Language:    Language(a.Language),
-		Description: a.Description,
+		Description: label,
 		Reset:       a.Reset,
 		Root:        root,
 		Bridge:      bridge(sess),
@@ -94,6 +95,57 @@ func (t *evalTool) eval(ctx context.Context, a evalArgs) (*rpc.CallToolResult, e
 		return nil, err
 	}
 	return toCallResult(res)
+}
+
+// maxLabelWords is where a long description is cut for the result's label.
+const maxLabelWords = 10
+
+// cutLabel is the result's label for a description: its words joined by single
+// spaces, cut after maxLabelWords words (with "…"). Any non-empty
+// description is accepted: the 5–10 words the schema asks for are guidance
+// for the transcript, and refusing a short one costs the model a round trip.
+func cutLabel(description string) string {
+	words := strings.Fields(description)
+	if len(words) > maxLabelWords {
+		return strings.Join(words[:maxLabelWords], " ") + " …"
+	}
+	return strings.Join(words, " ")
+}
+
+// interpreterChecks are doctor's lines for eval: each language's
+// interpreter with its version and why it was chosen, the other Python
+// interpreters found, and the prefix.
+func interpreterChecks(opts Options, root string, chosen map[Language]Interpreter, missing map[Language]error) []rpc.Check {
+	ctx := context.Background()
+	var checks []rpc.Check
+	for _, lang := range []Language{Python, JavaScript} {
+		c := rpc.Check{Name: map[Language]string{Python: "python", JavaScript: "node"}[lang]}
+		in, ok := chosen[lang]
+		switch {
+		case !ok:
+			c.Detail = missing[lang].Error()
+		case len(opts.Prefix) > 0:
+			c.OK, c.Detail = true, fmt.Sprintf("%s (%s; run under the prefix, version not probed)", in.Path, in.Why)
+		default:
+			v, err := interpVersion(ctx, lang, in.Path, root)
+			c.OK = err == nil
+			if err != nil {
+				c.Detail = fmt.Sprintf("%s (%s): does not run: %s", in.Path, in.Why, firstLine(err.Error()))
+			} else {
+				c.Detail = fmt.Sprintf("%s (%s %s; %s)", in.Path, map[Language]string{Python: "Python", JavaScript: "Node"}[lang], strings.TrimPrefix(v, "v"), in.Why)
+			}
+		}
+		checks = append(checks, c)
+	}
+	if in, ok := chosen[Python]; ok && len(opts.Prefix) == 0 {
+		for _, r := range probePython(ctx, otherPythons(in.Path, root), root) {
+			checks = append(checks, rpc.Check{Name: "python (other)", OK: r.Err == nil, Detail: r.Path + " (" + r.describe() + ")"})
+		}
+	}
+	if len(opts.Prefix) > 0 {
+		checks = append(checks, rpc.Check{Name: "prefix", OK: true, Detail: strings.Join(opts.Prefix, " ")})
+	}
+	return checks
 }
 
 // toCallResult renders a cell's result: its text, then its images; an

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/agent-tools/agent-tools/conformance"
 	"github.com/agent-tools/agent-tools/internal/proc"
@@ -71,7 +72,7 @@ func replayOne(ctx context.Context, path string, start conformance.StartFunc, up
 		return err
 	}
 	defer os.RemoveAll(dir)
-	got, err := conformance.Run(ctx, a, dir, start, nil)
+	got, err := conformance.Run(ctx, a, dir, start, replayOptions(path))
 	if err != nil {
 		return err
 	}
@@ -83,6 +84,18 @@ func replayOne(ctx context.Context, path string, start conformance.StartFunc, up
 		return fmt.Errorf("server messages differ:\n%s", d)
 	}
 	return nil
+}
+
+// areaOptions are the replay options of the transcript folders that need
+// more than the built-in normalisation.
+var areaOptions = map[string]*conformance.Options{
+	"eval": {Normalize: interpreterVersions}, // wire_eval.go
+}
+
+// replayOptions are the options for the transcript at path, chosen by the
+// folder it is in (conformance/testdata/AREA/NAME.txtar).
+func replayOptions(path string) *conformance.Options {
+	return areaOptions[filepath.Base(filepath.Dir(path))]
 }
 
 // startBinary returns a StartFunc that runs exe as `serve --root DIR

@@ -67,7 +67,7 @@ func TestTranscripts(t *testing.T) {
 			if !a.NeedsTestTools() && (slices.ContainsFunc(a.Client, isTestTool) || slices.ContainsFunc(a.Server, isTestTool)) {
 				t.Errorf("%s uses a test-only tool but its header lacks the line %q: agent-tools replay could not run it", path, conformance.NeedsTestTools)
 			}
-			conformance.Replay(t, path, startBinary(exe, env), nil)
+			conformance.Replay(t, path, startBinary(exe, env), replayOptions(path))
 		})
 	}
 }

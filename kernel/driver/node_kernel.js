@@ -91,8 +91,8 @@ worker.on('message', (msg) => {
       const p = pending.get(msg.call);
       if (!p) return; // a reply for a call of an interrupted cell
       pending.delete(msg.call);
-      if (msg.error) p.reject(new Error(msg.error));
-      else if (!msg.ok) p.reject(Object.assign(new Error(msg.text || 'tool failed'), { name: 'ToolError' }));
+      if (msg.error) p.reject(atCallSite(new Error(msg.error), p.site));
+      else if (!msg.ok) p.reject(atCallSite(Object.assign(new Error(msg.text || 'tool failed'), { name: 'ToolError' }), p.site));
       else p.resolve(msg.text || '');
       break;
     }
@@ -117,10 +117,10 @@ process.stdout.write = capture('stdout');
 process.stderr.write = capture('stderr');
 process.on('SIGINT', () => {}); // interrupts come over the protocol
 process.on('uncaughtException', (e) => {
-  send({ t: 'out', id: cell, name: 'stderr', text: 'Uncaught ' + (e && e.stack ? e.stack : String(e)) + '\n' });
+  send({ t: 'out', id: cell, name: 'stderr', text: 'Uncaught ' + (e && e.stack ? trimStack(e.stack) : String(e)) + '\n' });
 });
 process.on('unhandledRejection', (e) => {
-  send({ t: 'out', id: cell, name: 'stderr', text: 'Unhandled rejection: ' + (e && e.stack ? e.stack : String(e)) + '\n' });
+  send({ t: 'out', id: cell, name: 'stderr', text: 'Unhandled rejection: ' + (e && e.stack ? trimStack(e.stack) : String(e)) + '\n' });
 });
 
 function format(v) {
@@ -135,8 +135,9 @@ globalThis.tool = function tool(name, args) {
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) return Promise.reject(new TypeError('tool(name, args): args must be an object'));
   const call = ++calls;
+  const site = new Error(); // where the cell called tool(), for a failure's stack
   return new Promise((resolve, reject) => {
-    pending.set(call, { resolve, reject });
+    pending.set(call, { resolve, reject, site });
     send({ t: 'call', id: cell, call, name, args });
   });
 };
@@ -177,8 +178,34 @@ async function inspectRemote(ro) {
   return r.result.value;
 }
 
+// A stack frame of this driver (node -e runs it as [eval]) or of node's
+// internals.
+const driverFrame = /\[eval\]|\(node:|^\s+at node:/;
+const frameLine = /^\s+at /;
+
+// trimStack keeps the error's message and the cell's own frames: it drops
+// the driver's frames in front of them (tool() itself) and everything from
+// the first driver frame after them on (the cell runner that called the
+// cell, and the builtins it used).
 function trimStack(stack) {
-  return stack.split('\n').filter((l) => !/\(node:|^\s+at node:|agent-tools-kernel/.test(l)).join('\n');
+  const lines = String(stack).split('\n');
+  const out = [];
+  let i = 0;
+  while (i < lines.length && !frameLine.test(lines[i])) out.push(lines[i++]);
+  while (i < lines.length && driverFrame.test(lines[i])) i++;
+  for (; i < lines.length; i++) {
+    if (/\[eval\]/.test(lines[i])) break;
+    if (!driverFrame.test(lines[i])) out.push(lines[i]);
+  }
+  return out.join('\n');
+}
+
+// atCallSite gives an error raised for a tool() call the stack of the call
+// in the cell, instead of the driver's message handler.
+function atCallSite(err, site) {
+  const frames = String(site && site.stack || '').split('\n').filter((l) => frameLine.test(l));
+  err.stack = trimStack([`${err.name}: ${err.message}`, ...frames].join('\n'));
+  return err;
 }
 
 const queue = [];

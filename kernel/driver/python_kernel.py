@@ -13,7 +13,10 @@
 #            {"t":"out","id":N,"name":"stdout"|"stderr","text":"..."}
 #            {"t":"display","id":N,"kind":"text"|"markdown"|"image","text":..,"mime":..,"data":base64}
 #            {"t":"value","id":N,"kind":..,"text":..}
-#            {"t":"error","id":N,"ename":..,"evalue":..,"traceback":..}
+#            {"t":"error","id":N,"ename":..,"evalue":..,"traceback":..,"module":..}
+#                (module: the name a ModuleNotFoundError gives)
+#            {"t":"error","id":N,"shell":true,"evalue":"`!cmd` failed: exit status 3","traceback":""}
+#                (the cell ran, but a shell command in it failed)
 #            {"t":"call","id":N,"call":K,"name":..,"args":{...}}
 #            {"t":"done","id":N,"status":"ok"|"error"}
 
@@ -72,6 +75,12 @@ def _send(msg):
 class _State:
     cell = 0  # id of the running cell, 0 when idle
     calls = 0
+    shell_failures = []  # the running cell's failed shell commands, as one-line reports
+
+
+# Frames of the driver's own functions (tool(), the magics, the cell
+# runner) share these globals; tracebacks leave them out.
+_DRIVER_GLOBALS = globals()
 
 
 _state = _State()
@@ -190,24 +199,57 @@ _MAX_ROWS, _MAX_COLS = 20, 20
 
 
 def _frame_markdown(df):
+    """df as a markdown table of at most _MAX_ROWS rows and _MAX_COLS
+    columns (head and tail), with an explicit … row and … column where
+    some were left out, and a footer with the shape."""
     import pandas as pd
     rows, cols = df.shape
     notes = []
     view = df
+    cut_col = cut_row = None
     if cols > _MAX_COLS:
         half = _MAX_COLS // 2
         view = pd.concat([view.iloc[:, :half], view.iloc[:, -half:]], axis=1)
+        cut_col = half
         notes.append("%d of %d columns shown" % (_MAX_COLS, cols))
     if rows > _MAX_ROWS:
         half = _MAX_ROWS // 2
         view = pd.concat([view.iloc[:half], view.iloc[-half:]])
+        cut_row = half
         notes.append("%d of %d rows shown" % (_MAX_ROWS, rows))
+    if cut_col is not None:
+        # A column of … between the halves: a copy, so df keeps its
+        # dtypes; the name is unique even if … is already a column.
+        view = view.copy()
+        name = "\u2026"
+        while name in view.columns:
+            name += "\u2026"
+        if view.columns.nlevels > 1:
+            name = (name,) * view.columns.nlevels
+        view.insert(cut_col, name, "\u2026", allow_duplicates=True)
     try:
-        text = view.to_markdown()
-    except ImportError:
+        lines = view.to_markdown().split("\n")
+        if cut_row is not None:
+            if len(lines) == 2 + len(view):
+                # The … row goes after the header, the separator and the
+                # head; the separator's segments give the column widths.
+                segs = lines[1].strip("|").split("|")
+                lines.insert(2 + cut_row, "|" + "|".join((" \u2026").ljust(len(seg)) for seg in segs) + "|")
+            else:  # rows of several lines: let tabulate place it
+                lines = _with_dots_row(view, cut_row).to_markdown().split("\n")
+        text = "\n".join(lines)
+    except ImportError:  # no tabulate
+        if cut_row is not None:
+            view = _with_dots_row(view, cut_row)
         text = view.to_string()
     text += "\n[%d rows x %d columns%s]" % (rows, cols, "; " + ", ".join(notes) if notes else "")
     return text
+
+
+def _with_dots_row(view, at):
+    import pandas as pd
+    dots = pd.DataFrame([["\u2026"] * view.shape[1]], columns=view.columns, index=["\u2026"])
+    return pd.concat([view.iloc[:at], dots, view.iloc[at:]])
 
 
 def _figure_png(fig):
@@ -542,8 +584,43 @@ def _shell():
     return os.environ.get("SHELL") or "/bin/sh"
 
 
+def _status_text(rc):
+    """A return code as a shell would say it."""
+    if rc < 0:
+        try:
+            return "killed by signal %s" % signal.Signals(-rc).name
+        except ValueError:
+            return "killed by signal %d" % -rc
+    return "exit status %d" % rc
+
+
+def _shell_status(what, rc, why="", whole=False):
+    """Records a shell command's return code in _exit_code and, when it
+    failed, says so right after its output ("[exit status 3]") and marks
+    the cell failed: a cell whose shell part failed is a failed cell (the
+    rest of it still runs, as in IPython)."""
+    _ns["_exit_code"] = rc
+    if rc == 0:
+        return
+    status = _status_text(rc)
+    sys.stderr.write("[%s]\n" % status)
+    if len(what) > 80:
+        what = what[:77] + "..."
+    _state.shell_failures.append(("%s failed: %s%s" % (what, status, why), whole))
+
+
+def _shell_summary(failures):
+    text = failures[0][0]
+    if len(failures) > 1:
+        text += " (and %d more failed shell command%s)" % (len(failures) - 1, "" if len(failures) == 2 else "s")
+    if _state.one_line or all(whole for _, whole in failures):
+        return text
+    return text + "; the rest of the cell ran (_exit_code holds the last status)"
+
+
 def _system(cmd):
     import subprocess
+    what = "`!%s`" % cmd.strip()
     cmd = _expand(cmd)
     p = subprocess.Popen(cmd, shell=True, executable=_shell(), stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -555,15 +632,16 @@ def _system(cmd):
         p.kill()
         p.wait()
         raise
-    _ns["_exit_code"] = p.returncode
+    _shell_status(what, p.returncode)
 
 
 def _getoutput(cmd):
     import subprocess
+    what = "`!%s`" % cmd.strip()
     cmd = _expand(cmd)
     p = subprocess.run(cmd, shell=True, executable=_shell(), stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    _ns["_exit_code"] = p.returncode
+    _shell_status(what, p.returncode)
     return SList(p.stdout.decode("utf-8", "replace").splitlines())
 
 
@@ -615,11 +693,46 @@ class TimeitResult:
     __repr__ = __str__
 
 
+# %timeit's time budget. IPython takes the first power of ten whose run
+# lasts 0.2 s or more and makes 7 more runs of it: up to 7 × 2 s (10.8 s
+# for sum(range(100)) here). We calibrate in 1-2-5 steps up to 0.1 s, then
+# choose the loop count so that a run lasts about 0.2 s (7 runs ≈ 1.4 s),
+# and a statement slower than that gets as many one-loop runs as fit in
+# 2 s (at least one; -r overrides).
+_TIMEIT_CALIBRATE = 0.1
+_TIMEIT_RUN = 0.2
+_TIMEIT_SLOW_BUDGET = 2.0
+
+
+def _autorange(timer):
+    """The first loop count in 1, 2, 5, 10, 20, ... whose run lasts at
+    least _TIMEIT_CALIBRATE, with that run's time."""
+    scale = 1
+    while True:
+        for k in (1, 2, 5):
+            number = k * scale
+            t = timer.timeit(number)
+            if t >= _TIMEIT_CALIBRATE or number >= 10 ** 9:
+                return number, t
+        scale *= 10
+
+
+def _nice_floor(x):
+    """The largest of 1, 2, 5, 10, 20, ... not above x (at least 1)."""
+    import math
+    if x < 2:
+        return 1
+    scale = 10 ** int(math.floor(math.log10(x)))
+    for k in (5, 2, 1):
+        if k * scale <= x:
+            return k * scale
+    return scale
+
+
 def _timeit(args, body=None):
-    import shlex
     import timeit
-    words = shlex.split(args, posix=True) if body is not None else None
     number, repeat, quiet, ret = 0, 7, False, False
+    explicit_repeat = False
     # Options come first, the statement after them (line magic).
     rest = args
     while True:
@@ -630,6 +743,7 @@ def _timeit(args, body=None):
         elif rest.startswith("-r"):
             tok = rest[2:].lstrip().split(None, 1)
             repeat = int(tok[0]); rest = tok[1] if len(tok) > 1 else ""
+            explicit_repeat = True
         elif rest.startswith("-q"):
             quiet = True; rest = rest[2:]
         elif rest.startswith("-o"):
@@ -640,17 +754,25 @@ def _timeit(args, body=None):
         stmt, setup = rest, "pass"
     else:
         stmt, setup = body, (rest or "pass")
-    del words
+    if repeat < 1:
+        raise ValueError("%timeit -r: want at least 1 run")
     timer = timeit.Timer(stmt, setup, timer=timeit.default_timer, globals=_ns)
-    if number == 0:
-        for index in range(0, 10):
-            number = 10 ** index
-            if timer.timeit(number) >= 0.2:
-                break
-    all_runs = timer.repeat(repeat, number)
+    first = []  # a calibration run that counts as a run
+    if number <= 0:
+        n, t = _autorange(timer)
+        if n == 1 and t >= _TIMEIT_RUN:
+            number, first = 1, [t]
+            if not explicit_repeat:
+                repeat = max(1, min(repeat, int(_TIMEIT_SLOW_BUDGET / t)))
+        else:
+            number = _nice_floor(_TIMEIT_RUN * n / t) if t > 0 else n
+    all_runs = first + timer.repeat(repeat - len(first), number)
     best, worst = min(all_runs) / number, max(all_runs) / number
     result = TimeitResult(number, repeat, best, worst, all_runs)
     if not quiet:
+        if worst > 4 * best and best > 0 and worst > 1e-6:
+            print("The slowest run took %0.2f times longer than the fastest. "
+                  "This could mean that an intermediate result is being cached." % (worst / best))
         print(result)
     return result if ret else None
 
@@ -675,17 +797,77 @@ def _time(stmt_src, body=False):
     return value
 
 
+# pip's network settings when the user gave none: pip's own defaults (a
+# 15 s timeout, 5 retries with backoff) spend ~9 s before saying that an
+# unreachable index is unreachable; a person at a notebook would rather
+# hear it at once. Slow but working indexes still answer within 2 s per
+# socket operation.
+_PIP_TIMEOUT, _PIP_RETRIES = "2", "1"
+
+# What in pip's output means the package index could not be reached, the
+# most telling first (one line often has several).
+_PIP_UNREACHABLE = ("Name or service not known", "Temporary failure in name resolution", "Network is unreachable",
+                    "No route to host", "Connection refused", "ProxyError", "Read timed out", "ConnectTimeoutError",
+                    "Failed to establish a new connection", "NewConnectionError")
+
+
+def _pip_configured(option):
+    """Whether the user set pip's option (timeout or retries) anywhere pip
+    would read it: the environment or a pip config file."""
+    env = {"timeout": ("PIP_TIMEOUT", "PIP_DEFAULT_TIMEOUT"), "retries": ("PIP_RETRIES",)}[option]
+    if any(os.environ.get(k) for k in env):
+        return True
+    import configparser
+    files = [os.environ.get("PIP_CONFIG_FILE") or "", "/etc/pip.conf", "/etc/xdg/pip/pip.conf",
+             os.path.expanduser("~/.pip/pip.conf"), os.path.expanduser("~/.config/pip/pip.conf"),
+             os.path.join(sys.prefix, "pip.conf")]
+    keys = {option, "default-timeout", "default_timeout"} if option == "timeout" else {option}
+    for f in files:
+        if not f or not os.path.isfile(f):
+            continue
+        cp = configparser.RawConfigParser()
+        try:
+            cp.read(f)
+        except Exception:
+            continue
+        if any(k in cp[sec] for sec in cp.sections() for k in keys):
+            return True
+    return False
+
+
 def _pip(args):
     import importlib
     import shlex
     import subprocess
     before = _dists()
-    cmd = [sys.executable, "-m", "pip"] + shlex.split(_expand(args))
+    words = shlex.split(_expand(args))
+    extra = []
+    for opt, value in (("timeout", _PIP_TIMEOUT), ("retries", _PIP_RETRIES)):
+        flag = "--" + opt
+        if opt == "timeout" and any(w in ("--default-timeout",) or w.startswith("--default-timeout=") for w in words):
+            continue
+        if not any(w == flag or w.startswith(flag + "=") for w in words) and not _pip_configured(opt):
+            extra += [flag, value]
+    # General options go before the command: pip accepts them there for
+    # every command.
+    cmd = [sys.executable, "-m", "pip"] + extra + words
     env = dict(os.environ, PIP_DISABLE_PIP_VERSION_CHECK="1", PIP_NO_INPUT="1", PIP_PROGRESS_BAR="off")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-    for line in iter(p.stdout.readline, b""):
-        sys.stdout.write(line.decode("utf-8", "replace"))
-    p.wait()
+    unreachable = None
+    index = "https://pypi.org/simple"
+    try:
+        for line in iter(p.stdout.readline, b""):
+            text = line.decode("utf-8", "replace")
+            if text.startswith("Looking in indexes: "):
+                index = text[len("Looking in indexes: "):].strip()
+            if unreachable is None:
+                unreachable = next((m for m in _PIP_UNREACHABLE if m in text), None)
+            sys.stdout.write(text)
+        p.wait()
+    except KeyboardInterrupt:
+        p.kill()
+        p.wait()
+        raise
     importlib.invalidate_caches()
     import site
     try:
@@ -705,9 +887,11 @@ def _pip(args):
         del sys.modules[m]
     if flushed:
         print("agent-tools: modules reloaded on next import: %s" % ", ".join(sorted({m.split('.')[0] for m in flushed})))
-    if p.returncode != 0:
-        print("pip exited with status %d" % p.returncode)
-    _ns["_exit_code"] = p.returncode
+    why = ""
+    if p.returncode != 0 and unreachable:
+        why = ("; the package index (%s) could not be reached: %s (no network, or the index needs a proxy);"
+               " install from local files with %%pip install --no-index --find-links DIR NAME" % (index, unreachable))
+    _shell_status("`%%pip %s`" % args.strip(), p.returncode, why)
 
 
 def _dists():
@@ -805,6 +989,7 @@ def _script(shell, args, body):
         sys.stdout.write(out.decode("utf-8", "replace"))
     if err:
         sys.stderr.write(err.decode("utf-8", "replace"))
+    _shell_status("the %%%%%s cell" % shell, p.returncode, whole=True)
 
 
 _LINE_MAGICS = ("pip", "cd", "pwd", "env", "timeit", "time", "matplotlib", "load_ext", "autoreload")
@@ -826,6 +1011,8 @@ def line_magic(name, arg):
         return _time(arg)
     if name in ("matplotlib", "load_ext", "autoreload"):
         return None  # figures are always captured; extensions are not loaded
+    if name == "kernel":
+        raise NameError("%kernel is answered by agent-tools as a cell of its own: run a cell that is just %kernel")
     raise NameError("line magic %%%s is not supported here; supported: %s, !cmd and x = !cmd" % (
         name, ", ".join("%" + m for m in _LINE_MAGICS)))
 
@@ -893,6 +1080,12 @@ _ASSIGN = _re.compile(r"^([ \t]*)([\w.\[\], \t*]+?)[ \t]*=[ \t]*(!|%)(.*)$")
 def transform(src):
     """Rewrites IPython idioms to plain Python, as IPython's input
     transformers do (IPython/core/inputtransformer2.py)."""
+    return _rewrite(_normalize(src))
+
+
+def _normalize(src):
+    """The cell without leading blank lines, >>> prompts and common
+    indentation: the source its line numbers refer to."""
     lines = src.split("\n")
     while lines and not lines[0].strip():
         lines.pop(0)
@@ -901,7 +1094,13 @@ def transform(src):
         lines = [l.lstrip()[4:] if l.lstrip()[3:4] == " " else l.lstrip()[3:] for l in lines]
     src = "\n".join(lines)
     import textwrap
-    src = textwrap.dedent(src)
+    return textwrap.dedent(src)
+
+
+def _rewrite(src):
+    """The normalized cell with its magics and shell lines rewritten to
+    calls of __agent_tools__, line for line (a cell magic becomes one
+    line)."""
     first = src.split("\n", 1)
     if first[0].startswith("%%"):
         head = first[0][2:]
@@ -1011,14 +1210,53 @@ def _run_code(src, filename):
     return None
 
 
-def _trimmed_traceback(etype, value, tb):
-    # Drop the driver's own frames in front of the cell's.
+def _user_tb(tb, from_cell):
+    """tb without the driver's frames: from the first frame of the cell
+    (when from_cell and there is one) on, with every frame of a driver
+    function left out. None when nothing is left."""
     t = tb
-    while t is not None and not t.tb_frame.f_code.co_filename.startswith("<cell"):
+    if from_cell:
+        while t is not None and not t.tb_frame.f_code.co_filename.startswith("<cell"):
+            t = t.tb_next
+        if t is None:
+            t = tb
+    kept = []
+    while t is not None:
+        if t.tb_frame.f_globals is not _DRIVER_GLOBALS:
+            kept.append(t)
         t = t.tb_next
-    if isinstance(value, SyntaxError) or t is None:
+    out = None
+    for t in reversed(kept):
+        out = types.TracebackType(out, t.tb_frame, t.tb_lasti, t.tb_lineno)
+    return out
+
+
+def _has_cell_frame(tb):
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename.startswith("<cell"):
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def _trimmed_traceback(etype, value, tb):
+    """The traceback as the user should see it: starting at the cell's own
+    frames, without the driver's (also in chained exceptions). An error
+    that never reached the cell's code (a syntax error in the cell) is
+    shown without a traceback."""
+    if not _has_cell_frame(tb):
         return "".join(traceback.format_exception_only(etype, value))
-    return "".join(traceback.format_exception(etype, value, t))
+    value.__traceback__ = _user_tb(tb, True)
+    seen = {id(value)}
+    chain = [value.__cause__, value.__context__]
+    while chain:
+        e = chain.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        e.__traceback__ = _user_tb(e.__traceback__, True)
+        chain += [e.__cause__, e.__context__]
+    return "".join(traceback.format_exception(etype, value, value.__traceback__))
 
 
 def _sync(msg):
@@ -1035,12 +1273,17 @@ def _sync(msg):
 def _exec(msg):
     cid = msg["id"]
     _state.cell = cid
+    _state.shell_failures = []
+    _state.one_line = False
     filename = "<cell %d>" % cid
     status = "ok"
     value = exc = None
     try:
-        src = transform(msg["code"])
-        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        norm = _normalize(msg["code"])
+        _state.one_line = sum(1 for l in norm.splitlines() if l.strip()) == 1
+        src = _rewrite(norm)
+        # Tracebacks quote the cell as written (%cd, not its rewrite).
+        linecache.cache[filename] = (len(norm), None, norm.splitlines(True), filename)
         value = _run_code(src, filename)
     except BaseException as e:  # KeyboardInterrupt and SystemExit included
         if not (isinstance(e, SystemExit) and e.code in (None, 0)):
@@ -1053,11 +1296,18 @@ def _exec(msg):
         if exc is not None:
             etype, evalue, tb = exc
             status = "interrupted" if issubclass(etype, KeyboardInterrupt) else "error"
-            _send({"t": "error", "id": cid, "ename": etype.__name__, "evalue": str(evalue),
-                   "traceback": _trimmed_traceback(etype, evalue, tb)})
+            err = {"t": "error", "id": cid, "ename": etype.__name__, "evalue": str(evalue),
+                   "traceback": _trimmed_traceback(etype, evalue, tb)}
+            if isinstance(evalue, ModuleNotFoundError) and isinstance(evalue.name, str):
+                err["module"] = evalue.name
+            _send(err)
         elif value is not None:
             _ns["_"] = value
             _emit("value", value)
+        if exc is None and _state.shell_failures:
+            status = "error"
+            _send({"t": "error", "id": cid, "shell": True, "ename": "", "traceback": "",
+                   "evalue": _shell_summary(_state.shell_failures)})
     except BaseException as e:
         status = "error"
         _send({"t": "error", "id": cid, "ename": type(e).__name__, "evalue": str(e),
