@@ -133,7 +133,7 @@ func (s *Supervisor) syncWritten(ctx context.Context, root, p string) (*pendingW
 		return nil, "no language server handles this file type"
 	}
 	if _, err := os.Stat(path); err != nil {
-		s.forget(root, path)
+		s.forget(ctx, root, path)
 		return nil, "deleted"
 	}
 	srv, sr, limit, err := s.syncFile(ctx, root, path)
@@ -162,16 +162,11 @@ func (s *Supervisor) observe(root string, pw *pendingWrite) fileOutcome {
 
 // forget closes a deleted file in its server and drops its registry
 // entries.
-func (s *Supervisor) forget(root, path string) {
+func (s *Supervisor) forget(ctx context.Context, root, path string) {
 	s.reg.mu.Lock()
 	delete(s.reg.seen, path)
 	s.reg.mu.Unlock()
 	for _, srv := range s.running(root) {
-		srv.syncMu.Lock()
-		if _, open := srv.docs[path]; open {
-			delete(srv.docs, path)
-			srv.conn.notify(context.Background(), "textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}})
-		}
-		srv.syncMu.Unlock()
+		srv.closeDoc(ctx, path)
 	}
 }

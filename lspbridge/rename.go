@@ -137,9 +137,7 @@ func planEdits(srv *server, root string, we *WorkspaceEdit) ([]fileChange, error
 		}
 		p := uriPath(dc.TextDocument.URI)
 		if v := dc.TextDocument.Version; v != nil && *v > 0 {
-			srv.syncMu.Lock()
-			d := srv.docs[p]
-			srv.syncMu.Unlock()
+			d := srv.doc(p)
 			if d == nil || d.version != *v {
 				return nil, fmt.Errorf("the edit for %s is for version %d, which is not the version the server was sent", displayPath(root, p), *v)
 			}

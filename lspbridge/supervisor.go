@@ -113,6 +113,12 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			e = &entry{cfg: cfg}
 			s.servers[k] = e
 		}
+		if e.srv != nil && e.srv.exited() && e.srv.hangs.Load() {
+			// Stopped by us for hanging: the caller was told; start afresh.
+			e.crash = fmt.Sprintf("%s stopped after it did not answer within %s", cfg.Name, s.opts.RequestTimeout)
+			e.srv = nil
+			e.restarts++
+		}
 		if e.srv != nil && e.srv.exited() {
 			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), tail(e.srv.proc.StderrTail()))
 			e.crash = e.err.Error()
@@ -135,7 +141,7 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			}
 		}
 		if e.err != nil && time.Now().Before(e.retryAt) {
-			err := fmt.Errorf("%w; next start attempt in %s (or use action reload)", e.err, time.Until(e.retryAt).Round(time.Second))
+			err := fmt.Errorf("%w; next start attempt in %s (or use action reload)", e.err, time.Until(e.retryAt).Round(100*time.Millisecond))
 			s.mu.Unlock()
 			return nil, err
 		}
