@@ -12,7 +12,11 @@
 package lspbridge
 
 import (
+	"context"
+	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -38,4 +42,148 @@ func readStamped(path string) (string, stamp, error) {
 		return "", stamp{}, err
 	}
 	return string(data), stampOf(fi), nil
+}
+
+// Bounds on what refresh checks, so that its cost stays a fraction of a
+// millisecond: siblings of an open file per directory, and files in all.
+const (
+	siblingsCap = 100
+	seenCap     = 1000
+)
+
+// refresh re-syncs, before a request, every file the server has seen
+// whose stamp moved since: an open document gets a didChange with the new
+// content (didClose when deleted); a file the server named in an answer or
+// that lies next to an open one (a Go package's other files, a module's
+// neighbours: what the server reads from disk by itself) is opened with
+// its current content, so the server's own copy, possibly stale, is no
+// longer what it uses. Unchanged content with a new stamp only updates the
+// stamp.
+func (s *server) refresh(ctx context.Context) error {
+	type entry struct {
+		path string
+		st   stamp
+	}
+	s.mu.Lock()
+	seen := make([]entry, 0, len(s.seen))
+	for p, st := range s.seen {
+		seen = append(seen, entry{p, st})
+	}
+	dirs := make(map[string]time.Time, len(s.dirs))
+	for d, m := range s.dirs {
+		dirs[d] = m
+	}
+	s.mu.Unlock()
+	// A file created next to an open one is new to the server too (it
+	// learns of new files only from its client): open it.
+	for dir, mtime := range dirs {
+		fi, err := os.Stat(dir)
+		if err != nil || fi.ModTime().Equal(mtime) {
+			continue
+		}
+		s.mu.Lock()
+		s.dirs[dir] = fi.ModTime()
+		s.mu.Unlock()
+		for _, p := range s.sourcesIn(dir) {
+			s.mu.Lock()
+			_, known := s.seen[p]
+			s.mu.Unlock()
+			if !known {
+				seen = append(seen, entry{p, stamp{size: -1}})
+			}
+		}
+	}
+	for _, e := range seen {
+		fi, err := os.Stat(e.path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				if err := s.closeDoc(ctx, e.path); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if stampOf(fi) == e.st {
+			continue
+		}
+		text, st, err := readStamped(e.path)
+		if err != nil {
+			continue
+		}
+		// An open document gets the new text as a new version; a file
+		// never opened is opened with it (what the server read by itself
+		// when it saw the file is unknown; its open copy wins from now on).
+		if _, err := s.syncText(ctx, e.path, text, st, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// see records files the server named or will read, with their current
+// stamps, for refresh. Files already recorded keep their stamp.
+func (s *server) see(paths ...string) {
+	var add []entryStamp
+	for _, p := range paths {
+		s.mu.Lock()
+		_, known := s.seen[p]
+		full := len(s.seen) >= seenCap
+		s.mu.Unlock()
+		if known || full || s.cfg.languageID(p) == "" {
+			continue
+		}
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			add = append(add, entryStamp{p, stampOf(fi)})
+		}
+	}
+	s.mu.Lock()
+	for _, e := range add {
+		if _, known := s.seen[e.path]; !known && len(s.seen) < seenCap {
+			s.seen[e.path] = e.st
+		}
+	}
+	s.mu.Unlock()
+}
+
+type entryStamp struct {
+	path string
+	st   stamp
+}
+
+// seeSiblings records the source files next to path (same directory, same
+// server), up to siblingsCap, and the directory itself, whose
+// modification time tells when a file is added.
+func (s *server) seeSiblings(path string) {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return
+	}
+	s.mu.Lock()
+	_, known := s.dirs[dir]
+	if !known {
+		s.dirs[dir] = fi.ModTime()
+	}
+	s.mu.Unlock()
+	if !known {
+		s.see(s.sourcesIn(dir)...)
+	}
+}
+
+// sourcesIn lists the files of dir this server handles, up to siblingsCap.
+func (s *server) sourcesIn(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var paths []string
+	for _, e := range ents {
+		if len(paths) == siblingsCap {
+			break
+		}
+		if !e.IsDir() && s.cfg.languageID(e.Name()) != "" {
+			paths = append(paths, filepath.Join(dir, e.Name()))
+		}
+	}
+	return paths
 }

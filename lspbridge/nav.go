@@ -210,8 +210,11 @@ func (c *lineCache) line(path string, n int) string {
 func (s *Supervisor) renderLocations(root string, srv *server, locs []Location) []Loc {
 	lc := &lineCache{srv: srv, files: map[string][]string{}}
 	out := make([]Loc, 0, len(locs))
+	var paths []string
+	defer func() { srv.see(paths...) }()
 	for _, l := range locs {
 		path := uriPath(l.URI)
+		paths = append(paths, path)
 		line := lc.line(path, l.Range.Start.Line)
 		out = append(out, Loc{Path: displayPath(root, path), Line: l.Range.Start.Line + 1,
 			Col: srv.enc.column(line, l.Range.Start.Character), Text: strings.TrimSpace(line)})

@@ -111,12 +111,20 @@ func copyTree(t *testing.T, src, dst string, skip func(rel string, dir bool) boo
 	}
 }
 
-// jsonrpc2Tree copies sourcegraph/jsonrpc2 (without its websocket package,
-// whose dependency the proxy would have to supply) into a temp dir.
+// jsonrpc2Tree copies sourcegraph/jsonrpc2 into a temp dir, with its one
+// dependency (gorilla/websocket) in the module cache.
 func jsonrpc2Tree(t *testing.T) string {
 	src := goModuleDir(t, jsonrpc2Module)
 	dst := canonical(t.TempDir())
-	copyTree(t, src, dst, func(rel string, dir bool) bool { return rel == "websocket" })
+	copyTree(t, src, dst, nil)
+	fetchOnce(t, "the dependencies of "+jsonrpc2Module, func() (string, string) {
+		cmd := exec.Command("go", "mod", "download")
+		cmd.Dir = dst
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "go mod download: " + err.Error() + ": " + string(out)
+		}
+		return dst, ""
+	})
 	return dst
 }
 

@@ -50,8 +50,9 @@ type server struct {
 
 	mu          sync.Mutex // guards the fields below; never held while waiting
 	docs        map[string]*document
-	seen        map[string]stamp // files the server has seen, as they were then (see disk.go)
-	epoch       uint64           // document changes sent so far
+	seen        map[string]stamp     // files the server has seen, as they were then (see disk.go)
+	dirs        map[string]time.Time // directories of open files, with their modification times
+	epoch       uint64               // document changes sent so far
 	diags       map[string]*published
 	progress    map[string]bool // work-done tokens begun and not ended
 	progressed  bool            // some work-done progress has ended
@@ -84,7 +85,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 		return nil, err
 	}
 	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(),
-		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, diags: map[string]*published{}, progress: map[string]bool{}, changed: make(chan struct{})}
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]bool{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
@@ -422,6 +423,7 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 			s.seen[path] = st
 			res = syncResult{version: 1, text: text, changed: true, seq: seq, epoch: s.epoch}
 			s.mu.Unlock()
+			s.seeSiblings(path)
 			err := s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
 				URI: uri, LanguageID: s.cfg.languageID(path), Version: 1, Text: text}})
 			if err != nil {

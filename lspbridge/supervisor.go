@@ -82,7 +82,16 @@ func (s *Supervisor) serverFor(ctx context.Context, runRoot, file string) (*serv
 		return nil, fmt.Errorf("%s not started for %s: no marker (%s) in its directory or any parent inside the root",
 			cfg.Name, displayPath(runRoot, file), strings.Join(cfg.allMarkers(), ", "))
 	}
-	return s.get(ctx, cfg, root)
+	srv, err := s.get(ctx, cfg, root)
+	if err != nil {
+		return nil, err
+	}
+	// The server must see the disk as it is now: files changed by other
+	// tools since it saw them are re-sent first (see disk.go).
+	if err := srv.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return srv, nil
 }
 
 // canonical resolves symlinks in a root; on error it returns it unchanged.

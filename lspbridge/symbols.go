@@ -95,6 +95,11 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		if len(srvs) == 0 {
 			return nil, errors.New("no language server runs for this root yet: pass 'file' (any file of the project) so that its server is started and asked")
 		}
+		for _, srv := range srvs {
+			if err := srv.refresh(ctx); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var all []Sym
 	var names []string
