@@ -640,3 +640,22 @@ func (s *server) doc(path string) *document {
 	}
 	return nil
 }
+
+// publications returns a copy of the latest publication per file.
+func (s *server) publications() map[string]*published {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]*published, len(s.diags))
+	for p, d := range s.diags {
+		out[p] = d
+	}
+	return out
+}
+
+// busy reports whether the server has work-done progress open (analysing,
+// indexing).
+func (s *server) busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.progress) > 0
+}

@@ -73,16 +73,7 @@ func (s *Supervisor) known() string {
 // serverFor returns the running server for file (canonical, inside
 // runRoot), starting it if needed.
 func (s *Supervisor) serverFor(ctx context.Context, runRoot, file string) (*server, error) {
-	cfg, err := s.configFor(file)
-	if err != nil {
-		return nil, err
-	}
-	root := findRoot(cfg, canonical(runRoot), file)
-	if root == "" {
-		return nil, fmt.Errorf("%s not started for %s: no marker (%s) in its directory or any parent inside the root",
-			cfg.Name, displayPath(runRoot, file), strings.Join(cfg.allMarkers(), ", "))
-	}
-	srv, err := s.get(ctx, cfg, root)
+	srv, err := s.serverAsIs(ctx, runRoot, file)
 	if err != nil {
 		return nil, err
 	}
@@ -92,6 +83,21 @@ func (s *Supervisor) serverFor(ctx context.Context, runRoot, file string) (*serv
 		return nil, err
 	}
 	return srv, nil
+}
+
+// serverAsIs is serverFor without the refresh: the server's view of the
+// files is left as it was (diagnostics on write reads it first).
+func (s *Supervisor) serverAsIs(ctx context.Context, runRoot, file string) (*server, error) {
+	cfg, err := s.configFor(file)
+	if err != nil {
+		return nil, err
+	}
+	root := findRoot(cfg, canonical(runRoot), file)
+	if root == "" {
+		return nil, fmt.Errorf("%s not started for %s: no marker (%s) in its directory or any parent inside the root",
+			cfg.Name, displayPath(runRoot, file), strings.Join(cfg.allMarkers(), ", "))
+	}
+	return s.get(ctx, cfg, root)
 }
 
 // canonical resolves symlinks in a root; on error it returns it unchanged.
