@@ -52,8 +52,10 @@ const (
 type checkTarget struct {
 	srv       *server
 	path      string
-	written   bool // written by the agent (else a dependent)
-	baseKnown bool // its diagnostics before the write are known (and observed)
+	written   bool           // written by the agent (else a dependent)
+	opened    bool           // a dependent first opened for this write
+	names     *regexp.Regexp // a dependent: the changed names it uses
+	baseKnown bool           // its diagnostics before the write are known (and observed)
 	sr        syncResult
 	limit     time.Duration
 	diags     []Diagnostic
@@ -189,12 +191,12 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 		if len(names) == 0 {
 			continue
 		}
-		found, more := dependents(c.t.srv, c.t.path, names, byPath)
+		found, more, re := dependents(c.t.srv, c.t.path, names, byPath)
 		if more > 0 {
 			wc.notes = append(wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
 		}
 		for _, d := range found {
-			t := &checkTarget{srv: c.t.srv, path: d}
+			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}
 			byPath[d] = t
 			deps = append(deps, t)
 		}
@@ -254,16 +256,24 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 	})
 	for _, t := range all {
 		if t.err != nil {
-			if t.written || !errors.Is(t.err, errNoFreshDiagnostics) {
-				wc.skipped = append(wc.skipped, displayPath(root, t.path)+": "+s.explain(t))
-			}
+			wc.skipped = append(wc.skipped, displayPath(root, t.path)+": "+s.explain(t))
 			continue
 		}
 		if latest, ok := t.srv.latestDiagnostics(t.path, t.sr); ok {
 			t.diags = latest
 		}
 		wc.checked = append(wc.checked, displayPath(root, t.path))
-		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags))
+		var blame func(Diag) bool
+		if t.opened {
+			// A dependent opened for this write was diagnosed before the
+			// change against what the server had of the written file, but
+			// a server may read included files from disk (clangd's
+			// preambles do), where the change already is: an error on a
+			// line that uses a changed name is the write's, whatever that
+			// baseline said.
+			blame = func(d Diag) bool { return t.names.MatchString(d.Text) }
+		}
+		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
 	}
 	for srv, pubs := range before {
 		for path, p := range srv.publications() {
@@ -277,7 +287,7 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 				s.reg.baseline(path, convertDiags(root, srv.enc, path, text, old.diags))
 			}
 			text, _ := srv.textOf(path)
-			s.observeInto(wc, root, path, convertDiags(root, srv.enc, path, text, p.diags))
+			s.observeInto(wc, root, path, convertDiags(root, srv.enc, path, text, p.diags), nil)
 		}
 	}
 	sortDiags(wc.fresh)
@@ -300,9 +310,17 @@ func (s *Supervisor) explain(t *checkTarget) string {
 
 // observeInto passes a file's diagnostics through the registry and adds
 // the new ones (up to the per-file cap) and the remaining ones to wc.
-func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag) {
+func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag, blame func(Diag) bool) {
 	ds, _ = errorsAndWarnings(ds)
 	idx, _ := s.reg.observe(path, ds)
+	if blame != nil {
+		for i, d := range ds {
+			if blame(d) && !slices.Contains(idx, i) {
+				idx = append(idx, i)
+			}
+		}
+		slices.Sort(idx)
+	}
 	isNew := make([]bool, len(ds))
 	shown, more := 0, 0
 	for _, i := range idx {
@@ -436,12 +454,12 @@ var skippedDirs = map[string]bool{".git": true, "node_modules": true, "vendor": 
 // dependents returns up to dependentsCap files of srv's root, handled by
 // srv, that mention any of names as a whole word (not path itself, nor the
 // files in skip), most mentions first; more is how many others do.
-func dependents(srv *server, path string, names []string, skip map[string]*checkTarget) (found []string, more int) {
+func dependents(srv *server, path string, names []string, skip map[string]*checkTarget) (found []string, more int, re *regexp.Regexp) {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = regexp.QuoteMeta(n)
 	}
-	re := regexp.MustCompile(`\b(?:` + strings.Join(quoted, "|") + `)\b`)
+	re = regexp.MustCompile(`\b(?:` + strings.Join(quoted, "|") + `)\b`)
 	type hit struct {
 		path string
 		n    int
@@ -480,7 +498,7 @@ func dependents(srv *server, path string, names []string, skip map[string]*check
 			found = append(found, h.path)
 		}
 	}
-	return found, max(0, len(hits)-dependentsCap)
+	return found, max(0, len(hits)-dependentsCap), re
 }
 
 // forget closes a deleted file in its server and drops its registry

@@ -292,16 +292,23 @@ func (s *Supervisor) CodeActions(ctx context.Context, req Request) (*Result, err
 	if !supported(a.srv.caps.CodeActionProvider) {
 		return nil, fmt.Errorf("%s does not support code actions", a.srv.cfg.Name)
 	}
-	a.srv.mu.Lock()
+	// Quick fixes are offered for the diagnostics sent along: wait
+	// (bounded) for the line's diagnostics of the current version first.
+	var current []Diagnostic
+	if d := a.srv.doc(a.path); d != nil {
+		current, _ = s.settledDiagnostics(ctx, a.srv, a.path)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	var onLine []Diagnostic
-	if p := a.srv.diags[a.path]; p != nil {
-		for _, d := range p.diags {
+	{
+		for _, d := range current {
 			if d.Range.Start.Line <= a.pos.Line && a.pos.Line <= d.Range.End.Line {
 				onLine = append(onLine, d)
 			}
 		}
 	}
-	a.srv.mu.Unlock()
 	if onLine == nil {
 		onLine = []Diagnostic{}
 	}

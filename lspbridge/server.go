@@ -431,12 +431,26 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 			}
 			return nil
 		}
+		reopen := touch && d.text == text
 		d.version++
 		d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
 		s.seen[path] = st
 		v := d.version
 		res = syncResult{version: v, text: text, changed: true, seq: seq, epoch: s.epoch}
 		s.mu.Unlock()
+		if reopen {
+			// Unchanged content is not rebuilt by every server (clangd
+			// skips identical inputs): close and open it again instead.
+			err := s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+			if err == nil {
+				err = s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+					URI: uri, LanguageID: s.cfg.languageID(path), Version: v, Text: text}})
+			}
+			if err != nil {
+				return fmt.Errorf("reopening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+			}
+			return nil
+		}
 		err := s.notify("textDocument/didChange", DidChangeParams{
 			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: &v},
 			ContentChanges: []ContentChange{{Text: text}},
@@ -658,4 +672,13 @@ func (s *server) busy() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.progress) > 0
+}
+
+// outdated reports whether other documents were changed after path's
+// current version was sent.
+func (s *server) outdated(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[path]
+	return d != nil && d.epoch < s.epoch
 }
