@@ -538,7 +538,11 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 		p := s.diags[path]
 		ch := s.changed
 		unversioned := s.cfg.Unversioned || s.unversioned
-		ready := s.published || s.progressed && len(s.progress) == 0
+		// Silence means "clean" only from a server that is done loading:
+		// one that has published, or ended its progress and had the ready
+		// budget to load (a fresh typescript-language-server ends its
+		// progress long before it has checked the file).
+		ready := s.published || s.progressed && len(s.progress) == 0 && time.Since(s.started) > s.opts.ReadyTimeout
 		s.mu.Unlock()
 		if p != nil && p.seq > sr.seq && (p.version == nil || *p.version == sr.version) && p.seq != lastSeq {
 			lastSeq = p.seq
