@@ -290,6 +290,9 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 			s.observeInto(wc, root, path, convertDiags(root, srv.enc, path, text, p.diags), nil)
 		}
 	}
+	if wc.fresh == nil {
+		wc.fresh = []Diag{}
+	}
 	sortDiags(wc.fresh)
 	sortDiags(wc.remaining)
 	return wc
