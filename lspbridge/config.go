@@ -49,6 +49,10 @@ type ServerConfig struct {
 	// (typescript-language-server); it is also learnt from its first
 	// publication.
 	Unversioned bool `json:"unversioned,omitempty"`
+	// BackgroundIndex says the server indexes the project in the
+	// background after start (clangd) and announces it with work-done
+	// progress: references and renames wait for it.
+	BackgroundIndex bool `json:"backgroundIndex,omitempty"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 }
@@ -88,8 +92,9 @@ var builtinServers = []ServerConfig{
 	},
 	{
 		Name: "clangd", Language: "c/c++", Command: []string{"clangd"},
-		Extensions: map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
-		Markers:    []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
+		Extensions:      map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
+		Markers:         []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
+		BackgroundIndex: true,
 	},
 	{
 		Name: "rust-analyzer", Language: "rust", Command: []string{"rust-analyzer"},
@@ -135,7 +140,11 @@ type Options struct {
 	// for this long after a change has nothing new. Default 1.5 s.
 	QuietWindow   time.Duration
 	DiagnosticCap time.Duration // hard cap on a diagnostics wait; default 3 s
-	PerFileCap    int           // new diagnostics shown per file on write; default 20
+	// IndexTimeout bounds the wait for a server's loading and indexing
+	// before references, implementation, rename and workspace symbols;
+	// default 30 s. An answer given while it still runs says so.
+	IndexTimeout time.Duration
+	PerFileCap   int // new diagnostics shown per file on write; default 20
 }
 
 var defaultOptions = Options{
@@ -147,6 +156,7 @@ var defaultOptions = Options{
 	VersionedSettle: 10 * time.Millisecond,
 	QuietWindow:     1500 * time.Millisecond,
 	DiagnosticCap:   3 * time.Second,
+	IndexTimeout:    30 * time.Second,
 	PerFileCap:      20,
 }
 
@@ -173,6 +183,7 @@ func (o *Options) withDefaults() Options {
 	pick(&r.VersionedSettle, d.VersionedSettle)
 	pick(&r.QuietWindow, d.QuietWindow)
 	pick(&r.DiagnosticCap, d.DiagnosticCap)
+	pick(&r.IndexTimeout, d.IndexTimeout)
 	if r.PerFileCap <= 0 {
 		r.PerFileCap = d.PerFileCap
 	}
@@ -245,6 +256,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 		base.Settings = o.Settings
 	}
 	base.Unversioned = base.Unversioned || o.Unversioned
+	base.BackgroundIndex = base.BackgroundIndex || o.BackgroundIndex
 	if len(o.Checker) > 0 {
 		base.Checker, base.CheckerFormat = o.Checker, o.CheckerFormat
 	}

@@ -81,6 +81,14 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 			return nil, fmt.Errorf("cannot rename %s: %s says there is nothing renameable there", a.target, srv.cfg.Name)
 		}
 	}
+	// A rename computed from a partial index changes part of the uses.
+	if pending := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); pending != "" {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("cannot rename %s yet: %s is still busy (%s) after %s, so its rename could miss uses; nothing was changed, try again when it is done",
+			a.target, srv.cfg.Name, pending, s.opts.IndexTimeout)
+	}
 	var we *WorkspaceEdit
 	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "newName": newName}
 	if err := srv.call(ctx, "textDocument/rename", params, &we); err != nil {

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -42,6 +43,7 @@ type server struct {
 	enc     encoding
 	started time.Time
 	hangs   atomic.Bool // stopped by us for not answering: restart at once
+	setup   string      // what was prepared for it (a generated compilation database), for status
 
 	// sendLock is held (a token in the channel) while document changes
 	// are written to the server, so that versions arrive in order. It is a
@@ -54,11 +56,13 @@ type server struct {
 	dirs        map[string]time.Time // directories of open files, with their modification times
 	epoch       uint64               // document changes sent so far
 	diags       map[string]*published
-	progress    map[string]bool // work-done tokens begun and not ended
-	progressed  bool            // some work-done progress has ended
-	published   bool            // some diagnostics were published
-	unversioned bool            // some were published without a version
-	changed     chan struct{}   // closed and replaced when diags or progress change
+	progress    map[string]string // work-done tokens begun and not ended → their titles
+	begun       bool              // some work-done progress has begun
+	firstOpen   time.Time         // when the first document was opened
+	progressed  bool              // some work-done progress has ended
+	published   bool              // some diagnostics were published
+	unversioned bool              // some were published without a version
+	changed     chan struct{}     // closed and replaced when diags or progress change
 }
 
 // document is what the server was last told about an open file.
@@ -80,12 +84,20 @@ type published struct {
 // startServer starts cfg's binary in root and initializes it. On failure
 // the error carries the stderr tail.
 func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts *Options) (*server, error) {
-	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: cfg.Command[1:], Dir: root, Stdin: true, Stdout: true})
+	args := slices.Clone(cfg.Command[1:])
+	note := ""
+	if cfg.Name == "clangd" {
+		var err error
+		if args, note, err = clangdDatabase(root, args); err != nil {
+			return nil, err
+		}
+	}
+	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: args, Dir: root, Stdin: true, Stdout: true})
 	if err != nil {
 		return nil, err
 	}
-	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(),
-		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]bool{}, changed: make(chan struct{})}
+	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note,
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
@@ -251,7 +263,8 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		s.mu.Lock()
 		switch p.Value.Kind {
 		case "begin":
-			s.progress[tok] = true
+			s.progress[tok] = p.Value.Title
+			s.begun = true
 		case "end":
 			delete(s.progress, tok)
 			s.progressed = true
@@ -418,6 +431,9 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		}
 		s.epoch++
 		if d == nil {
+			if s.firstOpen.IsZero() {
+				s.firstOpen = time.Now()
+			}
 			d = &document{version: 1, text: text, stamp: st, sentAt: time.Now(), epoch: s.epoch}
 			s.docs[path] = d
 			s.seen[path] = st
@@ -685,4 +701,59 @@ func (s *server) outdated(path string) bool {
 	defer s.mu.Unlock()
 	d := s.docs[path]
 	return d != nil && d.epoch < s.epoch
+}
+
+// indexGrace is how long after its first file is opened a server that
+// indexes in the background (clangd) may take to announce it: until then
+// "no progress" does not mean "indexed".
+const indexGrace = 3 * time.Second
+
+// waitIndexed waits, up to budget, until the server has no work-done
+// progress open (loading, indexing): references, implementations,
+// renames and workspace symbols are complete only then. report is told
+// once what is awaited. It returns the titles of the progress still open
+// when the budget ran out, "" when the server is done.
+func (s *server) waitIndexed(ctx context.Context, budget time.Duration, report func(string)) string {
+	t := time.NewTimer(budget)
+	defer t.Stop()
+	told := false
+	for {
+		s.mu.Lock()
+		var open []string
+		for _, title := range s.progress {
+			if title == "" {
+				title = "working"
+			}
+			open = append(open, strings.ToLower(title))
+		}
+		announced := s.begun || !s.cfg.BackgroundIndex || !s.firstOpen.IsZero() && time.Since(s.firstOpen) > indexGrace
+		ch := s.changed
+		s.mu.Unlock()
+		slices.Sort(open)
+		open = slices.Compact(open)
+		if len(open) == 0 && announced {
+			return ""
+		}
+		if len(open) == 0 {
+			open = []string{"starting its index"}
+		}
+		if !told && report != nil {
+			report(fmt.Sprintf("waiting for %s: %s", s.cfg.Name, strings.Join(open, ", ")))
+			told = true
+		}
+		var grace <-chan time.Time
+		if !announced {
+			grace = time.After(100 * time.Millisecond)
+		}
+		select {
+		case <-ch:
+		case <-grace:
+		case <-t.C:
+			return strings.Join(open, ", ")
+		case <-ctx.Done():
+			return strings.Join(open, ", ")
+		case <-s.proc.Done():
+			return "exited"
+		}
+	}
 }

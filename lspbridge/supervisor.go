@@ -198,6 +198,7 @@ type ServerStatus struct {
 	ElapsedMs int64  `json:"elapsedMs,omitempty" jsonschema_description:"milliseconds since it started, while running"`
 	Reason    string `json:"reason,omitempty" jsonschema_description:"why it is not running: no marker, binary missing (names tried), initialize failed (stderr tail), crashed"`
 	Restarts  int    `json:"restarts,omitempty" jsonschema_description:"how many times it was restarted after a crash"`
+	Setup     string `json:"setup,omitempty" jsonschema_description:"what was prepared for it, e.g. a compilation database generated for clangd"`
 }
 
 func (st ServerStatus) line() string {
@@ -215,6 +216,9 @@ func (st ServerStatus) line() string {
 	}
 	if st.Reason != "" {
 		s += ": " + st.Reason
+	}
+	if st.Setup != "" {
+		s += "; " + st.Setup
 	}
 	return s
 }
@@ -260,7 +264,7 @@ func (s *Supervisor) status(cfg *ServerConfig, runRoot, root string) ServerStatu
 	}
 	switch {
 	case e != nil && e.srv != nil && !e.srv.exited():
-		st.State, st.Pid, st.Loading = "running", e.srv.proc.Pid(), e.srv.loading()
+		st.State, st.Pid, st.Loading, st.Setup = "running", e.srv.proc.Pid(), e.srv.loading(), e.srv.setup
 		st.ElapsedMs = time.Since(e.srv.started).Milliseconds()
 		if e.restarts > 0 {
 			st.Reason = fmt.Sprintf("restarted %d times; last crash: %s", e.restarts, e.crash)

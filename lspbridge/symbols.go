@@ -102,10 +102,16 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		}
 	}
 	var all []Sym
-	var names []string
+	var names, pending []string
 	for _, srv := range srvs {
 		if !supported(srv.caps.WorkspaceSymbolProvider) {
 			continue
+		}
+		if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" {
+			pending = append(pending, incompleteNote(srv, p, "workspace symbols"))
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 		names = append(names, srv.cfg.Name)
 		var raw json.RawMessage
@@ -128,7 +134,12 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 	if len(names) == 0 {
 		return nil, errors.New("no running server supports workspace symbols")
 	}
-	return symbolResult(strings.Join(names, ","), all, workspaceSymbolsCap, fmt.Sprintf("workspace symbols matching %q", req.Query)), nil
+	r := symbolResult(strings.Join(names, ","), all, workspaceSymbolsCap, fmt.Sprintf("workspace symbols matching %q", req.Query))
+	if len(pending) > 0 {
+		r.Incomplete = strings.Join(pending, "; ")
+		r.Summary += "; " + r.Incomplete
+	}
+	return r, nil
 }
 
 // running lists the live servers whose root is inside runRoot.
