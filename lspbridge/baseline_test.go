@@ -79,7 +79,9 @@ func TestCodeActionsWaitTS(t *testing.T) {
 	testutil.Needs(t, "typescript-language-server", "tsc")
 	root := rxjsTree(t)
 	writeFile(t, filepath.Join(root, "src", "fix.ts"), "import { identity } from './internal/util/identity';\n\nexport const n: number = identiy(1);\n")
-	s := newSup(t, &Options{DiagnosticCap: time.Minute})
+	// Until the ready budget has passed, silence from a fresh server is not
+	// taken to mean "clean"; a loaded machine needs more than the default.
+	s := newSup(t, &Options{DiagnosticCap: time.Minute, ReadyTimeout: time.Minute})
 	r, err := s.CodeActions(testCtx(t), Request{Root: root, File: "src/fix.ts", Line: 3, Symbol: "identiy"})
 	check(t, r, err, "Change spelling to 'identity'", "(quickfix)")
 }

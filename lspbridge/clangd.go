@@ -57,7 +57,7 @@ func clangdDatabase(root string, args []string) ([]string, string, error) {
 			return nil
 		}
 		if d.IsDir() {
-			if p != root && (skippedDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			if p != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -451,9 +451,6 @@ func changedLines(old, new string) (from, to int) {
 	return from, max(ea, from)
 }
 
-// skippedDirs are never searched for dependents.
-var skippedDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, "dist": true, "build": true, ".cache": true, "__pycache__": true, ".venv": true}
-
 // dependents returns up to dependentsCap files of srv's root, handled by
 // srv, that mention any of names as a whole word (not path itself, nor the
 // files in skip), most mentions first; more is how many others do.
@@ -474,7 +471,7 @@ func dependents(srv *server, path string, names []string, skip map[string]*check
 			return nil
 		}
 		if d.IsDir() {
-			if p != srv.root && (skippedDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			if p != srv.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			return nil

@@ -128,11 +128,20 @@ func jsonrpc2Tree(t *testing.T) string {
 	return dst
 }
 
-// zerologTree copies rs/zerolog into a temp dir.
+// zerologTree copies rs/zerolog into a temp dir, with its dependencies in
+// the module cache.
 func zerologTree(t *testing.T) string {
 	src := goModuleDir(t, zerologModule)
 	dst := canonical(t.TempDir())
 	copyTree(t, src, dst, nil)
+	fetchOnce(t, "the dependencies of "+zerologModule, func() (string, string) {
+		cmd := exec.Command("go", "mod", "download")
+		cmd.Dir = dst
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return "", "go mod download: " + err.Error() + ": " + string(out)
+		}
+		return dst, ""
+	})
 	return dst
 }
 

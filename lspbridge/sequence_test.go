@@ -199,6 +199,20 @@ func TestNoHang(t *testing.T) {
 	if err := srv.proc.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
+	state := func() string {
+		data, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", srv.proc.Pid()))
+		f := strings.Fields(string(data))
+		if len(f) > 2 {
+			return f[2]
+		}
+		return "?"
+	}
+	for i := 0; state() != "T" && i < 100; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if st := state(); st != "T" {
+		t.Fatalf("gopls is in state %s after SIGSTOP, not stopped", st)
+	}
 	within := func(name string, limit time.Duration, f func(ctx context.Context) error, cancelAfter time.Duration) error {
 		t.Helper()
 		cctx, cancel := context.WithTimeout(ctx, cancelAfter)
@@ -229,7 +243,7 @@ func TestNoHang(t *testing.T) {
 	for _, c := range cancelled {
 		err := within(c.name+" cancelled on a stopped server", 300*time.Millisecond+time.Second, c.f, 300*time.Millisecond)
 		if err == nil {
-			t.Errorf("%s on a stopped server succeeded?", c.name)
+			t.Errorf("%s on a stopped server succeeded? (gopls state now %s)", c.name, state())
 		}
 	}
 	start := time.Now()
