@@ -50,7 +50,7 @@ func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Resu
 				notes = append(notes, fmt.Sprintf("%s in %s: %v", cfg.Name, displayRoot(root, dir), err))
 				continue
 			}
-			ran = append(ran, fmt.Sprintf("%s in %s", how, displayRoot(root, dir)))
+			ran = append(ran, how)
 			all = append(all, ds...)
 		}
 	}
@@ -93,8 +93,9 @@ func nestedRoot(cfg *ServerConfig, root, dir string) bool {
 // checkRoot runs cfg's checker in dir, or syncs its files through the
 // server when it has none.
 func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir string) ([]Diag, string, error) {
+	where := " in " + displayRoot(root, dir)
 	if len(cfg.Checker) == 0 {
-		return s.syncAll(ctx, cfg, root, dir)
+		return s.syncAll(ctx, cfg, root, dir, where)
 	}
 	if _, err := exec.LookPath(cfg.Checker[0]); err != nil {
 		return nil, "", fmt.Errorf("checker %s not found on PATH", cfg.Checker[0])
@@ -121,7 +122,7 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 			Message: firstLines(out.String(), 5)})
 	}
 	ds, _ = errorsAndWarnings(ds)
-	how := strings.Join(cfg.Checker, " ")
+	how := strings.Join(cfg.Checker, " ") + where
 	if cfg.Name == "gopls" {
 		// go vet reports one type error per package it cannot type-check
 		// (an external test package: only its first), and a package whose
@@ -133,7 +134,7 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 		}
 		ds = append(ds, more...)
 		if len(dirs) > 0 {
-			how += fmt.Sprintf(", then gopls on every file of the packages with errors (%s), since vet stops at a package's first type error", strings.Join(dirs, ", "))
+			how += fmt.Sprintf(", then gopls on every file of the packages with errors (%s): vet stops at a package's first type error", strings.Join(dirs, ", "))
 		}
 	}
 	return ds, how, nil
@@ -219,12 +220,12 @@ func firstLines(s string, n int) string {
 // (clangd reports "unknown type name 'int8_t'" in headers gcc compiles
 // cleanly through every .c); its errors show through the files that
 // include it.
-func (s *Supervisor) syncAll(ctx context.Context, cfg *ServerConfig, root, dir string) ([]Diag, string, error) {
+func (s *Supervisor) syncAll(ctx context.Context, cfg *ServerConfig, root, dir, where string) ([]Diag, string, error) {
 	files := sourceFiles(cfg, dir, 10*syncedFilesCap)
-	how := fmt.Sprintf("%s on every source file", cfg.Name)
+	how := fmt.Sprintf("%s on every source file%s", cfg.Name, where)
 	if cfg.Name == "clangd" {
 		files = slices.DeleteFunc(files, func(f string) bool { return translationUnitExts[strings.ToLower(filepath.Ext(f))] == "" })
-		how = fmt.Sprintf("%s on the %d translation units (headers through the files that include them)", cfg.Name, min(len(files), syncedFilesCap))
+		how = fmt.Sprintf("%s on the %d translation units (headers through the files that include them)%s", cfg.Name, min(len(files), syncedFilesCap), where)
 	}
 	if len(files) > syncedFilesCap {
 		how += fmt.Sprintf("; only the first %d of %d files", syncedFilesCap, len(files))

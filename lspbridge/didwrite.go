@@ -256,7 +256,7 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 	})
 	for _, t := range all {
 		if t.err != nil {
-			wc.skipped = append(wc.skipped, displayPath(root, t.path)+": "+s.explain(t))
+			wc.skipped = append(wc.skipped, displayPath(root, t.path)+": "+t.err.Error())
 			continue
 		}
 		if latest, ok := t.srv.latestDiagnostics(t.path, t.sr); ok {
@@ -296,19 +296,6 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 	sortDiags(wc.fresh)
 	sortDiags(wc.remaining)
 	return wc
-}
-
-// explain says why a target's diagnostics are missing, naming a server
-// that is still busy.
-func (s *Supervisor) explain(t *checkTarget) string {
-	msg := t.err.Error()
-	if errors.Is(t.err, errNoFreshDiagnostics) {
-		msg = fmt.Sprintf("diagnostics not available yet: %s published nothing for this version within %s", t.srv.cfg.Name, t.limit)
-		if t.srv.busy() {
-			msg += " (it is still analysing; ask lsp diagnostics on the file again later)"
-		}
-	}
-	return msg
 }
 
 // observeInto passes a file's diagnostics through the registry and adds

@@ -23,7 +23,7 @@ func TestProjectDiagnosticsGo(t *testing.T) {
 	s := newSup(t, nil)
 	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "*"})
 	check(t, r, err, "broken1_test.go:3:13  error", "broken2_test.go:3:12  error  undefined: undefinedThing",
-		"ran go vet ./..., then gopls on every file of the packages with errors (.)")
+		"ran go vet ./... in ., then gopls on every file of the packages with errors (.)")
 }
 
 // TestProjectDiagnosticsC pins the C half of problem 7: headers are not

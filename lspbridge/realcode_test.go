@@ -148,6 +148,7 @@ func zerologTree(t *testing.T) string {
 // treeSitterTree copies the tree-sitter C runtime (include/, src/) with a
 // compile_flags.txt and no compilation database.
 func treeSitterTree(t *testing.T) string {
+	isolateCache(t)
 	src := goModuleDir(t, treeSitterModule)
 	dst := canonical(t.TempDir())
 	copyTree(t, src, dst, func(rel string, dir bool) bool {
@@ -250,4 +251,10 @@ func replaceIn(t *testing.T, path, old, new string) {
 		t.Fatalf("%q not in %s", old, path)
 	}
 	writeFile(t, path, strings.Replace(string(data), old, new, 1))
+}
+
+// isolateCache points the user cache directory (where clangd's generated
+// compilation database and index go) at a temp dir for this test.
+func isolateCache(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 }

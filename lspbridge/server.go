@@ -502,7 +502,7 @@ func (s *server) closeDoc(ctx context.Context, path string) error {
 
 // errNoFreshDiagnostics is returned when the server published nothing for
 // the new version within the cap.
-var errNoFreshDiagnostics = errors.New("no fresh diagnostics")
+var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
 
 // diagnostics returns the file's diagnostics for the version sync sent:
 // pulled when the server offers pull diagnostics, else the first matching
@@ -585,7 +585,11 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 			if lastSeq != 0 {
 				return latest(), nil
 			}
-			return nil, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, path), sr.version, limit)
+			hint := ""
+			if s.busy() {
+				hint = " (it is still analysing; ask again later)"
+			}
+			return nil, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s%s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, path), sr.version, limit, hint)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-s.proc.Done():

@@ -135,6 +135,7 @@ func TestTypeScript(t *testing.T) {
 // clangd.
 func TestClangd(t *testing.T) {
 	testutil.Needs(t, "clangd")
+	isolateCache(t)
 	root := fixture(t, "c.txtar")
 	s := newSup(t, nil)
 	ctx := testCtx(t)
@@ -180,7 +181,7 @@ func TestClangd(t *testing.T) {
 		r, err := s.Diagnostics(ctx, Request{Root: root, File: "bad.c"})
 		check(t, r, err, `bad.c:1:24  error  Use of undeclared identifier 'undefined_thing'`)
 		r, err = s.Diagnostics(ctx, Request{Root: root, File: "*"})
-		check(t, r, err, `bad.c:1:24  error  Use of undeclared identifier 'undefined_thing'`, "ran clangd on the 3 translation units")
+		check(t, r, err, `bad.c:1:24  error  Use of undeclared identifier 'undefined_thing'`, "ran clangd on the 3 translation units (headers through the files that include them) in .")
 	})
 	t.Run("rename", func(t *testing.T) {
 		// clangd renames across the files it has indexed: the ones open.
