@@ -118,6 +118,10 @@ type Config struct {
 	// RequestTimeout bounds one request to a server, e.g. "60s"
 	// (default); a server that does not answer within it is stopped.
 	RequestTimeout string `json:"requestTimeout,omitempty"`
+	// IndexTimeout bounds the wait for a server's loading and indexing
+	// before references, implementation, rename and workspace symbols,
+	// e.g. "30s" (default).
+	IndexTimeout string `json:"indexTimeout,omitempty"`
 	// Servers override built-in servers by name or add new ones.
 	Servers []ServerConfig `json:"servers,omitempty"`
 }
@@ -217,6 +221,13 @@ func ParseConfig(section json.RawMessage) (*Options, error) {
 			return nil, fmt.Errorf("lsp section: requestTimeout %q: want a duration such as \"60s\"", c.RequestTimeout)
 		}
 		opts.RequestTimeout = d
+	}
+	if c.IndexTimeout != "" {
+		d, err := time.ParseDuration(c.IndexTimeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("lsp section: indexTimeout %q: want a duration such as \"30s\"", c.IndexTimeout)
+		}
+		opts.IndexTimeout = d
 	}
 	for _, s := range c.Servers {
 		if s.Name == "" {

@@ -539,7 +539,7 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 	}
 	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
-	var settleC, quietC <-chan time.Time
+	var settleC, quietC, wakeC <-chan time.Time
 	var lastSeq uint64
 	latest := func() []Diagnostic {
 		s.mu.Lock()
@@ -558,8 +558,12 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 		// one that has published, or ended its progress and had the ready
 		// budget to load (a fresh typescript-language-server ends its
 		// progress long before it has checked the file).
-		ready := s.published || s.progressed && len(s.progress) == 0 && time.Since(s.started) > s.opts.ReadyTimeout
+		loaded := s.progressed && len(s.progress) == 0
+		ready := s.published || loaded && time.Since(s.started) > s.opts.ReadyTimeout
 		s.mu.Unlock()
+		if unversioned && loaded && !ready && wakeC == nil {
+			wakeC = time.After(time.Until(s.started.Add(s.opts.ReadyTimeout)) + time.Millisecond)
+		}
 		if p != nil && p.seq > sr.seq && (p.version == nil || *p.version == sr.version) && p.seq != lastSeq {
 			lastSeq = p.seq
 			settle := s.opts.SettleWindow
@@ -575,6 +579,7 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 		}
 		select {
 		case <-ch:
+		case <-wakeC:
 		case <-settleC:
 			return latest(), nil
 		case <-quietC:
