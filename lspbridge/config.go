@@ -122,6 +122,10 @@ type Config struct {
 	// before references, implementation, rename and workspace symbols,
 	// e.g. "30s" (default).
 	IndexTimeout string `json:"indexTimeout,omitempty"`
+	// DiagnosticTimeout caps a wait for a file's diagnostics after a
+	// change, e.g. "3s" (default); what is not published by then is
+	// reported as not available yet.
+	DiagnosticTimeout string `json:"diagnosticTimeout,omitempty"`
 	// Servers override built-in servers by name or add new ones.
 	Servers []ServerConfig `json:"servers,omitempty"`
 }
@@ -221,6 +225,13 @@ func ParseConfig(section json.RawMessage) (*Options, error) {
 			return nil, fmt.Errorf("lsp section: requestTimeout %q: want a duration such as \"60s\"", c.RequestTimeout)
 		}
 		opts.RequestTimeout = d
+	}
+	if c.DiagnosticTimeout != "" {
+		d, err := time.ParseDuration(c.DiagnosticTimeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("lsp section: diagnosticTimeout %q: want a duration such as \"3s\"", c.DiagnosticTimeout)
+		}
+		opts.DiagnosticCap = d
 	}
 	if c.IndexTimeout != "" {
 		d, err := time.ParseDuration(c.IndexTimeout)
