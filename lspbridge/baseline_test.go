@@ -53,6 +53,16 @@ func TestBaselinePyright(t *testing.T) {
 		t.Fatalf("one new error: want 1 new and %d remaining, got %d and %d:\n%s", old, len(r.Diagnostics), r.Suppressed, r.Text)
 	}
 	mustContain(t, r.Text, "new errors and warnings after this write:", `is not assignable to declared type "int"`)
+
+	// A local rename is not followed by the file's old errors as "new".
+	rr, err := s.Rename(ctx, Request{Root: root, File: "tabulate.py", Line: lineOf(t, path, "def _isconvertible(conv, string):"), Symbol: "conv"}, "fn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rr.Diagnostics) != 0 {
+		t.Errorf("a local rename reported %d new diagnostics:\n%s", len(rr.Diagnostics), rr.Text())
+	}
+	mustContain(t, rr.Text(), "no new errors or warnings after the rename; ")
 }
 
 // TestBusyTextTells pins the second half of problem 4: when the server

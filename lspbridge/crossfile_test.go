@@ -95,3 +95,38 @@ func TestCrossFileC(t *testing.T) {
 		t.Errorf("want new errors in several .c files, got %v:\n%+v", files, w)
 	}
 }
+
+// TestCrossFileTS pins problem 2 of issue 12 on typescript-language-server,
+// which diagnoses only open files: identity in rxjs's util/identity.ts
+// made to return a number breaks the operators that pass it where a
+// projection to an observable is expected (tsc agrees: mergeAll.ts,
+// switchAll.ts, exhaustAll.ts, …). didWrite of identity.ts opens the files
+// that use it and reports their new errors, and says how many more files
+// mention it than were checked.
+func TestCrossFileTS(t *testing.T) {
+	testutil.Needs(t, "typescript-language-server", "tsc")
+	root := rxjsTree(t)
+	// typescript-language-server sends no versions: silence is all that
+	// says "unchanged"; on a loaded machine it needs a longer window.
+	s := newSup(t, &Options{DiagnosticCap: time.Minute, ReadyTimeout: time.Minute, QuietWindow: 5 * time.Second})
+	ctx := testCtx(t)
+	identity := filepath.Join(root, "src", "internal", "util", "identity.ts")
+	if _, err := s.Hover(ctx, Request{Root: root, File: "src/internal/util/identity.ts", Line: lineOf(t, identity, "export function identity<T>"), Symbol: "identity"}); err != nil {
+		t.Fatal(err)
+	}
+	replaceIn(t, identity, "export function identity<T>(x: T): T {", "export function identity<T>(x: T): number {")
+	w, err := s.DidWrite(ctx, root, []string{"src/internal/util/identity.ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	others := map[string]bool{}
+	for _, d := range w.Diagnostics {
+		if d.Path != "src/internal/util/identity.ts" {
+			others[d.Path] = true
+		}
+	}
+	if len(others) == 0 {
+		t.Errorf("no new error outside identity.ts:\n%s", w.Text)
+	}
+	mustContain(t, w.Text, "identity.ts", "more files mention identity and were not checked (cap 8)", "checked: ")
+}

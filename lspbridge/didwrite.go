@@ -59,6 +59,7 @@ type checkTarget struct {
 	sr        syncResult
 	limit     time.Duration
 	diags     []Diagnostic
+	silent    bool // the answer rests on an unversioned server's silence
 	err       error
 }
 
@@ -251,9 +252,20 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 	all := append(slices.Clone(targets), deps...)
 	s.parallel(all, func(t *checkTarget) {
 		if t.err == nil {
-			t.diags, t.err = t.srv.diagnostics(ctx, t.path, t.sr, t.limit)
+			t.diags, t.silent, t.err = t.srv.diagnosticsSilent(ctx, t.path, t.sr, t.limit)
 		}
 	})
+	var silent []string
+	for _, t := range all {
+		if t.silent && t.err == nil {
+			silent = append(silent, displayPath(root, t.path))
+		}
+	}
+	if len(silent) > 0 {
+		srv := all[0].srv
+		wc.notes = append(wc.notes, fmt.Sprintf("%s publishes without versions and published nothing new for %s within its quiet window (%s): taken as unchanged",
+			srv.cfg.Name, strings.Join(silent, ", "), s.opts.QuietWindow))
+	}
 	for _, t := range all {
 		if t.err != nil {
 			wc.skipped = append(wc.skipped, displayPath(root, t.path)+": "+t.err.Error())

@@ -61,6 +61,7 @@ type server struct {
 	firstOpen   time.Time         // when the first document was opened
 	progressed  bool              // some work-done progress has ended
 	published   bool              // some diagnostics were published
+	lastPublish time.Time         // when the last publication (any file) arrived
 	unversioned bool              // some were published without a version
 	changed     chan struct{}     // closed and replaced when diags or progress change
 }
@@ -251,6 +252,7 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		}
 		s.diags[path] = &published{version: p.Version, seq: seq, diags: p.Diagnostics}
 		s.published = true
+		s.lastPublish = time.Now()
 		s.unversioned = s.unversioned || p.Version == nil
 		s.broadcastLocked()
 		s.mu.Unlock()
@@ -447,7 +449,11 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 			}
 			return nil
 		}
-		reopen := touch && d.text == text
+		// Unchanged content is not rebuilt by every server (clangd skips
+		// identical inputs): close and open it again instead. Not for a
+		// server without versions: the empty publication that clears a
+		// closed file could not be told from the answer.
+		reopen := touch && d.text == text && !(s.cfg.Unversioned || s.unversioned)
 		d.version++
 		d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
 		s.seen[path] = st
@@ -455,8 +461,6 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		res = syncResult{version: v, text: text, changed: true, seq: seq, epoch: s.epoch}
 		s.mu.Unlock()
 		if reopen {
-			// Unchanged content is not rebuilt by every server (clangd
-			// skips identical inputs): close and open it again instead.
 			err := s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
 			if err == nil {
 				err = s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
@@ -514,6 +518,25 @@ var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
 // clean file it just opened) is taken to mean "unchanged" once it is ready
 // and quiet for the quiet window after the version was sent.
 func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
+	ds, _, err := s.diagnosticsSilent(ctx, path, sr, limit)
+	return ds, err
+}
+
+// diagnosticsSilent is diagnostics that also reports whether the answer
+// rests on silence: an unversioned server published nothing for the
+// version, and its quiet window passed.
+func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, bool, error) {
+	ds, err := s.awaitDiagnostics(ctx, path, sr, limit)
+	if errors.Is(err, errSilent) {
+		return ds, true, nil
+	}
+	return ds, false, err
+}
+
+// errSilent is awaitDiagnostics' way to say its answer rests on silence.
+var errSilent = errors.New("silent")
+
+func (s *server) awaitDiagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
 	if supported(s.caps.DiagnosticProvider) {
 		var rep DocumentDiagnosticReport
 		err := s.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
@@ -572,10 +595,18 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 			}
 			settleC = time.After(settle)
 		}
-		if unversioned && ready && quietC == nil && lastSeq == 0 {
-			// Quiet since the version was sent, not since now: a file
-			// opened a while ago and never published for is clean.
-			quietC = time.After(max(0, s.opts.QuietWindow-time.Since(sentAt)))
+		if unversioned && ready && lastSeq == 0 {
+			// Quiet since the version was sent or the server's last
+			// publication for any file, whichever is later: a file opened
+			// a while ago and never published for is clean, but a server
+			// still publishing for other files is still at work.
+			s.mu.Lock()
+			since := s.lastPublish
+			s.mu.Unlock()
+			if sentAt.After(since) {
+				since = sentAt
+			}
+			quietC = time.After(max(0, s.opts.QuietWindow-time.Since(since)))
 		}
 		select {
 		case <-ch:
@@ -584,7 +615,7 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 			return latest(), nil
 		case <-quietC:
 			if lastSeq == 0 {
-				return latest(), nil
+				return latest(), errSilent
 			}
 		case <-deadline.C:
 			if lastSeq != 0 {
