@@ -153,12 +153,27 @@ func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []f
 		return nil
 	}
 	root := canonical(srv.root)
+	missed, files := missedReferences(root, locs, changes)
+	if len(missed) == 0 {
+		return nil
+	}
+	edits := 0
+	for _, c := range changes {
+		edits += c.edits
+	}
+	shown := missed[:min(5, len(missed))]
+	return fmt.Errorf("%s's rename would change %d places in %d files, but it knows %d references in %d files; %d would keep the old name (%s%s), which would break the build: refused",
+		srv.cfg.Name, edits, len(changes), len(locs), len(files), len(missed), strings.Join(shown, ", "), map[bool]string{true: ", …"}[len(missed) > 5])
+}
+
+// missedReferences returns the references inside root (as path:line) that
+// no edit of changes covers, and the files holding references there.
+func missedReferences(root string, locs []Location, changes []fileChange) (missed []string, files map[string]bool) {
 	edited := map[string][]Range{}
 	for _, c := range changes {
 		edited[c.path] = c.ranges
 	}
-	var missed []string
-	files := map[string]bool{}
+	files = map[string]bool{}
 	for _, l := range locs {
 		p := uriPath(l.URI)
 		if !within(root, p) {
@@ -176,16 +191,7 @@ func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []f
 			missed = append(missed, fmt.Sprintf("%s:%d", displayPath(root, p), l.Range.Start.Line+1))
 		}
 	}
-	if len(missed) == 0 {
-		return nil
-	}
-	edits := 0
-	for _, c := range changes {
-		edits += c.edits
-	}
-	shown := missed[:min(5, len(missed))]
-	return fmt.Errorf("%s's rename would change %d places in %d files, but it knows %d references in %d files; %d would keep the old name (%s%s), which would break the build: refused",
-		srv.cfg.Name, edits, len(changes), len(locs), len(files), len(missed), strings.Join(shown, ", "), map[bool]string{true: ", …"}[len(missed) > 5])
+	return missed, files
 }
 
 func before(a, b Position) bool {
