@@ -64,7 +64,11 @@ func TestSequences(t *testing.T) {
 }
 
 func runSequences(t *testing.T, sp seqSpec, root string) {
-	s := newSup(t, nil)
+	// Shorter waits than the defaults keep the 36 pairs × 4 servers within
+	// a couple of minutes; what this test checks is that every call ends
+	// in time and the next one works, and an answer cut short by these
+	// caps ("not available yet") is a bounded answer too.
+	s := newSup(t, &Options{QuietWindow: 500 * time.Millisecond, DiagnosticCap: 1500 * time.Millisecond})
 	path := filepath.Join(root, sp.file)
 	navLine := lineOf(t, path, sp.navLine)
 	renameLine := lineOf(t, path, sp.renameLine)
