@@ -43,9 +43,10 @@ type WriteResult struct {
 }
 
 const (
-	dependentsCap  = 8    // files that use the changed symbols, checked per write
-	dependentsWalk = 5000 // files read looking for them
-	remainingShown = 10
+	dependentsCap    = 8       // files that use the changed symbols, checked per write
+	dependentsWalk   = 5000    // files read looking for them
+	dependentMaxSize = 1 << 20 // larger files (generated, vendored) are not read
+	remainingShown   = 10
 )
 
 // checkTarget is one file whose diagnostics a write may change.
@@ -192,7 +193,7 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 		if len(names) == 0 {
 			continue
 		}
-		found, more, re := dependents(c.t.srv, c.t.path, names, byPath)
+		found, more, re := dependents(ctx, c.t.srv, c.t.path, names, byPath)
 		if more > 0 {
 			wc.notes = append(wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
 		}
@@ -361,7 +362,7 @@ func (s *Supervisor) textBefore(ctx context.Context, srv *server, path string) (
 	if d := srv.doc(path); d != nil {
 		return d.text, true
 	}
-	old, ok := committed(path)
+	old, ok := committed(ctx, path)
 	if !ok {
 		return "", false
 	}
@@ -372,11 +373,13 @@ func (s *Supervisor) textBefore(ctx context.Context, srv *server, path string) (
 }
 
 // committed returns path's content at git HEAD, if it is tracked.
-func committed(path string) (string, bool) {
+func committed(ctx context.Context, path string) (string, bool) {
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", false
 	}
-	cmd := exec.Command("git", "show", "HEAD:./"+filepath.Base(path))
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "show", "HEAD:./"+filepath.Base(path))
 	cmd.Dir = filepath.Dir(path)
 	out, err := cmd.Output()
 	if err != nil {
@@ -453,7 +456,7 @@ func changedLines(old, new string) (from, to int) {
 // dependents returns up to dependentsCap files of srv's root, handled by
 // srv, that mention any of names as a whole word (not path itself, nor the
 // files in skip), most mentions first; more is how many others do.
-func dependents(srv *server, path string, names []string, skip map[string]*checkTarget) (found []string, more int, re *regexp.Regexp) {
+func dependents(ctx context.Context, srv *server, path string, names []string, skip map[string]*checkTarget) (found []string, more int, re *regexp.Regexp) {
 	quoted := make([]string, len(names))
 	for i, n := range names {
 		quoted[i] = regexp.QuoteMeta(n)
@@ -479,8 +482,11 @@ func dependents(srv *server, path string, names []string, skip map[string]*check
 			return nil
 		}
 		walked++
-		if walked > dependentsWalk {
+		if walked > dependentsWalk || ctx.Err() != nil {
 			return filepath.SkipAll
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > dependentMaxSize {
+			return nil
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
