@@ -11,12 +11,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -48,15 +50,17 @@ func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Resu
 				notes = append(notes, fmt.Sprintf("%s in %s: %v", cfg.Name, displayRoot(root, dir), err))
 				continue
 			}
-			ran = append(ran, fmt.Sprintf("%s in %s", how, displayRoot(root, dir)))
+			ran = append(ran, how)
 			all = append(all, ds...)
 		}
 	}
 	if len(ran) == 0 && len(notes) == 0 {
 		return nil, fmt.Errorf("no project under the root has a marker any server knows (%s)", s.known())
 	}
-	all = slices.CompactFunc(all, func(a, b Diag) bool { return a.String() == b.String() })
 	sortDiags(all)
+	all = slices.CompactFunc(all, func(a, b Diag) bool {
+		return a.Path == b.Path && a.Line == b.Line && a.Col == b.Col && normalizeMessage(a.Message) == normalizeMessage(b.Message)
+	})
 	shown := min(len(all), projectDiagnosticsCap)
 	r := &Result{Action: "diagnostics", Diagnostics: all[:shown], Shown: shown, Total: len(all)}
 	r.Summary = shownOf(shown, len(all), "errors and warnings")
@@ -89,9 +93,9 @@ func nestedRoot(cfg *ServerConfig, root, dir string) bool {
 // checkRoot runs cfg's checker in dir, or syncs its files through the
 // server when it has none.
 func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir string) ([]Diag, string, error) {
+	where := " in " + displayRoot(root, dir)
 	if len(cfg.Checker) == 0 {
-		ds, err := s.syncAll(ctx, cfg, root, dir)
-		return ds, cfg.Name, err
+		return s.syncAll(ctx, cfg, root, dir, where)
 	}
 	if _, err := exec.LookPath(cfg.Checker[0]); err != nil {
 		return nil, "", fmt.Errorf("checker %s not found on PATH", cfg.Checker[0])
@@ -118,7 +122,85 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 			Message: firstLines(out.String(), 5)})
 	}
 	ds, _ = errorsAndWarnings(ds)
-	return ds, strings.Join(cfg.Checker, " "), nil
+	how := strings.Join(cfg.Checker, " ") + where
+	if cfg.Name == "gopls" {
+		// go vet reports one type error per package it cannot type-check
+		// (an external test package: only its first), and a package whose
+		// internal tests break hides its external tests' errors: gopls
+		// diagnoses every file of each package that has an error.
+		more, dirs, err := s.recheckPackages(ctx, root, dir, ds)
+		if err != nil {
+			return nil, "", err
+		}
+		ds = append(ds, more...)
+		if len(dirs) > 0 {
+			how += fmt.Sprintf(", then gopls on every file of the packages with errors (%s): vet stops at a package's first type error", strings.Join(dirs, ", "))
+		}
+	}
+	return ds, how, nil
+}
+
+// recheckPackages has the server diagnose every source file in the
+// directories of ds's errors; it returns what it found and the
+// directories, relative to root.
+func (s *Supervisor) recheckPackages(ctx context.Context, root, dir string, ds []Diag) ([]Diag, []string, error) {
+	seen := map[string]bool{}
+	var dirs []string
+	for _, d := range ds {
+		if d.Severity != "error" {
+			continue
+		}
+		p := filepath.Join(root, filepath.FromSlash(d.Path))
+		if !filepath.IsAbs(d.Path) && within(dir, p) && !seen[filepath.Dir(p)] {
+			seen[filepath.Dir(p)] = true
+			dirs = append(dirs, filepath.Dir(p))
+		}
+	}
+	var files []string
+	var rel []string
+	for _, d := range dirs {
+		ents, _ := os.ReadDir(d)
+		for _, e := range ents {
+			if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") && len(files) < syncedFilesCap {
+				files = append(files, filepath.Join(d, e.Name()))
+			}
+		}
+		rel = append(rel, displayRoot(root, d))
+	}
+	more, err := s.diagnoseFiles(ctx, root, files)
+	return more, rel, err
+}
+
+// diagnoseFiles syncs files through their server and collects their
+// errors and warnings, all at once.
+func (s *Supervisor) diagnoseFiles(ctx context.Context, root string, files []string) ([]Diag, error) {
+	out := make([][]Diag, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	for i, f := range files {
+		wg.Go(func() {
+			_, ds, err := s.fileDiagnostics(ctx, root, f)
+			out[i], _ = errorsAndWarnings(ds)
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	var all []Diag
+	var failed []string
+	for i := range files {
+		if errs[i] != nil {
+			failed = append(failed, displayPath(root, files[i])+": "+errs[i].Error())
+			continue
+		}
+		all = append(all, out[i]...)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if len(failed) > 0 {
+		return all, fmt.Errorf("not checked: %s", strings.Join(failed, "; "))
+	}
+	return all, nil
 }
 
 func asExit(err error, ee **exec.ExitError) bool {
@@ -133,18 +215,30 @@ func firstLines(s string, n int) string {
 }
 
 // syncAll opens every source file of dir (up to a cap) in the server and
-// collects their diagnostics.
-func (s *Supervisor) syncAll(ctx context.Context, cfg *ServerConfig, root, dir string) ([]Diag, error) {
-	var all []Diag
-	for _, f := range sourceFiles(cfg, dir, syncedFilesCap) {
-		_, ds, err := s.fileDiagnostics(ctx, root, f)
-		if err != nil {
-			return nil, err
-		}
-		ds, _ = errorsAndWarnings(ds)
-		all = append(all, ds...)
+// collects their diagnostics. For C and C++ only translation units are
+// opened: a header alone is parsed without what includes it before it
+// (clangd reports "unknown type name 'int8_t'" in headers gcc compiles
+// cleanly through every .c); its errors show through the files that
+// include it.
+func (s *Supervisor) syncAll(ctx context.Context, cfg *ServerConfig, root, dir, where string) ([]Diag, string, error) {
+	files := sourceFiles(cfg, dir, 10*syncedFilesCap)
+	how := fmt.Sprintf("%s on every source file%s", cfg.Name, where)
+	if cfg.Name == "clangd" {
+		files = slices.DeleteFunc(files, func(f string) bool { return translationUnitExts[strings.ToLower(filepath.Ext(f))] == "" })
+		how = fmt.Sprintf("%s on the %d translation units (headers through the files that include them)%s", cfg.Name, min(len(files), syncedFilesCap), where)
 	}
-	return all, nil
+	if len(files) > syncedFilesCap {
+		how += fmt.Sprintf("; only the first %d of %d files", syncedFilesCap, len(files))
+		files = files[:syncedFilesCap]
+	}
+	ds, err := s.diagnoseFiles(ctx, root, files)
+	if err != nil && ds == nil {
+		return nil, "", err
+	}
+	if err != nil {
+		how += "; " + err.Error()
+	}
+	return ds, how, nil
 }
 
 var (

@@ -49,6 +49,10 @@ type ServerConfig struct {
 	// (typescript-language-server); it is also learnt from its first
 	// publication.
 	Unversioned bool `json:"unversioned,omitempty"`
+	// BackgroundIndex says the server indexes the project in the
+	// background after start (clangd) and announces it with work-done
+	// progress: references and renames wait for it.
+	BackgroundIndex bool `json:"backgroundIndex,omitempty"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 }
@@ -88,8 +92,9 @@ var builtinServers = []ServerConfig{
 	},
 	{
 		Name: "clangd", Language: "c/c++", Command: []string{"clangd"},
-		Extensions: map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
-		Markers:    []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
+		Extensions:      map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
+		Markers:         []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
+		BackgroundIndex: true,
 	},
 	{
 		Name: "rust-analyzer", Language: "rust", Command: []string{"rust-analyzer"},
@@ -113,6 +118,14 @@ type Config struct {
 	// RequestTimeout bounds one request to a server, e.g. "60s"
 	// (default); a server that does not answer within it is stopped.
 	RequestTimeout string `json:"requestTimeout,omitempty"`
+	// IndexTimeout bounds the wait for a server's loading and indexing
+	// before references, implementation, rename and workspace symbols,
+	// e.g. "30s" (default).
+	IndexTimeout string `json:"indexTimeout,omitempty"`
+	// DiagnosticTimeout caps a wait for a file's diagnostics after a
+	// change, e.g. "3s" (default); what is not published by then is
+	// reported as not available yet.
+	DiagnosticTimeout string `json:"diagnosticTimeout,omitempty"`
 	// Servers override built-in servers by name or add new ones.
 	Servers []ServerConfig `json:"servers,omitempty"`
 }
@@ -135,7 +148,11 @@ type Options struct {
 	// for this long after a change has nothing new. Default 1.5 s.
 	QuietWindow   time.Duration
 	DiagnosticCap time.Duration // hard cap on a diagnostics wait; default 3 s
-	PerFileCap    int           // new diagnostics shown per file on write; default 20
+	// IndexTimeout bounds the wait for a server's loading and indexing
+	// before references, implementation, rename and workspace symbols;
+	// default 30 s. An answer given while it still runs says so.
+	IndexTimeout time.Duration
+	PerFileCap   int // new diagnostics shown per file on write; default 20
 }
 
 var defaultOptions = Options{
@@ -147,6 +164,7 @@ var defaultOptions = Options{
 	VersionedSettle: 10 * time.Millisecond,
 	QuietWindow:     1500 * time.Millisecond,
 	DiagnosticCap:   3 * time.Second,
+	IndexTimeout:    30 * time.Second,
 	PerFileCap:      20,
 }
 
@@ -173,6 +191,7 @@ func (o *Options) withDefaults() Options {
 	pick(&r.VersionedSettle, d.VersionedSettle)
 	pick(&r.QuietWindow, d.QuietWindow)
 	pick(&r.DiagnosticCap, d.DiagnosticCap)
+	pick(&r.IndexTimeout, d.IndexTimeout)
 	if r.PerFileCap <= 0 {
 		r.PerFileCap = d.PerFileCap
 	}
@@ -206,6 +225,20 @@ func ParseConfig(section json.RawMessage) (*Options, error) {
 			return nil, fmt.Errorf("lsp section: requestTimeout %q: want a duration such as \"60s\"", c.RequestTimeout)
 		}
 		opts.RequestTimeout = d
+	}
+	if c.DiagnosticTimeout != "" {
+		d, err := time.ParseDuration(c.DiagnosticTimeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("lsp section: diagnosticTimeout %q: want a duration such as \"3s\"", c.DiagnosticTimeout)
+		}
+		opts.DiagnosticCap = d
+	}
+	if c.IndexTimeout != "" {
+		d, err := time.ParseDuration(c.IndexTimeout)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("lsp section: indexTimeout %q: want a duration such as \"30s\"", c.IndexTimeout)
+		}
+		opts.IndexTimeout = d
 	}
 	for _, s := range c.Servers {
 		if s.Name == "" {
@@ -245,6 +278,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 		base.Settings = o.Settings
 	}
 	base.Unversioned = base.Unversioned || o.Unversioned
+	base.BackgroundIndex = base.BackgroundIndex || o.BackgroundIndex
 	if len(o.Checker) > 0 {
 		base.Checker, base.CheckerFormat = o.Checker, o.CheckerFormat
 	}

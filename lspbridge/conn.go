@@ -96,7 +96,9 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 	}
 	if err := w.Wait(ctx, result); err != nil {
 		if ctx.Err() != nil {
-			c.rpc.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": id.Num})
+			// On its own goroutine: a server that no longer reads its
+			// input must not hold up the caller.
+			go c.rpc.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": id.Num})
 			return ctx.Err()
 		}
 		var we *jsonrpc2.Error

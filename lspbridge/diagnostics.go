@@ -68,6 +68,14 @@ func (s *Supervisor) syncFile(ctx context.Context, root, path string) (*server, 
 	if err != nil {
 		return srv, syncResult{}, 0, err
 	}
+	if !sr.changed && srv.outdated(path) {
+		// Other files changed since this version was sent (a write to a
+		// file it uses): what was published for it may predate that. A new
+		// version makes the server answer for the current state of all.
+		if sr, err = srv.syncText(ctx, path, sr.text, srv.doc(path).stamp, true); err != nil {
+			return srv, syncResult{}, 0, err
+		}
+	}
 	limit := s.opts.DiagnosticCap
 	if !seen {
 		limit = max(limit, s.opts.ReadyTimeout)

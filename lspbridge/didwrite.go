@@ -1,6 +1,18 @@
 // This file defines diagnostics on write: after the harness wrote files,
 // each is synced and saved through its server and only the diagnostics
-// that are new for this run are returned (agent-tools/didWrite).
+// the write introduced are returned (agent-tools/didWrite), wherever they
+// are: in the written files and in the files that use what changed.
+//
+// New means: not there before the write. The "before" (the baseline) is
+// the server's diagnostics for the content it had before the write: the
+// last version it was sent when the file was open, else the file's
+// committed version (git HEAD), opened first and diagnosed, else nothing
+// (a file never seen and not committed: its errors are all new, and the
+// text says so). Files that use the changed symbols (found by name, see
+// dependents) are opened before the change, diagnosed against the old
+// content, and sent again as a new version after it, so that every server
+// (also those that only diagnose open files, or do not republish
+// dependents) answers for them with the change applied.
 
 package lspbridge
 
@@ -8,7 +20,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -16,162 +33,486 @@ import (
 
 // WriteResult is the answer to agent-tools/didWrite.
 type WriteResult struct {
-	Diagnostics []Diag   `json:"diagnostics" jsonschema_description:"the newly introduced errors and warnings, errors first"`
-	Suppressed  int      `json:"suppressed" jsonschema_description:"diagnostics present but already reported earlier in this run"`
+	Diagnostics []Diag   `json:"diagnostics" jsonschema_description:"the errors and warnings the write introduced, in the written files and in files that use what changed; errors first"`
+	Suppressed  int      `json:"suppressed" jsonschema_description:"errors and warnings present but not new (there before the write)"`
+	Remaining   []Diag   `json:"remaining,omitempty" jsonschema_description:"those, up to 10"`
+	Checked     []string `json:"checked,omitempty" jsonschema_description:"the files whose diagnostics were read after the write: the written ones and their likely dependents"`
 	Skipped     []string `json:"skipped,omitempty" jsonschema_description:"files not checked, with the reason"`
-	Text        string   `json:"text" jsonschema_description:"what the harness appends to its write result; empty when nothing is new"`
+	Notes       []string `json:"notes,omitempty" jsonschema_description:"what the answer may miss, and why"`
+	Text        string   `json:"text" jsonschema_description:"what the harness appends to its write result; empty only when nothing is new, nothing remains and nothing was left unchecked"`
 }
 
-// fileOutcome is the result of one written file.
-type fileOutcome struct {
-	fresh      []Diag
-	more       int // new ones beyond the per-file cap
-	suppressed int
-	skipped    string
+const (
+	dependentsCap    = 8       // files that use the changed symbols, checked per write
+	dependentsWalk   = 5000    // files read looking for them
+	dependentMaxSize = 1 << 20 // larger files (generated, vendored) are not read
+	remainingShown   = 10
+)
+
+// checkTarget is one file whose diagnostics a write may change.
+type checkTarget struct {
+	srv       *server
+	path      string
+	written   bool           // written by the agent (else a dependent)
+	opened    bool           // a dependent first opened for this write
+	names     *regexp.Regexp // a dependent: the changed names it uses
+	baseKnown bool           // its diagnostics before the write are known (and observed)
+	sr        syncResult
+	limit     time.Duration
+	diags     []Diagnostic
+	silent    bool // the answer rests on an unversioned server's silence
+	err       error
+}
+
+// writeCheck is the outcome of checking a set of written files.
+type writeCheck struct {
+	fresh, remaining []Diag
+	suppressed       int
+	checked, skipped []string
+	notes            []string
+	more             []string
 }
 
 // DidWrite syncs each written path with its language server, waits
-// (bounded) for the diagnostics of the new content and returns those not
-// reported before in this run. Files no server handles are skipped.
+// (bounded) for the diagnostics of the new content and of the files that
+// use what changed, and returns what the write introduced. Files no server
+// handles are skipped.
 func (s *Supervisor) DidWrite(ctx context.Context, root string, paths []string) (*WriteResult, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("didWrite needs paths: the files that were written")
 	}
-	outs := s.didWriteFiles(ctx, root, paths)
+	wc := s.checkWrite(ctx, root, paths)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res := &WriteResult{Diagnostics: []Diag{}}
-	var more []string
-	for i, o := range outs {
-		res.Diagnostics = append(res.Diagnostics, o.fresh...)
-		res.Suppressed += o.suppressed
-		if o.skipped != "" {
-			res.Skipped = append(res.Skipped, paths[i]+": "+o.skipped)
-		}
-		if o.more > 0 {
-			more = append(more, fmt.Sprintf("%d more new diagnostics in %s not shown", o.more, paths[i]))
-		}
-	}
-	sortDiags(res.Diagnostics)
-	res.Text = writeText(res, more)
+	res := &WriteResult{Diagnostics: wc.fresh, Suppressed: wc.suppressed, Checked: wc.checked, Skipped: wc.skipped, Notes: wc.notes}
+	res.Remaining = wc.remaining[:min(len(wc.remaining), remainingShown)]
+	res.Text = wc.text("this write")
 	return res, nil
 }
 
-func writeText(res *WriteResult, more []string) string {
-	if len(res.Diagnostics) == 0 {
-		return ""
-	}
+// text is the result for a model; what is "this write" or "the rename".
+// It is empty only when there is nothing worth saying: nothing new,
+// nothing remaining, nothing skipped, nothing incomplete.
+func (wc *writeCheck) text(what string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "new diagnostics after this write:\n")
-	for _, d := range res.Diagnostics {
-		b.WriteString(d.String() + "\n")
+	if len(wc.fresh) > 0 {
+		fmt.Fprintf(&b, "new errors and warnings after %s:\n", what)
+		for _, d := range wc.fresh {
+			b.WriteString(d.String() + "\n")
+		}
+		for _, m := range wc.more {
+			b.WriteString(m + "\n")
+		}
 	}
-	for _, m := range more {
-		b.WriteString(m + "\n")
+	if len(wc.remaining) > 0 {
+		if len(wc.fresh) == 0 {
+			fmt.Fprintf(&b, "no new errors or warnings after %s; ", what)
+		}
+		var at []string
+		for _, d := range wc.remaining[:min(3, len(wc.remaining))] {
+			at = append(at, fmt.Sprintf("%s:%d", d.Path, d.Line))
+		}
+		if len(wc.remaining) > 3 {
+			at = append(at, "…")
+		}
+		fmt.Fprintf(&b, "%d already there before remain (%s)\n", len(wc.remaining), strings.Join(at, ", "))
 	}
-	if res.Suppressed > 0 {
-		fmt.Fprintf(&b, "%d already-reported diagnostics suppressed\n", res.Suppressed)
+	for _, sk := range wc.skipped {
+		fmt.Fprintf(&b, "not checked: %s\n", sk)
+	}
+	for _, n := range wc.notes {
+		b.WriteString(n + "\n")
+	}
+	if b.Len() > 0 && len(wc.checked) > 0 {
+		fmt.Fprintf(&b, "checked: %s\n", strings.Join(wc.checked, ", "))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// pendingWrite is one written file, synced and waiting for diagnostics.
-type pendingWrite struct {
-	srv   *server
-	path  string
-	sr    syncResult
-	limit time.Duration
-	diags []Diagnostic
-	err   error
+// checkWrite runs diagnostics on write for paths (already written to
+// disk).
+func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string) *writeCheck {
+	wc := &writeCheck{}
+	var targets []*checkTarget
+	byPath := map[string]*checkTarget{}
+	type change struct {
+		t        *checkTarget
+		old, new string
+		st       stamp
+	}
+	var changes []change
+	for _, p := range paths {
+		path, err := resolvePath(root, p)
+		if err != nil {
+			wc.skipped = append(wc.skipped, p+": "+err.Error())
+			continue
+		}
+		if _, err := s.configFor(path); err != nil {
+			wc.skipped = append(wc.skipped, p+": no language server handles this file type")
+			continue
+		}
+		if byPath[path] != nil {
+			continue
+		}
+		text, st, err := readStamped(path)
+		if err != nil {
+			s.forget(ctx, root, path)
+			wc.skipped = append(wc.skipped, p+": deleted")
+			continue
+		}
+		srv, err := s.serverAsIs(ctx, root, path)
+		if err != nil {
+			wc.skipped = append(wc.skipped, p+": "+err.Error())
+			continue
+		}
+		t := &checkTarget{srv: srv, path: path, written: true}
+		old, known := s.textBefore(ctx, srv, path)
+		if known {
+			if ds, err := s.settledDiagnostics(ctx, srv, path); err == nil {
+				s.reg.baseline(path, convertDiags(root, srv.enc, path, old, ds))
+				t.baseKnown = true
+			}
+		}
+		if !t.baseKnown {
+			wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (no earlier version known): all its errors count as new", displayPath(root, path)))
+		}
+		targets = append(targets, t)
+		byPath[path] = t
+		changes = append(changes, change{t, old, text, st})
+	}
+
+	// Files that use what changed: opened (and diagnosed) while the server
+	// still has the old content.
+	var deps []*checkTarget
+	for _, c := range changes {
+		if !c.t.baseKnown || c.old == c.new {
+			continue
+		}
+		names := s.changedNames(ctx, c.t.srv, c.t.path, c.old, c.new)
+		if len(names) == 0 {
+			continue
+		}
+		found, more, re := dependents(ctx, c.t.srv, c.t.path, names, byPath)
+		if more > 0 {
+			wc.notes = append(wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
+		}
+		for _, d := range found {
+			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}
+			byPath[d] = t
+			deps = append(deps, t)
+		}
+	}
+	s.parallel(deps, func(t *checkTarget) {
+		if _, err := t.srv.sync(ctx, t.path); err != nil {
+			return
+		}
+		if ds, err := s.settledDiagnostics(ctx, t.srv, t.path); err == nil {
+			text, _ := t.srv.textOf(t.path)
+			s.reg.baseline(t.path, convertDiags(root, t.srv.enc, t.path, text, ds))
+			t.baseKnown = true
+		}
+	})
+
+	// What the servers publish for other files during the wait counts too
+	// (gopls republishes affected packages); their last publication before
+	// the change is their baseline.
+	before := map[*server]map[string]*published{}
+	for _, t := range targets {
+		if before[t.srv] == nil {
+			before[t.srv] = t.srv.publications()
+		}
+	}
+
+	// The change: written files first (all of them, so that files written
+	// together are seen together), then the other files changed on disk,
+	// then the dependents again as new versions.
+	for _, c := range changes {
+		c.t.srv.mu.Lock()
+		seen := c.t.srv.diags[c.t.path] != nil
+		c.t.srv.mu.Unlock()
+		sr, err := c.t.srv.syncText(ctx, c.t.path, c.new, c.st, false)
+		c.t.sr, c.t.err = sr, err
+		c.t.limit = s.opts.DiagnosticCap
+		if !seen {
+			c.t.limit = max(c.t.limit, s.opts.ReadyTimeout)
+		}
+	}
+	for srv := range before {
+		srv.refresh(ctx)
+	}
+	for _, t := range deps {
+		text, st, err := readStamped(t.path)
+		if err != nil {
+			t.err = err
+			continue
+		}
+		t.sr, t.err = t.srv.syncText(ctx, t.path, text, st, true)
+		t.limit = s.opts.DiagnosticCap
+	}
+	all := append(slices.Clone(targets), deps...)
+	s.parallel(all, func(t *checkTarget) {
+		if t.err == nil {
+			t.diags, t.silent, t.err = t.srv.diagnosticsSilent(ctx, t.path, t.sr, t.limit)
+		}
+	})
+	var silent []string
+	for _, t := range all {
+		if t.silent && t.err == nil {
+			silent = append(silent, displayPath(root, t.path))
+		}
+	}
+	if len(silent) > 0 {
+		srv := all[0].srv
+		wc.notes = append(wc.notes, fmt.Sprintf("%s publishes without versions and published nothing new for %s within its quiet window (%s): taken as unchanged",
+			srv.cfg.Name, strings.Join(silent, ", "), s.opts.QuietWindow))
+	}
+	for _, t := range all {
+		if t.err != nil {
+			wc.skipped = append(wc.skipped, displayPath(root, t.path)+": "+t.err.Error())
+			continue
+		}
+		if latest, ok := t.srv.latestDiagnostics(t.path, t.sr); ok {
+			t.diags = latest
+		}
+		wc.checked = append(wc.checked, displayPath(root, t.path))
+		var blame func(Diag) bool
+		if t.opened {
+			// A dependent opened for this write was diagnosed before the
+			// change against what the server had of the written file, but
+			// a server may read included files from disk (clangd's
+			// preambles do), where the change already is: an error on a
+			// line that uses a changed name is the write's, whatever that
+			// baseline said.
+			blame = func(d Diag) bool { return t.names.MatchString(d.Text) }
+		}
+		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
+	}
+	for srv, pubs := range before {
+		for path, p := range srv.publications() {
+			if byPath[path] != nil || !within(canonical(root), path) {
+				continue
+			}
+			if old := pubs[path]; old != nil && old.seq == p.seq {
+				continue
+			} else if old != nil {
+				text, _ := srv.textOf(path)
+				s.reg.baseline(path, convertDiags(root, srv.enc, path, text, old.diags))
+			}
+			text, _ := srv.textOf(path)
+			s.observeInto(wc, root, path, convertDiags(root, srv.enc, path, text, p.diags), nil)
+		}
+	}
+	if wc.fresh == nil {
+		wc.fresh = []Diag{}
+	}
+	sortDiags(wc.fresh)
+	sortDiags(wc.remaining)
+	return wc
 }
 
-// didWriteFiles syncs every written file first and only then waits for
-// diagnostics. Files written together often depend on each other (a
-// rename, an apply_patch): had each been synced and awaited on its own,
-// the server could publish for the first one before it saw the second,
-// and a transient "undefined" would be reported as new. After the waits,
-// each file's latest publication is what counts, so a server's republish
-// after the later syncs wins.
-func (s *Supervisor) didWriteFiles(ctx context.Context, root string, paths []string) []fileOutcome {
-	outs := make([]fileOutcome, len(paths))
-	pending := make([]*pendingWrite, len(paths))
-	for i, p := range paths {
-		pending[i], outs[i].skipped = s.syncWritten(ctx, root, p)
-	}
-	var wg sync.WaitGroup
-	for _, pw := range pending {
-		if pw != nil {
-			wg.Go(func() { pw.diags, pw.err = pw.srv.diagnostics(ctx, pw.path, pw.sr, pw.limit) })
+// observeInto passes a file's diagnostics through the registry and adds
+// the new ones (up to the per-file cap) and the remaining ones to wc.
+func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag, blame func(Diag) bool) {
+	ds, _ = errorsAndWarnings(ds)
+	idx, _ := s.reg.observe(path, ds)
+	if blame != nil {
+		for i, d := range ds {
+			if blame(d) && !slices.Contains(idx, i) {
+				idx = append(idx, i)
+			}
 		}
+		slices.Sort(idx)
+	}
+	isNew := make([]bool, len(ds))
+	shown, more := 0, 0
+	for _, i := range idx {
+		isNew[i] = true
+		if shown < s.opts.PerFileCap {
+			wc.fresh = append(wc.fresh, ds[i])
+			shown++
+		} else {
+			more++
+		}
+	}
+	if more > 0 {
+		wc.more = append(wc.more, fmt.Sprintf("%d more new diagnostics in %s not shown", more, displayPath(root, path)))
+	}
+	for i, d := range ds {
+		if !isNew[i] {
+			wc.remaining = append(wc.remaining, d)
+			wc.suppressed++
+		}
+	}
+}
+
+// parallel runs f on every target concurrently and waits.
+func (s *Supervisor) parallel(ts []*checkTarget, f func(*checkTarget)) {
+	var wg sync.WaitGroup
+	for _, t := range ts {
+		wg.Go(func() { f(t) })
 	}
 	wg.Wait()
-	for i, pw := range pending {
-		if pw == nil {
-			continue
-		}
-		if pw.err != nil {
-			outs[i].skipped = pw.err.Error()
-			continue
-		}
-		if latest, ok := pw.srv.latestDiagnostics(pw.path, pw.sr); ok {
-			pw.diags = latest
-		}
-		outs[i] = s.observe(root, pw)
-	}
-	return outs
 }
 
-// syncWritten resolves and syncs one written file. It returns nil and the
-// reason when the file is skipped.
-func (s *Supervisor) syncWritten(ctx context.Context, root, p string) (*pendingWrite, string) {
-	path, err := resolvePath(root, p)
-	if err != nil {
-		return nil, err.Error()
+// textBefore returns the content the server had for path before the
+// write: the open document's text, else the committed version (git HEAD),
+// which is then opened so that the server diagnoses it.
+func (s *Supervisor) textBefore(ctx context.Context, srv *server, path string) (string, bool) {
+	if d := srv.doc(path); d != nil {
+		return d.text, true
 	}
-	if _, err := s.configFor(path); err != nil {
-		return nil, "no language server handles this file type"
+	old, ok := committed(ctx, path)
+	if !ok {
+		return "", false
 	}
-	if _, err := os.Stat(path); err != nil {
-		s.forget(root, path)
-		return nil, "deleted"
+	if _, err := srv.syncText(ctx, path, old, stamp{size: -1}, false); err != nil {
+		return "", false
 	}
-	srv, sr, limit, err := s.syncFile(ctx, root, path)
-	if err != nil {
-		return nil, err.Error()
-	}
-	return &pendingWrite{srv: srv, path: path, sr: sr, limit: limit}, ""
+	return old, true
 }
 
-// observe passes a file's diagnostics through the run's registry and
-// keeps the new ones, up to the per-file cap.
-func (s *Supervisor) observe(root string, pw *pendingWrite) fileOutcome {
-	ds := convertDiags(root, pw.srv.enc, pw.path, pw.sr.text, pw.diags)
-	ds, _ = errorsAndWarnings(ds)
-	idx, suppressed := s.reg.observe(pw.path, ds)
-	o := fileOutcome{suppressed: suppressed}
-	for _, i := range idx {
-		if len(o.fresh) < s.opts.PerFileCap {
-			o.fresh = append(o.fresh, ds[i])
-		} else {
-			o.more++
+// committed returns path's content at git HEAD, if it is tracked.
+func committed(ctx context.Context, path string) (string, bool) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", "show", "HEAD:./"+filepath.Base(path))
+	cmd.Dir = filepath.Dir(path)
+	out, err := cmd.Output()
+	if err != nil {
+		return "", false
+	}
+	return string(out), true
+}
+
+// settledDiagnostics returns the diagnostics of the version the server
+// has for path (waiting, bounded, when they are not published yet).
+func (s *Supervisor) settledDiagnostics(ctx context.Context, srv *server, path string) ([]Diagnostic, error) {
+	d := srv.doc(path)
+	if d == nil {
+		return nil, errors.New("not open")
+	}
+	srv.mu.Lock()
+	seen := srv.diags[path] != nil
+	srv.mu.Unlock()
+	limit := s.opts.DiagnosticCap
+	if !seen {
+		limit = max(limit, s.opts.ReadyTimeout)
+	}
+	sr := syncResult{version: d.version, text: d.text}
+	return srv.diagnostics(ctx, path, sr, limit)
+}
+
+// changedNames returns the names of the symbols (from the server's
+// outline of the old content) whose lines the change touches: what other
+// files may use and the change may break.
+func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, new string) []string {
+	if !supported(srv.caps.DocumentSymbolProvider) {
+		return nil
+	}
+	from, to := changedLines(old, new)
+	var raw []DocumentSymbol
+	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &raw); err != nil {
+		return nil
+	}
+	var names []string
+	var walk func(ds []DocumentSymbol, depth int)
+	walk = func(ds []DocumentSymbol, depth int) {
+		for _, d := range ds {
+			r := d.Range
+			if r.End.Line < from || r.Start.Line > to {
+				continue
+			}
+			// The innermost top-level or member symbol: locals are not
+			// used elsewhere.
+			if depth < 2 && len(d.Name) > 1 && !slices.Contains(names, d.Name) {
+				names = append(names, d.Name)
+			}
+			walk(d.Children, depth+1)
 		}
 	}
-	return o
+	walk(raw, 0)
+	return names
+}
+
+// changedLines returns the 0-based line range of old that new replaced
+// (common prefix and suffix lines removed).
+func changedLines(old, new string) (from, to int) {
+	a, b := splitLines(old), splitLines(new)
+	for from < len(a) && from < len(b) && a[from] == b[from] {
+		from++
+	}
+	ea, eb := len(a)-1, len(b)-1
+	for ea >= from && eb >= from && a[ea] == b[eb] {
+		ea--
+		eb--
+	}
+	return from, max(ea, from)
+}
+
+// dependents returns up to dependentsCap files of srv's root, handled by
+// srv, that mention any of names as a whole word (not path itself, nor the
+// files in skip), most mentions first; more is how many others do.
+func dependents(ctx context.Context, srv *server, path string, names []string, skip map[string]*checkTarget) (found []string, more int, re *regexp.Regexp) {
+	quoted := make([]string, len(names))
+	for i, n := range names {
+		quoted[i] = regexp.QuoteMeta(n)
+	}
+	re = regexp.MustCompile(`\b(?:` + strings.Join(quoted, "|") + `)\b`)
+	type hit struct {
+		path string
+		n    int
+	}
+	var hits []hit
+	walked := 0
+	filepath.WalkDir(srv.root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != srv.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if p == path || skip[p] != nil || srv.cfg.languageID(p) == "" {
+			return nil
+		}
+		walked++
+		if walked > dependentsWalk || ctx.Err() != nil {
+			return filepath.SkipAll
+		}
+		if fi, err := d.Info(); err != nil || fi.Size() > dependentMaxSize {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		if n := len(re.FindAllIndex(data, -1)); n > 0 {
+			hits = append(hits, hit{p, n})
+		}
+		return nil
+	})
+	slices.SortStableFunc(hits, func(a, b hit) int { return b.n - a.n })
+	for i, h := range hits {
+		if i < dependentsCap {
+			found = append(found, h.path)
+		}
+	}
+	return found, max(0, len(hits)-dependentsCap), re
 }
 
 // forget closes a deleted file in its server and drops its registry
 // entries.
-func (s *Supervisor) forget(root, path string) {
+func (s *Supervisor) forget(ctx context.Context, root, path string) {
 	s.reg.mu.Lock()
 	delete(s.reg.seen, path)
 	s.reg.mu.Unlock()
 	for _, srv := range s.running(root) {
-		srv.syncMu.Lock()
-		if _, open := srv.docs[path]; open {
-			delete(srv.docs, path)
-			srv.conn.notify(context.Background(), "textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}})
-		}
-		srv.syncMu.Unlock()
+		srv.closeDoc(ctx, path)
 	}
 }

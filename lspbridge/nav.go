@@ -23,6 +23,19 @@ type Request struct {
 	Symbol     string
 	Occurrence int // 1-based; 0 = the only one
 	Query      string
+	// Progress, when set, is told what a long wait is waiting for (the
+	// tool adapter turns it into MCP progress notifications).
+	Progress func(message string)
+}
+
+// whole says whether an action's answer needs the server's whole-project
+// knowledge (its index), and so waits for its loading and indexing.
+var whole = map[string]bool{"references": true, "implementation": true}
+
+// incompleteNote is the text for an answer given while the server still
+// loads or indexes.
+func incompleteNote(srv *server, pending, what string) string {
+	return fmt.Sprintf("%s is still busy (%s): %s may be incomplete; ask again when it is done", srv.cfg.Name, pending, what)
 }
 
 // Caps of list results.
@@ -123,6 +136,13 @@ func (s *Supervisor) Locations(ctx context.Context, action string, req Request) 
 	if action == "references" {
 		params = map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "context": map[string]bool{"includeDeclaration": true}}
 	}
+	pending := ""
+	if whole[action] {
+		pending = a.srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
 	var raw json.RawMessage
 	if err := a.srv.call(ctx, m.method, params, &raw); err != nil {
 		return nil, err
@@ -144,6 +164,10 @@ func (s *Supervisor) Locations(ctx context.Context, action string, req Request) 
 	r.Summary = shownOf(limit, total, m.what)
 	if total == 0 {
 		r.Summary = fmt.Sprintf("no %s found (the server answered with none)", m.what)
+	}
+	if pending != "" {
+		r.Incomplete = incompleteNote(a.srv, pending, m.what)
+		r.Summary += "; " + r.Incomplete
 	}
 	return r, nil
 }
@@ -210,8 +234,11 @@ func (c *lineCache) line(path string, n int) string {
 func (s *Supervisor) renderLocations(root string, srv *server, locs []Location) []Loc {
 	lc := &lineCache{srv: srv, files: map[string][]string{}}
 	out := make([]Loc, 0, len(locs))
+	var paths []string
+	defer func() { srv.see(paths...) }()
 	for _, l := range locs {
 		path := uriPath(l.URI)
+		paths = append(paths, path)
 		line := lc.line(path, l.Range.Start.Line)
 		out = append(out, Loc{Path: displayPath(root, path), Line: l.Range.Start.Line + 1,
 			Col: srv.enc.column(line, l.Range.Start.Character), Text: strings.TrimSpace(line)})
@@ -289,16 +316,23 @@ func (s *Supervisor) CodeActions(ctx context.Context, req Request) (*Result, err
 	if !supported(a.srv.caps.CodeActionProvider) {
 		return nil, fmt.Errorf("%s does not support code actions", a.srv.cfg.Name)
 	}
-	a.srv.mu.Lock()
+	// Quick fixes are offered for the diagnostics sent along: wait
+	// (bounded) for the line's diagnostics of the current version first.
+	var current []Diagnostic
+	if d := a.srv.doc(a.path); d != nil {
+		current, _ = s.settledDiagnostics(ctx, a.srv, a.path)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
 	var onLine []Diagnostic
-	if p := a.srv.diags[a.path]; p != nil {
-		for _, d := range p.diags {
+	{
+		for _, d := range current {
 			if d.Range.Start.Line <= a.pos.Line && a.pos.Line <= d.Range.End.Line {
 				onLine = append(onLine, d)
 			}
 		}
 	}
-	a.srv.mu.Unlock()
 	if onLine == nil {
 		onLine = []Diagnostic{}
 	}

@@ -184,7 +184,8 @@ type WorkspaceEdit struct {
 type ProgressParams struct {
 	Token json.RawMessage `json:"token"`
 	Value struct {
-		Kind string `json:"kind"`
+		Kind  string `json:"kind"`
+		Title string `json:"title"`
 	} `json:"value"`
 }
 

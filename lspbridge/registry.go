@@ -87,3 +87,10 @@ func (r *registry) observe(path string, ds []Diag) (fresh []int, suppressed int)
 	r.seen[path] = now
 	return fresh, suppressed
 }
+
+// baseline records ds as the file's state before a write: what is there
+// already is not new afterwards.
+func (r *registry) baseline(path string, ds []Diag) {
+	ds, _ = errorsAndWarnings(ds)
+	r.observe(path, ds)
+}

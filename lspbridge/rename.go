@@ -33,8 +33,13 @@ type RenameResult struct {
 	NewName     string        `json:"new_name" jsonschema_description:"the new name"`
 	Files       []RenamedFile `json:"files" jsonschema_description:"the files changed, with edit counts"`
 	Edits       int           `json:"edits" jsonschema_description:"total edits applied"`
-	Diagnostics []Diag        `json:"diagnostics" jsonschema_description:"errors and warnings that are new after the rename"`
-	Suppressed  int           `json:"suppressed" jsonschema_description:"diagnostics present but already reported in this run"`
+	Diagnostics []Diag        `json:"diagnostics" jsonschema_description:"errors and warnings that are new after the rename, in the renamed files and in files that use them"`
+	Suppressed  int           `json:"suppressed" jsonschema_description:"errors and warnings present but there before the rename"`
+	Remaining   []Diag        `json:"remaining,omitempty" jsonschema_description:"those, up to 10"`
+	Checked     []string      `json:"checked,omitempty" jsonschema_description:"the files whose diagnostics were read after the rename"`
+	Skipped     []string      `json:"skipped,omitempty" jsonschema_description:"files not checked, with the reason"`
+	Notes       []string      `json:"notes,omitempty" jsonschema_description:"what the answer may miss, and why"`
+	check       *writeCheck
 }
 
 // Text is the result for a model.
@@ -44,14 +49,8 @@ func (r *RenameResult) Text() string {
 	for _, f := range r.Files {
 		fmt.Fprintf(&b, "%s  %d edits\n", f.Path, f.Edits)
 	}
-	if len(r.Diagnostics) > 0 {
-		b.WriteString("new diagnostics after the rename:\n")
-		for _, d := range r.Diagnostics {
-			b.WriteString(d.String() + "\n")
-		}
-	}
-	if r.Suppressed > 0 {
-		fmt.Fprintf(&b, "%d already-reported diagnostics suppressed\n", r.Suppressed)
+	if r.check != nil {
+		b.WriteString(r.check.text("the rename"))
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -82,6 +81,14 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 			return nil, fmt.Errorf("cannot rename %s: %s says there is nothing renameable there", a.target, srv.cfg.Name)
 		}
 	}
+	// A rename computed from a partial index changes part of the uses.
+	if pending := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); pending != "" {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, fmt.Errorf("cannot rename %s yet: %s is still busy (%s) after %s, so its rename could miss uses; nothing was changed, try again when it is done",
+			a.target, srv.cfg.Name, pending, s.opts.IndexTimeout)
+	}
 	var we *WorkspaceEdit
 	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "newName": newName}
 	if err := srv.call(ctx, "textDocument/rename", params, &we); err != nil {
@@ -94,6 +101,22 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	if err != nil {
 		return nil, fmt.Errorf("renaming %s: %w; nothing was changed", a.target, err)
 	}
+	if err := s.coversReferences(ctx, a, changes); err != nil {
+		return nil, fmt.Errorf("renaming %s: %w; nothing was changed", a.target, err)
+	}
+	// The renamed files' diagnostics before the rename are its baseline:
+	// open those the server has not opened yet, while they are unchanged.
+	var unopened []*checkTarget
+	for _, c := range changes {
+		if srv.doc(c.path) == nil {
+			unopened = append(unopened, &checkTarget{srv: srv, path: c.path})
+		}
+	}
+	s.parallel(unopened, func(t *checkTarget) {
+		if _, err := srv.sync(ctx, t.path); err == nil {
+			s.settledDiagnostics(ctx, srv, t.path)
+		}
+	})
 	if err := applyAll(changes); err != nil {
 		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
 	}
@@ -105,12 +128,74 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 		res.Edits += c.edits
 	}
 	// Sync every touched file and report what the rename broke.
-	for _, o := range s.didWriteFiles(ctx, req.Root, paths) {
-		res.Diagnostics = append(res.Diagnostics, o.fresh...)
-		res.Suppressed += o.suppressed
-	}
-	sortDiags(res.Diagnostics)
+	wc := s.checkWrite(ctx, req.Root, paths)
+	res.check = wc
+	res.Diagnostics, res.Suppressed, res.Checked, res.Skipped, res.Notes = wc.fresh, wc.suppressed, wc.checked, wc.skipped, wc.notes
+	res.Remaining = wc.remaining[:min(len(wc.remaining), remainingShown)]
 	return res, nil
+}
+
+// coversReferences refuses a rename that would leave some of the symbol's
+// known references unchanged (clangd renames only in the files it has
+// indexed): every reference inside the root must lie in an edit.
+func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []fileChange) error {
+	srv := a.srv
+	if !supported(srv.caps.ReferencesProvider) {
+		return nil
+	}
+	var raw json.RawMessage
+	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "context": map[string]bool{"includeDeclaration": true}}
+	if err := srv.call(ctx, "textDocument/references", params, &raw); err != nil {
+		return nil // the rename itself answered; references are only a check
+	}
+	locs, err := parseLocations(raw)
+	if err != nil {
+		return nil
+	}
+	root := canonical(srv.root)
+	missed, files := missedReferences(root, locs, changes)
+	if len(missed) == 0 {
+		return nil
+	}
+	edits := 0
+	for _, c := range changes {
+		edits += c.edits
+	}
+	shown := missed[:min(5, len(missed))]
+	return fmt.Errorf("%s's rename would change %d places in %d files, but it knows %d references in %d files; %d would keep the old name (%s%s), which would break the build: refused",
+		srv.cfg.Name, edits, len(changes), len(locs), len(files), len(missed), strings.Join(shown, ", "), map[bool]string{true: ", …"}[len(missed) > 5])
+}
+
+// missedReferences returns the references inside root (as path:line) that
+// no edit of changes covers, and the files holding references there.
+func missedReferences(root string, locs []Location, changes []fileChange) (missed []string, files map[string]bool) {
+	edited := map[string][]Range{}
+	for _, c := range changes {
+		edited[c.path] = c.ranges
+	}
+	files = map[string]bool{}
+	for _, l := range locs {
+		p := uriPath(l.URI)
+		if !within(root, p) {
+			continue
+		}
+		files[p] = true
+		hit := false
+		for _, r := range edited[p] {
+			if !before(l.Range.Start, r.Start) && !before(r.End, l.Range.Start) {
+				hit = true
+				break
+			}
+		}
+		if !hit {
+			missed = append(missed, fmt.Sprintf("%s:%d", displayPath(root, p), l.Range.Start.Line+1))
+		}
+	}
+	return missed, files
+}
+
+func before(a, b Position) bool {
+	return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 }
 
 // fileChange is one file's new content, computed before anything is
@@ -120,6 +205,7 @@ type fileChange struct {
 	old, new string
 	mode     os.FileMode
 	edits    int
+	ranges   []Range // where the edits apply, in the old content
 }
 
 // planEdits checks a WorkspaceEdit (paths inside root, versions matching
@@ -137,9 +223,7 @@ func planEdits(srv *server, root string, we *WorkspaceEdit) ([]fileChange, error
 		}
 		p := uriPath(dc.TextDocument.URI)
 		if v := dc.TextDocument.Version; v != nil && *v > 0 {
-			srv.syncMu.Lock()
-			d := srv.docs[p]
-			srv.syncMu.Unlock()
+			d := srv.doc(p)
 			if d == nil || d.version != *v {
 				return nil, fmt.Errorf("the edit for %s is for version %d, which is not the version the server was sent", displayPath(root, p), *v)
 			}
@@ -166,7 +250,11 @@ func planEdits(srv *server, root string, we *WorkspaceEdit) ([]fileChange, error
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", displayPath(root, p), err)
 		}
-		out = append(out, fileChange{path: p, old: string(data), new: text, mode: st.Mode().Perm(), edits: len(edits)})
+		ranges := make([]Range, len(edits))
+		for i, e := range edits {
+			ranges[i] = e.Range
+		}
+		out = append(out, fileChange{path: p, old: string(data), new: text, mode: st.Mode().Perm(), edits: len(edits), ranges: ranges})
 	}
 	slices.SortFunc(out, func(a, b fileChange) int { return cmp.Compare(a.path, b.path) })
 	return out, nil

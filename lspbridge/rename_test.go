@@ -59,3 +59,31 @@ func TestApplyAllRollsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestMissedReferences checks the rename guard of issue 12 problem 5: a
+// reference inside the root that no edit covers is reported (a clangd
+// rename of length_add computed from the open files only edited length.h
+// and left the .c files calling it); references outside the root are not
+// the rename's business.
+func TestMissedReferences(t *testing.T) {
+	root := "/w"
+	ref := func(path string, line, char int) Location {
+		return Location{URI: fileURI(path), Range: Range{Start: Position{Line: line, Character: char}, End: Position{Line: line, Character: char + 10}}}
+	}
+	edit := func(line, char int) Range {
+		return Range{Start: Position{Line: line, Character: char}, End: Position{Line: line, Character: char + 10}}
+	}
+	locs := []Location{ref("/w/src/length.h", 24, 21), ref("/w/src/subtree.c", 99, 4), ref("/w/src/node.c", 9, 12), ref("/usr/include/x.h", 1, 1)}
+	changes := []fileChange{{path: "/w/src/length.h", ranges: []Range{edit(24, 21)}}, {path: "/w/src/node.c", ranges: []Range{edit(9, 10)}}}
+	missed, files := missedReferences(root, locs, changes)
+	if len(missed) != 1 || missed[0] != "src/subtree.c:100" {
+		t.Errorf("missed = %q, want [src/subtree.c:100]", missed)
+	}
+	if len(files) != 3 {
+		t.Errorf("files with references inside the root: %d, want 3", len(files))
+	}
+	changes = append(changes, fileChange{path: "/w/src/subtree.c", ranges: []Range{edit(99, 4)}})
+	if missed, _ := missedReferences(root, locs, changes); len(missed) != 0 {
+		t.Errorf("every reference is edited, yet missed = %q", missed)
+	}
+}

@@ -113,6 +113,7 @@ type Result struct {
 	Diagnostics []Diag         `json:"diagnostics,omitempty" jsonschema_description:"diagnostics, errors first"`
 	CodeActions []Action       `json:"codeActions,omitempty" jsonschema_description:"code_actions (titles only: nothing is applied)"`
 	Servers     []ServerStatus `json:"servers,omitempty" jsonschema_description:"status and reload"`
+	Incomplete  string         `json:"incomplete,omitempty" jsonschema_description:"set when the answer may be incomplete (the server was still loading or indexing), with why"`
 }
 
 // Text is the result for a model: the target and summary, then one

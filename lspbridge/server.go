@@ -11,8 +11,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sourcegraph/jsonrpc2"
@@ -24,8 +26,13 @@ import (
 //
 // Goroutines: conn's read loop updates diags and progress through
 // onNotify (under mu) and answers the server's requests on goroutines of
-// their own; callers sync documents under syncMu so that versions reach
-// the server in order.
+// their own; callers send document changes under the send lock so that
+// versions reach the server in order.
+//
+// No lock is held while waiting for the server: mu is only held to read or
+// update fields, and every wait (an answer, a publication, the send lock,
+// a write to the server's stdin) selects on the caller's context, the
+// request timeout and the server's exit. See [server.exclusive].
 type server struct {
 	cfg     *ServerConfig
 	root    string
@@ -35,23 +42,37 @@ type server struct {
 	caps    ServerCapabilities
 	enc     encoding
 	started time.Time
+	hangs   atomic.Bool // stopped by us for not answering: restart at once
+	setup   string      // what was prepared for it (a generated compilation database), for status
 
-	syncMu sync.Mutex // held while sending didOpen/didChange/didSave; guards docs
-	docs   map[string]*document
+	// sendLock is held (a token in the channel) while document changes
+	// are written to the server, so that versions arrive in order. It is a
+	// channel so that waiting for it can select on a context.
+	sendLock chan struct{}
 
-	mu          sync.Mutex // guards the fields below
+	mu          sync.Mutex // guards the fields below; never held while waiting
+	docs        map[string]*document
+	seen        map[string]stamp     // files the server has seen, as they were then (see disk.go)
+	dirs        map[string]time.Time // directories of open files, with their modification times
+	epoch       uint64               // document changes sent so far
 	diags       map[string]*published
-	progress    map[string]bool // work-done tokens begun and not ended
-	progressed  bool            // some work-done progress has ended
-	published   bool            // some diagnostics were published
-	unversioned bool            // some were published without a version
-	changed     chan struct{}   // closed and replaced when diags or progress change
+	progress    map[string]string // work-done tokens begun and not ended → their titles
+	begun       bool              // some work-done progress has begun
+	firstOpen   time.Time         // when the first document was opened
+	progressed  bool              // some work-done progress has ended
+	published   bool              // some diagnostics were published
+	lastPublish time.Time         // when the last publication (any file) arrived
+	unversioned bool              // some were published without a version
+	changed     chan struct{}     // closed and replaced when diags or progress change
 }
 
 // document is what the server was last told about an open file.
 type document struct {
 	version int32
 	text    string
+	stamp   stamp     // the file on disk when text was read from it
+	sentAt  time.Time // when this version was sent
+	epoch   uint64    // the server's epoch after this version was sent
 }
 
 // published is the latest diagnostics publication for a file.
@@ -64,12 +85,20 @@ type published struct {
 // startServer starts cfg's binary in root and initializes it. On failure
 // the error carries the stderr tail.
 func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts *Options) (*server, error) {
-	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: cfg.Command[1:], Dir: root, Stdin: true, Stdout: true})
+	args := slices.Clone(cfg.Command[1:])
+	note := ""
+	if cfg.Name == "clangd" {
+		var err error
+		if args, note, err = clangdDatabase(root, args); err != nil {
+			return nil, err
+		}
+	}
+	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: args, Dir: root, Stdin: true, Stdout: true})
 	if err != nil {
 		return nil, err
 	}
-	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(),
-		docs: map[string]*document{}, diags: map[string]*published{}, progress: map[string]bool{}, changed: make(chan struct{})}
+	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note,
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
@@ -223,6 +252,7 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		}
 		s.diags[path] = &published{version: p.Version, seq: seq, diags: p.Diagnostics}
 		s.published = true
+		s.lastPublish = time.Now()
 		s.unversioned = s.unversioned || p.Version == nil
 		s.broadcastLocked()
 		s.mu.Unlock()
@@ -235,7 +265,8 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		s.mu.Lock()
 		switch p.Value.Kind {
 		case "begin":
-			s.progress[tok] = true
+			s.progress[tok] = p.Value.Title
+			s.begun = true
 		case "end":
 			delete(s.progress, tok)
 			s.progressed = true
@@ -268,16 +299,36 @@ func (s *server) loading() bool {
 	return !s.published && (len(s.progress) > 0 || !s.progressed)
 }
 
-// call is conn.call bounded by RequestTimeout; when the server died
-// meanwhile the error says so, with its stderr tail. A server that does not
-// answer within the bound is taken to hang: it is stopped (the next call
-// starts a fresh one).
+// exitErr says that the server exited, with its stderr tail.
+func (s *server) exitErr() error {
+	return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+}
+
+// hung stops a server that did not answer or read within RequestTimeout,
+// in the background (the caller returns at once), and says so.
+func (s *server) hung(what string) error {
+	s.hangs.Store(true)
+	go s.proc.Stop(context.Background(), nil)
+	return fmt.Errorf("%s did not %s within %s: it was stopped and starts afresh on next use%s",
+		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail()))
+}
+
+// call is conn.call bounded by the caller's ctx, RequestTimeout and the
+// server's exit, whichever comes first. A server that does not answer
+// within RequestTimeout is taken to hang: it is stopped (the next call
+// starts a fresh one). A cancelled call returns at once; the server gets
+// $/cancelRequest and stays usable.
 func (s *server) call(ctx context.Context, method string, params, result any) error {
-	rctx, cancel := ctx, context.CancelFunc(func() {})
-	if s.opts.RequestTimeout > 0 {
-		rctx, cancel = context.WithTimeout(ctx, s.opts.RequestTimeout)
-	}
+	rctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
 	defer cancel()
+	// conn.call only watches its context: make the server's exit cancel it.
+	go func() {
+		select {
+		case <-s.proc.Done():
+			cancel()
+		case <-rctx.Done():
+		}
+	}()
 	err := s.conn.call(rctx, method, params, result)
 	if err == nil || ctx.Err() != nil {
 		return err
@@ -288,19 +339,57 @@ func (s *server) call(ctx context.Context, method string, params, result any) er
 		// reaped it yet. Wait a little so the error can say it exited.
 		select {
 		case <-s.proc.Done():
-		case <-time.After(time.Second):
+		case <-time.After(500 * time.Millisecond):
 		}
 	default:
 	}
 	switch {
 	case s.exited():
-		return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+		return s.exitErr()
 	case rctx.Err() != nil:
-		s.proc.Stop(context.WithoutCancel(ctx), nil)
-		return fmt.Errorf("%s did not answer %s within %s: it was stopped and starts afresh on next use%s",
-			s.cfg.Name, method, s.opts.RequestTimeout, tail(s.proc.StderrTail()))
+		return s.hung("answer " + method)
 	}
 	return err
+}
+
+// exclusive runs fn holding the send lock, on a goroutine of its own, and
+// waits for it, ctx, RequestTimeout or the server's exit, whichever comes
+// first. fn keeps the lock until it returns, so what it sends reaches the
+// server in order even when its caller gave up; fn must update the
+// documents before it writes, so that they describe what is in flight. A
+// write that does not finish within RequestTimeout means a server that no
+// longer reads its input: it is stopped, which also ends the write.
+func (s *server) exclusive(ctx context.Context, fn func() error) error {
+	select {
+	case s.sendLock <- struct{}{}:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.proc.Done():
+		return s.exitErr()
+	}
+	done := make(chan error, 1)
+	go func() {
+		defer func() { <-s.sendLock }()
+		done <- fn()
+	}()
+	t := time.NewTimer(s.opts.RequestTimeout)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.proc.Done():
+		return s.exitErr()
+	case <-t.C:
+		return s.hung("read what was sent to it")
+	}
+}
+
+// notify sends a notification; used only inside exclusive (a write may
+// block while the server does not read).
+func (s *server) notify(method string, params any) error {
+	return s.conn.notify(context.Background(), method, params)
 }
 
 // syncResult says what sync told the server.
@@ -309,61 +398,115 @@ type syncResult struct {
 	text    string
 	changed bool   // opened or changed: fresh diagnostics will follow
 	seq     uint64 // publications for the file before the change
+	epoch   uint64 // the server's epoch after this sync
 }
 
 // sync makes the server's view of path equal to the file on disk: didOpen
 // the first time, else a full-text didChange (version+1) and didSave when
 // the content differs.
 func (s *server) sync(ctx context.Context, path string) (syncResult, error) {
-	data, err := os.ReadFile(path)
+	text, st, err := readStamped(path)
 	if err != nil {
 		return syncResult{}, fmt.Errorf("reading %s: %w", displayPath(s.root, path), err)
 	}
-	return s.syncText(ctx, path, string(data))
+	return s.syncText(ctx, path, text, st, false)
 }
 
-func (s *server) syncText(ctx context.Context, path, text string) (syncResult, error) {
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-	s.mu.Lock()
-	var seq uint64
-	if p := s.diags[path]; p != nil {
-		seq = p.seq
-	}
-	s.mu.Unlock()
-	uri := fileURI(path)
-	d := s.docs[path]
-	switch {
-	case d == nil:
-		d = &document{version: 1, text: text}
-		err := s.conn.notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
-			URI: uri, LanguageID: s.cfg.languageID(path), Version: 1, Text: text}})
-		if err != nil {
-			return syncResult{}, fmt.Errorf("opening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+// syncText sends text as path's content. With touch, an unchanged text is
+// sent again as a new version, so that the server analyses the file anew
+// (after a file it depends on changed) and publishes for that version.
+func (s *server) syncText(ctx context.Context, path, text string, st stamp, touch bool) (syncResult, error) {
+	var res syncResult
+	err := s.exclusive(ctx, func() error {
+		uri := fileURI(path)
+		s.mu.Lock()
+		var seq uint64
+		if p := s.diags[path]; p != nil {
+			seq = p.seq
 		}
-		s.docs[path] = d
-		return syncResult{version: 1, text: text, changed: true, seq: seq}, nil
-	case d.text == text:
-		return syncResult{version: d.version, text: text, seq: seq}, nil
-	}
-	v := d.version + 1
-	err := s.conn.notify(ctx, "textDocument/didChange", DidChangeParams{
-		TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: &v},
-		ContentChanges: []ContentChange{{Text: text}},
+		d := s.docs[path]
+		if d != nil && d.text == text && !touch {
+			d.stamp = st
+			res = syncResult{version: d.version, text: text, seq: seq, epoch: d.epoch}
+			s.mu.Unlock()
+			return nil
+		}
+		s.epoch++
+		if d == nil {
+			if s.firstOpen.IsZero() {
+				s.firstOpen = time.Now()
+			}
+			d = &document{version: 1, text: text, stamp: st, sentAt: time.Now(), epoch: s.epoch}
+			s.docs[path] = d
+			s.seen[path] = st
+			res = syncResult{version: 1, text: text, changed: true, seq: seq, epoch: s.epoch}
+			s.mu.Unlock()
+			s.seeSiblings(path)
+			err := s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+				URI: uri, LanguageID: s.cfg.languageID(path), Version: 1, Text: text}})
+			if err != nil {
+				return fmt.Errorf("opening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+			}
+			return nil
+		}
+		// Unchanged content is not rebuilt by every server (clangd skips
+		// identical inputs): close and open it again instead. Not for a
+		// server without versions: the empty publication that clears a
+		// closed file could not be told from the answer.
+		reopen := touch && d.text == text && !(s.cfg.Unversioned || s.unversioned)
+		d.version++
+		d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
+		s.seen[path] = st
+		v := d.version
+		res = syncResult{version: v, text: text, changed: true, seq: seq, epoch: s.epoch}
+		s.mu.Unlock()
+		if reopen {
+			err := s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+			if err == nil {
+				err = s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+					URI: uri, LanguageID: s.cfg.languageID(path), Version: v, Text: text}})
+			}
+			if err != nil {
+				return fmt.Errorf("reopening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+			}
+			return nil
+		}
+		err := s.notify("textDocument/didChange", DidChangeParams{
+			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: &v},
+			ContentChanges: []ContentChange{{Text: text}},
+		})
+		if err == nil && s.caps.saveSupported() {
+			err = s.notify("textDocument/didSave", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+		}
+		if err != nil {
+			return fmt.Errorf("syncing %s with %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+		}
+		return nil
 	})
-	if err == nil && s.caps.saveSupported() {
-		err = s.conn.notify(ctx, "textDocument/didSave", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
-	}
-	if err != nil {
-		return syncResult{}, fmt.Errorf("syncing %s with %s: %w", displayPath(s.root, path), s.cfg.Name, err)
-	}
-	d.version, d.text = v, text
-	return syncResult{version: v, text: text, changed: true, seq: seq}, nil
+	return res, err
+}
+
+// closeDoc tells the server a file is gone.
+func (s *server) closeDoc(ctx context.Context, path string) error {
+	return s.exclusive(ctx, func() error {
+		s.mu.Lock()
+		_, open := s.docs[path]
+		delete(s.docs, path)
+		delete(s.seen, path)
+		if open {
+			s.epoch++
+		}
+		s.mu.Unlock()
+		if !open {
+			return nil
+		}
+		return s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}})
+	})
 }
 
 // errNoFreshDiagnostics is returned when the server published nothing for
 // the new version within the cap.
-var errNoFreshDiagnostics = errors.New("no fresh diagnostics")
+var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
 
 // diagnostics returns the file's diagnostics for the version sync sent:
 // pulled when the server offers pull diagnostics, else the first matching
@@ -371,27 +514,55 @@ var errNoFreshDiagnostics = errors.New("no fresh diagnostics")
 // push) plus what follows within the settle window, bounded by limit.
 //
 // A server without versions that stays silent (typescript-language-server
-// does not republish unchanged diagnostics) is taken to mean "unchanged"
-// once it is ready and quiet for the quiet window.
+// does not republish unchanged diagnostics, and publishes nothing for a
+// clean file it just opened) is taken to mean "unchanged" once it is ready
+// and quiet for the quiet window after the version was sent.
 func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
+	ds, _, err := s.diagnosticsSilent(ctx, path, sr, limit)
+	return ds, err
+}
+
+// diagnosticsSilent is diagnostics that also reports whether the answer
+// rests on silence: an unversioned server published nothing for the
+// version, and its quiet window passed.
+func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, bool, error) {
+	ds, err := s.awaitDiagnostics(ctx, path, sr, limit)
+	if errors.Is(err, errSilent) {
+		return ds, true, nil
+	}
+	return ds, false, err
+}
+
+// errSilent is awaitDiagnostics' way to say its answer rests on silence.
+var errSilent = errors.New("silent")
+
+func (s *server) awaitDiagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
 	if supported(s.caps.DiagnosticProvider) {
 		var rep DocumentDiagnosticReport
 		err := s.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
 		if err == nil && rep.Kind == "full" {
 			return rep.Items, nil
 		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 	}
+	var sentAt time.Time
+	s.mu.Lock()
+	if d := s.docs[path]; d != nil {
+		sentAt = d.sentAt
+	}
+	p := s.diags[path]
+	s.mu.Unlock()
 	if !sr.changed {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if p := s.diags[path]; p != nil {
+		if p != nil && (p.version == nil || *p.version == sr.version) {
 			return p.diags, nil
 		}
-		sr.seq = 0 // never published: wait for the first one below
+		sr.seq = 0 // nothing published for this version yet: wait for it below
 	}
 	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
-	var settleC, quietC <-chan time.Time
+	var settleC, quietC, wakeC <-chan time.Time
 	var lastSeq uint64
 	latest := func() []Diagnostic {
 		s.mu.Lock()
@@ -406,8 +577,16 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 		p := s.diags[path]
 		ch := s.changed
 		unversioned := s.cfg.Unversioned || s.unversioned
-		ready := s.published || s.progressed && len(s.progress) == 0
+		// Silence means "clean" only from a server that is done loading:
+		// one that has published, or ended its progress and had the ready
+		// budget to load (a fresh typescript-language-server ends its
+		// progress long before it has checked the file).
+		loaded := s.progressed && len(s.progress) == 0
+		ready := s.published || loaded && time.Since(s.started) > s.opts.ReadyTimeout
 		s.mu.Unlock()
+		if unversioned && loaded && !ready && wakeC == nil {
+			wakeC = time.After(time.Until(s.started.Add(s.opts.ReadyTimeout)) + time.Millisecond)
+		}
 		if p != nil && p.seq > sr.seq && (p.version == nil || *p.version == sr.version) && p.seq != lastSeq {
 			lastSeq = p.seq
 			settle := s.opts.SettleWindow
@@ -416,26 +595,41 @@ func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, li
 			}
 			settleC = time.After(settle)
 		}
-		if unversioned && ready && quietC == nil && lastSeq == 0 {
-			quietC = time.After(s.opts.QuietWindow)
+		if unversioned && ready && lastSeq == 0 {
+			// Quiet since the version was sent or the server's last
+			// publication for any file, whichever is later: a file opened
+			// a while ago and never published for is clean, but a server
+			// still publishing for other files is still at work.
+			s.mu.Lock()
+			since := s.lastPublish
+			s.mu.Unlock()
+			if sentAt.After(since) {
+				since = sentAt
+			}
+			quietC = time.After(max(0, s.opts.QuietWindow-time.Since(since)))
 		}
 		select {
 		case <-ch:
+		case <-wakeC:
 		case <-settleC:
 			return latest(), nil
 		case <-quietC:
 			if lastSeq == 0 {
-				return latest(), nil
+				return latest(), errSilent
 			}
 		case <-deadline.C:
 			if lastSeq != 0 {
 				return latest(), nil
 			}
-			return nil, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, path), sr.version, limit)
+			hint := ""
+			if s.busy() {
+				hint = " (it is still analysing; ask again later)"
+			}
+			return nil, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s%s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, path), sr.version, limit, hint)
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		case <-s.proc.Done():
-			return nil, fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+			return nil, s.exitErr()
 		}
 	}
 }
@@ -500,12 +694,106 @@ func (s *server) stop(ctx context.Context) error {
 
 // textOf returns the text the server has for path, or the file on disk.
 func (s *server) textOf(path string) (string, error) {
-	s.syncMu.Lock()
+	s.mu.Lock()
 	d := s.docs[path]
-	s.syncMu.Unlock()
+	s.mu.Unlock()
 	if d != nil {
 		return d.text, nil
 	}
 	data, err := os.ReadFile(path)
 	return string(data), err
+}
+
+// doc returns a copy of what the server was told about path, or nil.
+func (s *server) doc(path string) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[path]; d != nil {
+		c := *d
+		return &c
+	}
+	return nil
+}
+
+// publications returns a copy of the latest publication per file.
+func (s *server) publications() map[string]*published {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]*published, len(s.diags))
+	for p, d := range s.diags {
+		out[p] = d
+	}
+	return out
+}
+
+// busy reports whether the server has work-done progress open (analysing,
+// indexing).
+func (s *server) busy() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.progress) > 0
+}
+
+// outdated reports whether other documents were changed after path's
+// current version was sent.
+func (s *server) outdated(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[path]
+	return d != nil && d.epoch < s.epoch
+}
+
+// indexGrace is how long after its first file is opened a server that
+// indexes in the background (clangd) may take to announce it: until then
+// "no progress" does not mean "indexed".
+const indexGrace = 3 * time.Second
+
+// waitIndexed waits, up to budget, until the server has no work-done
+// progress open (loading, indexing): references, implementations,
+// renames and workspace symbols are complete only then. report is told
+// once what is awaited. It returns the titles of the progress still open
+// when the budget ran out, "" when the server is done.
+func (s *server) waitIndexed(ctx context.Context, budget time.Duration, report func(string)) string {
+	t := time.NewTimer(budget)
+	defer t.Stop()
+	told := false
+	for {
+		s.mu.Lock()
+		var open []string
+		for _, title := range s.progress {
+			if title == "" {
+				title = "working"
+			}
+			open = append(open, strings.ToLower(title))
+		}
+		announced := s.begun || !s.cfg.BackgroundIndex || !s.firstOpen.IsZero() && time.Since(s.firstOpen) > indexGrace
+		ch := s.changed
+		s.mu.Unlock()
+		slices.Sort(open)
+		open = slices.Compact(open)
+		if len(open) == 0 && announced {
+			return ""
+		}
+		if len(open) == 0 {
+			open = []string{"starting its index"}
+		}
+		if !told && report != nil {
+			report(fmt.Sprintf("waiting for %s: %s", s.cfg.Name, strings.Join(open, ", ")))
+			told = true
+		}
+		var grace <-chan time.Time
+		if !announced {
+			grace = time.After(100 * time.Millisecond)
+		}
+		select {
+		case <-ch:
+		case <-grace:
+		case <-t.C:
+			return strings.Join(open, ", ")
+		case <-ctx.Done():
+			return strings.Join(open, ", ")
+		case <-s.proc.Done():
+			return "exited"
+		}
+	}
 }

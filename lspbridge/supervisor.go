@@ -73,6 +73,21 @@ func (s *Supervisor) known() string {
 // serverFor returns the running server for file (canonical, inside
 // runRoot), starting it if needed.
 func (s *Supervisor) serverFor(ctx context.Context, runRoot, file string) (*server, error) {
+	srv, err := s.serverAsIs(ctx, runRoot, file)
+	if err != nil {
+		return nil, err
+	}
+	// The server must see the disk as it is now: files changed by other
+	// tools since it saw them are re-sent first (see disk.go).
+	if err := srv.refresh(ctx); err != nil {
+		return nil, err
+	}
+	return srv, nil
+}
+
+// serverAsIs is serverFor without the refresh: the server's view of the
+// files is left as it was (diagnostics on write reads it first).
+func (s *Supervisor) serverAsIs(ctx context.Context, runRoot, file string) (*server, error) {
 	cfg, err := s.configFor(file)
 	if err != nil {
 		return nil, err
@@ -113,6 +128,12 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			e = &entry{cfg: cfg}
 			s.servers[k] = e
 		}
+		if e.srv != nil && e.srv.exited() && e.srv.hangs.Load() {
+			// Stopped by us for hanging: the caller was told; start afresh.
+			e.crash = fmt.Sprintf("%s stopped after it did not answer within %s", cfg.Name, s.opts.RequestTimeout)
+			e.srv = nil
+			e.restarts++
+		}
 		if e.srv != nil && e.srv.exited() {
 			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), tail(e.srv.proc.StderrTail()))
 			e.crash = e.err.Error()
@@ -135,7 +156,7 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			}
 		}
 		if e.err != nil && time.Now().Before(e.retryAt) {
-			err := fmt.Errorf("%w; next start attempt in %s (or use action reload)", e.err, time.Until(e.retryAt).Round(time.Second))
+			err := fmt.Errorf("%w; next start attempt in %s (or use action reload)", e.err, time.Until(e.retryAt).Round(100*time.Millisecond))
 			s.mu.Unlock()
 			return nil, err
 		}
@@ -177,6 +198,7 @@ type ServerStatus struct {
 	ElapsedMs int64  `json:"elapsedMs,omitempty" jsonschema_description:"milliseconds since it started, while running"`
 	Reason    string `json:"reason,omitempty" jsonschema_description:"why it is not running: no marker, binary missing (names tried), initialize failed (stderr tail), crashed"`
 	Restarts  int    `json:"restarts,omitempty" jsonschema_description:"how many times it was restarted after a crash"`
+	Setup     string `json:"setup,omitempty" jsonschema_description:"what was prepared for it, e.g. a compilation database generated for clangd"`
 }
 
 func (st ServerStatus) line() string {
@@ -194,6 +216,9 @@ func (st ServerStatus) line() string {
 	}
 	if st.Reason != "" {
 		s += ": " + st.Reason
+	}
+	if st.Setup != "" {
+		s += "; " + st.Setup
 	}
 	return s
 }
@@ -239,7 +264,7 @@ func (s *Supervisor) status(cfg *ServerConfig, runRoot, root string) ServerStatu
 	}
 	switch {
 	case e != nil && e.srv != nil && !e.srv.exited():
-		st.State, st.Pid, st.Loading = "running", e.srv.proc.Pid(), e.srv.loading()
+		st.State, st.Pid, st.Loading, st.Setup = "running", e.srv.proc.Pid(), e.srv.loading(), e.srv.setup
 		st.ElapsedMs = time.Since(e.srv.started).Milliseconds()
 		if e.restarts > 0 {
 			st.Reason = fmt.Sprintf("restarted %d times; last crash: %s", e.restarts, e.crash)

@@ -95,12 +95,23 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		if len(srvs) == 0 {
 			return nil, errors.New("no language server runs for this root yet: pass 'file' (any file of the project) so that its server is started and asked")
 		}
+		for _, srv := range srvs {
+			if err := srv.refresh(ctx); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var all []Sym
-	var names []string
+	var names, pending []string
 	for _, srv := range srvs {
 		if !supported(srv.caps.WorkspaceSymbolProvider) {
 			continue
+		}
+		if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" {
+			pending = append(pending, incompleteNote(srv, p, "workspace symbols"))
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
 		}
 		names = append(names, srv.cfg.Name)
 		var raw json.RawMessage
@@ -123,7 +134,12 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 	if len(names) == 0 {
 		return nil, errors.New("no running server supports workspace symbols")
 	}
-	return symbolResult(strings.Join(names, ","), all, workspaceSymbolsCap, fmt.Sprintf("workspace symbols matching %q", req.Query)), nil
+	r := symbolResult(strings.Join(names, ","), all, workspaceSymbolsCap, fmt.Sprintf("workspace symbols matching %q", req.Query))
+	if len(pending) > 0 {
+		r.Incomplete = strings.Join(pending, "; ")
+		r.Summary += "; " + r.Incomplete
+	}
+	return r, nil
 }
 
 // running lists the live servers whose root is inside runRoot.

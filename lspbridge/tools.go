@@ -80,7 +80,8 @@ type lspArgs struct {
 
 func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
 	root := t.runRoot(ctx)
-	req := Request{Root: root, File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence, Query: a.Query}
+	req := Request{Root: root, File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence, Query: a.Query,
+		Progress: func(m string) { rpc.ReportProgress(ctx, 0, 0, m) }}
 	switch a.Action {
 	case "definition", "type_definition", "implementation", "references":
 		if err := needFileLine(a); err != nil {
@@ -153,7 +154,8 @@ func (t *toolSet) rename(ctx context.Context, a renameArgs) (*RenameResult, erro
 	if a.Line < 1 {
 		return nil, fmt.Errorf("argument 'line': want a 1-based line, got %d", a.Line)
 	}
-	req := Request{Root: t.runRoot(ctx), File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence}
+	req := Request{Root: t.runRoot(ctx), File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence,
+		Progress: func(m string) { rpc.ReportProgress(ctx, 0, 0, m) }}
 	return t.sup.Rename(ctx, req, a.NewName)
 }
 

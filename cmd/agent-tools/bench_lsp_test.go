@@ -4,7 +4,8 @@ package main
 // hover through agent-tools against the same request sent straight to
 // gopls, and agent-tools/didWrite against gopls' own first
 // publishDiagnostics after the same change, each pair in the same run on
-// the same fixture (lspbridge/testdata/go.txtar).
+// the same fixture (lspbridge/testdata/go.txtar); and a cross-file break
+// against gopls republishing the caller.
 
 import (
 	"bufio"
@@ -42,6 +43,101 @@ func init() {
 	}
 	benchRows = append(benchRows, benchRow{name: "didWrite → new diagnostics (gopls)", peerName: "gopls first publish", needs: needsGopls,
 		ours: benchDidWriteOurs, peer: benchDidWriteDirect})
+	benchRows = append(benchRows, benchRow{name: "lsp cross-file break → caller's diagnostics (gopls)", peerName: "gopls republish", needs: needsGopls,
+		ours: benchCrossFileOurs, peer: benchCrossFileDirect})
+}
+
+// The cross-file rows change Shout's signature in util.go (a plain write
+// for ours, a didChange for the peer) and time the first correct
+// diagnostics of its caller main.go: ours through lsp diagnostics, which
+// must never answer the stale state (the row fails if it does); the
+// peer's as gopls republishes main.go by itself.
+const utilGood, utilBroken = `func Shout(s string) string { return s + "!" }`, `func Shout(s string, n int) string { return s + "!" }`
+
+func utilContent(b *testing.B, dir string, broken bool) string {
+	data, err := os.ReadFile(filepath.Join(dir, "util.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := strings.Replace(string(data), utilBroken, utilGood, 1)
+	if broken {
+		text = strings.Replace(text, utilGood, utilBroken, 1)
+	}
+	return text
+}
+
+func benchCrossFileOurs(b *testing.B) {
+	dir := lspBenchFixture(b)
+	s := startOurs(b, dir)
+	defer s.close()
+	id := 1
+	diagnostics := func(file string) int {
+		id++
+		line := s.roundTripLine(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lsp","arguments":{"action":"diagnostics","file":%q}}}`, id, file), id)
+		var res struct {
+			Result struct {
+				StructuredContent struct {
+					Total int `json:"total"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &res); err != nil {
+			b.Fatalf("%v: %s", err, line)
+		}
+		return res.Result.StructuredContent.Total
+	}
+	diagnostics("util.go")
+	diagnostics("main.go")
+	broken := false
+	for b.Loop() {
+		broken = !broken
+		os.WriteFile(filepath.Join(dir, "util.go"), []byte(utilContent(b, dir, broken)), 0o644)
+		if n := diagnostics("main.go"); (n > 0) != broken {
+			b.Fatalf("stale: main.go has %d errors with util.go broken=%v", n, broken)
+		}
+	}
+}
+
+func benchCrossFileDirect(b *testing.B) {
+	dir := lspBenchFixture(b)
+	d := startDirect(b, dir)
+	defer d.close()
+	util, main := filepath.Join(dir, "util.go"), filepath.Join(dir, "main.go")
+	d.open(b, util)
+	d.open(b, main)
+	uri := fileURL(main)
+	v := 1
+	broken := false
+	for b.Loop() {
+		v++
+		broken = !broken
+		d.conn.Notify(context.Background(), "textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": fileURL(util), "version": v},
+			"contentChanges": []any{map[string]string{"text": utilContent(b, dir, broken)}}})
+		d.conn.Notify(context.Background(), "textDocument/didSave", map[string]any{"textDocument": map[string]string{"uri": fileURL(util)}})
+		for p := range d.diags {
+			if p.URI == uri && (len(p.Diagnostics) > 0) == broken {
+				break
+			}
+		}
+	}
+}
+
+// roundTripLine is roundTrip returning the response line.
+func (s *pipeSession) roundTripLine(b *testing.B, line string, id int) string {
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	want := fmt.Sprintf(`"id":%d`, id)
+	for {
+		l, err := s.out.ReadString('\n')
+		if err != nil {
+			b.Fatalf("reading: %v", err)
+		}
+		if strings.Contains(l, want) {
+			return l
+		}
+	}
 }
 
 // lspBenchFixture writes the lspbridge Go fixture into a temp dir.
@@ -124,8 +220,9 @@ type directLSP struct {
 }
 
 type publish struct {
-	URI     string `json:"uri"`
-	Version *int   `json:"version"`
+	URI         string            `json:"uri"`
+	Version     *int              `json:"version"`
+	Diagnostics []json.RawMessage `json:"diagnostics"`
 }
 
 type directHandler struct{ diags chan publish }
