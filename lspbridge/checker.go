@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 const (
@@ -77,7 +79,7 @@ func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Resu
 // cfg under root whose checker already covers it (a go.mod under a
 // go.work).
 func nestedRoot(cfg *ServerConfig, root, dir string) bool {
-	for d := filepath.Dir(dir); within(root, d) && d != dir; d = filepath.Dir(d) {
+	for d := filepath.Dir(dir); workspace.Within(root, d) && d != dir; d = filepath.Dir(d) {
 		for _, m := range cfg.PreferredMarkers {
 			if exists(filepath.Join(d, m)) {
 				return true
@@ -151,7 +153,7 @@ func (s *Supervisor) recheckPackages(ctx context.Context, root, dir string, ds [
 			continue
 		}
 		p := filepath.Join(root, filepath.FromSlash(d.Path))
-		if !filepath.IsAbs(d.Path) && within(dir, p) && !seen[filepath.Dir(p)] {
+		if !filepath.IsAbs(d.Path) && workspace.Within(dir, p) && !seen[filepath.Dir(p)] {
 			seen[filepath.Dir(p)] = true
 			dirs = append(dirs, filepath.Dir(p))
 		}

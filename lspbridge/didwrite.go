@@ -29,6 +29,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // WriteResult is the answer to agent-tools/didWrite.
@@ -290,7 +292,7 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 	}
 	for srv, pubs := range before {
 		for path, p := range srv.publications() {
-			if byPath[path] != nil || !within(canonical(root), path) {
+			if byPath[path] != nil || !workspace.Within(canonical(root), path) {
 				continue
 			}
 			if old := pubs[path]; old != nil && old.seq == p.seq {

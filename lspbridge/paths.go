@@ -5,7 +5,6 @@ package lspbridge
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"net/url"
 	"os"
@@ -13,48 +12,21 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // resolvePath turns an agent's path (relative to root, or absolute inside
-// it) into a canonical absolute path. It refuses paths that resolve outside
-// the root, through ".." or a symlink. The file need not exist.
+// it) into a canonical absolute path, through workspace.Resolve: paths
+// that resolve outside the root, through ".." or a symlink, are refused.
+// The file need not exist. (Files a server itself pointed to are read
+// without this check, read-only; see DESIGN.md's Paths rule.)
 func resolvePath(root, p string) (string, error) {
 	if p == "" {
 		return "", errors.New("argument 'file': a path is required")
 	}
-	croot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", fmt.Errorf("resolving the root %s: %w", root, err)
-	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(croot, abs)
-	}
-	abs = filepath.Clean(abs)
-	real := abs
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		real = r
-	} else if r, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
-		real = filepath.Join(r, filepath.Base(abs))
-	}
-	if !within(croot, real) {
-		// An absolute path spelled with the non-canonical root is fine.
-		// Only an absolute p is retried (as relative): retrying a
-		// relative one recursed forever on a symlink out of the root.
-		if rel, err := filepath.Rel(root, abs); err == nil && filepath.IsAbs(p) && filepath.IsLocal(rel) {
-			if r, err := resolvePath(root, rel); err == nil {
-				return r, nil
-			}
-		}
-		return "", fmt.Errorf("path %q is outside the root %s: give a path inside it", p, root)
-	}
-	return real, nil
-}
-
-// within reports whether path is root or inside it (both canonical).
-func within(root, path string) bool {
-	rel, err := filepath.Rel(root, path)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
+	abs, _, err := workspace.Resolve(root, p)
+	return abs, err
 }
 
 // displayPath is path relative to root when inside it, else absolute.
@@ -74,7 +46,7 @@ func findRoot(cfg *ServerConfig, root, file string) string {
 		if len(group) == 0 {
 			continue
 		}
-		for dir := filepath.Dir(file); within(root, dir); dir = filepath.Dir(dir) {
+		for dir := filepath.Dir(file); workspace.Within(root, dir); dir = filepath.Dir(dir) {
 			for _, m := range group {
 				if _, err := os.Stat(filepath.Join(dir, m)); err == nil {
 					return dir

@@ -14,6 +14,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // identifier is what new_name must look like: letters, digits, _ and $,
@@ -176,7 +178,7 @@ func missedReferences(root string, locs []Location, changes []fileChange) (misse
 	files = map[string]bool{}
 	for _, l := range locs {
 		p := uriPath(l.URI)
-		if !within(root, p) {
+		if !workspace.Within(root, p) {
 			continue
 		}
 		files[p] = true
@@ -232,7 +234,7 @@ func planEdits(srv *server, root string, we *WorkspaceEdit) ([]fileChange, error
 	}
 	var out []fileChange
 	for p, edits := range byPath {
-		if !within(root, p) {
+		if !workspace.Within(root, p) {
 			return nil, fmt.Errorf("the edit touches %s, outside the root", p)
 		}
 		st, err := os.Stat(p)

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // Supervisor owns the run's language servers. Call [NewSupervisor], then
@@ -236,7 +238,7 @@ func (s *Supervisor) Status(runRoot string) []ServerStatus {
 		roots := markerDirs(cfg, runRoot)
 		s.mu.Lock()
 		for k := range s.servers {
-			if k.name == cfg.Name && within(runRoot, k.root) && !slices.Contains(roots, k.root) {
+			if k.name == cfg.Name && workspace.Within(runRoot, k.root) && !slices.Contains(roots, k.root) {
 				roots = append(roots, k.root)
 			}
 		}
@@ -315,7 +317,7 @@ func (s *Supervisor) Reload(ctx context.Context, runRoot, file string) ([]Server
 	} else {
 		s.mu.Lock()
 		for k := range s.servers {
-			if within(runRoot, k.root) {
+			if workspace.Within(runRoot, k.root) {
 				keys = append(keys, k)
 			}
 		}

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // Symbols searches the workspace for req.Query (cap 100) or, without a
@@ -149,7 +151,7 @@ func (s *Supervisor) running(runRoot string) []*server {
 	defer s.mu.Unlock()
 	var out []*server
 	for k, e := range s.servers {
-		if e.srv != nil && !e.srv.exited() && within(runRoot, k.root) {
+		if e.srv != nil && !e.srv.exited() && workspace.Within(runRoot, k.root) {
 			out = append(out, e.srv)
 		}
 	}
