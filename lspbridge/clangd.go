@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/agent-tools/agent-tools/internal/atomicfile"
 )
 
 // translationUnitCap bounds the generated database.
@@ -87,11 +89,7 @@ func clangdDatabase(root string, args []string) ([]string, string, error) {
 	}
 	out, _ := json.MarshalIndent(cmds, "", "  ")
 	file := filepath.Join(dir, "compile_commands.json")
-	tmp, err := writeTemp(file, string(out), 0o644)
-	if err == nil {
-		err = os.Rename(tmp, file)
-	}
-	if err != nil {
+	if err := atomicfile.Write(file, out, 0o644); err != nil {
 		return nil, "", fmt.Errorf("writing clangd's compilation database: %w", err)
 	}
 	note := fmt.Sprintf("compilation database generated from compile_flags.txt for %d translation units in %s (the background index is kept there too)", len(cmds), dir)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-tools/agent-tools/internal/atomicfile"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
@@ -123,15 +124,15 @@ func TestGopls(t *testing.T) {
 	t.Run("rename rollback", func(t *testing.T) {
 		before := readAll(t, root)
 		n := 0
-		commitHook = func(string) error {
+		atomicfile.BeforeReplace = func(string) error {
 			if n++; n == 2 {
 				return errors.New("disk full (injected)")
 			}
 			return nil
 		}
-		defer func() { commitHook = nil }()
+		defer func() { atomicfile.BeforeReplace = nil }()
 		_, err := s.Rename(ctx, req("util.go", 4, "Shout"), "Yell")
-		if err == nil || !strings.Contains(err.Error(), "every file was restored") {
+		if err == nil || !strings.Contains(err.Error(), "already replaced were restored, so nothing was changed") {
 			t.Fatalf("want the injected failure, got %v", err)
 		}
 		if after := readAll(t, root); after != before {

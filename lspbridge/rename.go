@@ -10,11 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/agent-tools/agent-tools/internal/atomicfile"
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -119,7 +119,7 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 			s.settledDiagnostics(ctx, srv, t.path)
 		}
 	})
-	if err := applyAll(changes); err != nil {
+	if err := writeChanges(changes); err != nil {
 		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
 	}
 	res := &RenameResult{Server: srv.cfg.Name, Target: a.target, NewName: newName, Diagnostics: []Diag{}}
@@ -318,83 +318,13 @@ func splitLinesKeep(text string) []string {
 	return strings.SplitAfter(text, "\n")
 }
 
-// commitHook, when set (by tests), runs before each file is replaced; an
-// error makes that replacement fail.
-var commitHook func(path string) error
-
-// applyAll writes every change or none: each new content goes to a temp
-// file in the same directory (fsynced), then the temps are renamed over
-// their targets; if any step fails, the files already replaced get their
-// old content back the same way and the temps are removed.
-func applyAll(changes []fileChange) error {
-	temps := make([]string, len(changes))
-	cleanup := func() {
-		for _, t := range temps {
-			if t != "" {
-				os.Remove(t)
-			}
-		}
-	}
+// writeChanges writes every change or none (internal/atomicfile): if a
+// file cannot be written, the ones already replaced get their old content
+// back and the error says so.
+func writeChanges(changes []fileChange) error {
+	out := make([]atomicfile.Change, len(changes))
 	for i, c := range changes {
-		t, err := writeTemp(c.path, c.new, c.mode)
-		if err != nil {
-			cleanup()
-			return fmt.Errorf("writing %s: %w; nothing was changed", c.path, err)
-		}
-		temps[i] = t
+		out[i] = atomicfile.Change{Path: c.path, Old: []byte(c.old), New: []byte(c.new), Mode: c.mode}
 	}
-	for i, c := range changes {
-		err := error(nil)
-		if commitHook != nil {
-			err = commitHook(c.path)
-		}
-		if err == nil {
-			err = os.Rename(temps[i], c.path)
-		}
-		if err != nil {
-			cleanup()
-			rollback := rollBack(changes[:i])
-			return errors.Join(fmt.Errorf("replacing %s: %w; every file was restored to its content before the rename", c.path, err), rollback)
-		}
-		temps[i] = ""
-	}
-	return nil
-}
-
-// rollBack restores the old content of files already replaced.
-func rollBack(done []fileChange) error {
-	var errs []error
-	for _, c := range done {
-		t, err := writeTemp(c.path, c.old, c.mode)
-		if err == nil {
-			err = os.Rename(t, c.path)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("could not restore %s: %w", c.path, err))
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// writeTemp writes content to a new temp file next to path, fsynced.
-func writeTemp(path, content string, mode os.FileMode) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".agent-tools-*")
-	if err != nil {
-		return "", err
-	}
-	_, err = f.WriteString(content)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
+	return atomicfile.WriteAll(out)
 }

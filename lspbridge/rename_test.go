@@ -4,7 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/atomicfile"
 )
 
 func TestApplyEdits(t *testing.T) {
@@ -27,9 +30,10 @@ func TestApplyEdits(t *testing.T) {
 	}
 }
 
-// TestApplyAllRollsBack: when the second file cannot be replaced, the
-// first gets its old content back and no temp file is left.
-func TestApplyAllRollsBack(t *testing.T) {
+// TestWriteChangesRollsBack: when the second file cannot be replaced, the
+// first gets its old content back, no temp file is left, and the error
+// says nothing was changed.
+func TestWriteChangesRollsBack(t *testing.T) {
 	dir := t.TempDir()
 	var changes []fileChange
 	for _, n := range []string{"a.go", "b.go", "c.go"} {
@@ -38,15 +42,19 @@ func TestApplyAllRollsBack(t *testing.T) {
 		changes = append(changes, fileChange{path: p, old: "old " + n, new: "new " + n, mode: 0o644, edits: 1})
 	}
 	calls := 0
-	commitHook = func(string) error {
+	atomicfile.BeforeReplace = func(string) error {
 		if calls++; calls == 2 {
 			return errors.New("injected")
 		}
 		return nil
 	}
-	defer func() { commitHook = nil }()
-	if err := applyAll(changes); err == nil {
-		t.Fatal("applyAll succeeded despite the injected failure")
+	defer func() { atomicfile.BeforeReplace = nil }()
+	err := writeChanges(changes)
+	if err == nil {
+		t.Fatal("writeChanges succeeded despite the injected failure")
+	}
+	if msg := err.Error(); !strings.Contains(msg, "b.go: injected") || !strings.Contains(msg, "nothing was changed") {
+		t.Errorf("error %q does not name b.go and say nothing was changed", msg)
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 3 {
