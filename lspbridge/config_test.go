@@ -18,7 +18,7 @@ func TestParseConfig(t *testing.T) {
 	if opts.ReadyTimeout.String() != "20s" {
 		t.Errorf("readyTimeout: %v", opts.ReadyTimeout)
 	}
-	s := NewSupervisor(opts)
+	s := NewSupervisor(opts, nil)
 	g, _ := s.configFor("x.go")
 	if diff := cmp.Diff([]string{"gopls", "-remote=auto"}, g.Command); diff != "" || g.Markers[0] != "go.mod" {
 		t.Errorf("gopls override (-want +got)\n%s", diff)

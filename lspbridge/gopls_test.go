@@ -20,6 +20,7 @@ func TestGopls(t *testing.T) {
 	testutil.Needs(t, "gopls", "go")
 	root := fixture(t, "go.txtar")
 	s := newSup(t, nil)
+	log := captureLog(s)
 	ctx := testCtx(t)
 	req := func(file string, line int, symbol string) Request {
 		return Request{Root: root, File: file, Line: line, Symbol: symbol}
@@ -173,6 +174,13 @@ func TestGopls(t *testing.T) {
 		st := s.Status(root)[0]
 		if st.State != "running" || st.Restarts != 1 || !strings.Contains(st.Reason, "last crash: gopls crashed") {
 			t.Errorf("status after a restart: %+v", st)
+		}
+		waitLog(t, log,
+			`"level":"warn","server":"gopls","root":"`+root+`","pid":`,
+			`"status":"gopls (pid `, `signal: killed"`, "language server exited on its own",
+			`"level":"info","server":"gopls","root":"`+root+`","restarts":1,"after":"gopls crashed (`, "restarting the language server")
+		if n := strings.Count(log.String(), "language server started"); n != 2 {
+			t.Errorf("%d starts logged, want 2 (the first and the restart):\n%s", n, log.String())
 		}
 	})
 	t.Run("reload", func(t *testing.T) {

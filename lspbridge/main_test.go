@@ -5,7 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/testutil"
@@ -32,7 +36,7 @@ func fixture(t *testing.T, name string) string {
 // newSup returns a supervisor closed at the end of the test.
 func newSup(t *testing.T, opts *Options) *Supervisor {
 	t.Helper()
-	s := NewSupervisor(opts)
+	s := NewSupervisor(opts, nil)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testutil.IntegrationTimeout())
 		defer cancel()
@@ -63,5 +67,55 @@ func writeFile(t *testing.T, path, content string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// logBuffer collects a supervisor's log lines (JSON) for a test.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// captureLog makes s log into the returned buffer; call it before any
+// server starts.
+func captureLog(s *Supervisor) *logBuffer {
+	b := &logBuffer{}
+	s.log = zerolog.New(b)
+	return b
+}
+
+// waitLog waits (generously: some lines are written when a process is
+// reaped) until the log holds every want, and fails naming the missing.
+func waitLog(t *testing.T, b *logBuffer, wants ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		text := b.String()
+		var missing []string
+		for _, w := range wants {
+			if !strings.Contains(text, w) {
+				missing = append(missing, w)
+			}
+		}
+		if len(missing) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the supervisor's log lacks %q:\n%s", missing, text)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

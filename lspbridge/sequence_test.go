@@ -200,6 +200,7 @@ func TestNoHang(t *testing.T) {
 	testutil.Needs(t, "gopls", "go")
 	root := jsonrpc2Tree(t)
 	s := newSup(t, &Options{RequestTimeout: 3 * time.Second})
+	log := captureLog(s)
 	ctx := testCtx(t)
 	req := Request{Root: root, File: "stream.go", Line: lineOf(t, filepath.Join(root, "stream.go"), "func NewPlainObjectStream("), Symbol: "NewPlainObjectStream"}
 	if _, err := s.Hover(ctx, req); err != nil {
@@ -278,6 +279,8 @@ func TestNoHang(t *testing.T) {
 	}
 	r, err := s.Hover(ctx, req)
 	check(t, r, err, "NewPlainObjectStream")
+	waitLog(t, log, `"level":"warn"`, `"request":"answer textDocument/hover","timeout":3000`, "language server did not answer in time: stopping it",
+		"language server stopped after it hung", "restarting the language server")
 
 	// Cancelled while busy (not hung): the server stays and answers next.
 	pid := s.running(root)[0].proc.Pid()

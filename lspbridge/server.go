@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rs/zerolog"
 	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
@@ -42,8 +43,10 @@ type server struct {
 	caps    ServerCapabilities
 	enc     encoding
 	started time.Time
-	hangs   atomic.Bool // stopped by us for not answering: restart at once
-	setup   string      // what was prepared for it (a generated compilation database), for status
+	hangs   atomic.Bool    // stopped by us for not answering: restart at once
+	stopped atomic.Bool    // stopped by us (shutdown, reload or a hang): its exit is no crash
+	setup   string         // what was prepared for it (a generated compilation database), for status
+	log     zerolog.Logger // with the server's name, root and pid
 
 	// sendLock is held (a token in the channel) while document changes
 	// are written to the server, so that versions arrive in order. It is a
@@ -83,8 +86,9 @@ type published struct {
 }
 
 // startServer starts cfg's binary in root and initializes it. On failure
-// the error carries the stderr tail.
-func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts *Options) (*server, error) {
+// the error carries the stderr tail. log gets the start, a failed
+// initialize and the server's exit.
+func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts *Options, log zerolog.Logger) (*server, error) {
 	args := slices.Clone(cfg.Command[1:])
 	note := ""
 	if cfg.Name == "clangd" {
@@ -95,31 +99,77 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	}
 	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: args, Dir: root, Stdin: true, Stdout: true})
 	if err != nil {
+		log.Warn().Str("server", cfg.Name).Str("root", root).Err(err).Msg("language server did not start")
 		return nil, err
 	}
-	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note,
+	log = log.With().Str("server", cfg.Name).Str("root", root).Int("pid", p.Pid()).Logger()
+	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note, log: log,
 		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
 	if err := s.initialize(ictx); err != nil {
 		s.stop(context.WithoutCancel(ctx))
+		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", lastLines(p.StderrTail(), logStderrLines)).Msg("language server did not initialize")
 		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail()))
 	}
+	log.Info().Dur("took", time.Since(s.started)).Msg("language server started")
+	go s.logExit()
 	return s, nil
+}
+
+// logStderrLines is how many lines of a server's stderr a log line shows.
+const logStderrLines = 5
+
+// logExit waits for the server's exit and logs it: a warning with its
+// status and last stderr lines when nobody asked it to stop.
+func (s *server) logExit() {
+	<-s.proc.Done()
+	switch {
+	case s.hangs.Load():
+		s.log.Info().Str("status", exitStatus(s.proc)).Msg("language server stopped after it hung; the next call starts a fresh one")
+	case s.stopped.Load():
+		s.log.Info().Str("status", exitStatus(s.proc)).Msg("language server stopped")
+	default:
+		s.log.Warn().Str("status", exitStatus(s.proc)).Str("stderr", lastLines(s.proc.StderrTail(), logStderrLines)).
+			Msg("language server exited on its own; the next call restarts it")
+	}
+}
+
+// exitStatus is how a finished process ended ("exit status 2", "signal:
+// killed"), or "running".
+func exitStatus(p *proc.Process) string {
+	select {
+	case <-p.Done():
+	default:
+		return "running"
+	}
+	if err := p.Err(); err != nil {
+		return err.Error()
+	}
+	return "exit status 0"
 }
 
 // tail formats a child's stderr tail for an error message: its last lines.
 func tail(stderr string) string {
-	stderr = strings.TrimSpace(stderr)
-	if stderr == "" {
+	last := lastLines(stderr, 8)
+	if last == "" {
 		return " (no stderr output)"
 	}
-	lines := strings.Split(stderr, "\n")
-	if len(lines) > 8 {
-		lines = lines[len(lines)-8:]
+	return "; stderr: " + strings.ReplaceAll(last, "\n", "\n  ")
+}
+
+// lastLines is the last n lines of a child's stderr, trimmed.
+func lastLines(stderr string, n int) string {
+	stderr = strings.TrimSpace(stderr)
+	if stderr == "" {
+		return ""
 	}
-	return "; stderr: " + strings.Join(lines, "\n  ")
+	lines := strings.Split(stderr, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // initialize runs the LSP handshake.
@@ -308,6 +358,7 @@ func (s *server) exitErr() error {
 // in the background (the caller returns at once), and says so.
 func (s *server) hung(what string) error {
 	s.hangs.Store(true)
+	s.log.Warn().Str("request", what).Dur("timeout", s.opts.RequestTimeout).Msg("language server did not answer in time: stopping it")
 	go s.proc.Stop(context.Background(), nil)
 	return fmt.Errorf("%s did not %s within %s: it was stopped and starts afresh on next use%s",
 		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail()))
@@ -683,6 +734,7 @@ func (s *server) waitReady(ctx context.Context, path string, budget time.Duratio
 // stop shuts the server down: shutdown and exit, then the proc stop
 // sequence.
 func (s *server) stop(ctx context.Context) error {
+	s.stopped.Store(true)
 	defer s.conn.close()
 	return s.proc.Stop(ctx, func(ctx context.Context) error {
 		if err := s.conn.call(ctx, "shutdown", nil, nil); err != nil {

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -24,6 +26,7 @@ import (
 type Supervisor struct {
 	opts Options
 	reg  *registry
+	log  zerolog.Logger // starts, failed starts, crashes, restarts, hangs
 
 	mu      sync.Mutex // guards servers
 	servers map[serverKey]*entry
@@ -40,12 +43,17 @@ type entry struct {
 	retryAt  time.Time     // no new start before this
 	restarts int           // restarts after crashes
 	crash    string        // what the last crash looked like, for status
+	restart  bool          // the next start replaces a server that crashed or hung
 }
 
 // NewSupervisor returns a Supervisor; nil opts means the built-in servers
-// and default timings.
-func NewSupervisor(opts *Options) *Supervisor {
-	return &Supervisor{opts: opts.withDefaults(), reg: newRegistry(), servers: map[serverKey]*entry{}}
+// and default timings. log gets the servers' lifecycle; nil discards it.
+func NewSupervisor(opts *Options, log *zerolog.Logger) *Supervisor {
+	s := &Supervisor{opts: opts.withDefaults(), reg: newRegistry(), servers: map[serverKey]*entry{}}
+	if log != nil {
+		s.log = *log
+	}
+	return s
 }
 
 // configFor returns the server that handles path.
@@ -135,12 +143,14 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			e.crash = fmt.Sprintf("%s stopped after it did not answer within %s", cfg.Name, s.opts.RequestTimeout)
 			e.srv = nil
 			e.restarts++
+			e.restart = true
 		}
 		if e.srv != nil && e.srv.exited() {
 			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), tail(e.srv.proc.StderrTail()))
 			e.crash = e.err.Error()
 			e.srv = nil
 			e.restarts++
+			e.restart = true
 			e.retryAt = time.Now().Add(min(time.Duration(1<<min(e.restarts-1, 6))*500*time.Millisecond, s.opts.RetryDelay))
 		}
 		if e.srv != nil {
@@ -168,11 +178,15 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			return nil, fmt.Errorf("%s not started: binary missing (tried %s on PATH)", cfg.Name, cfg.Command[0])
 		}
 		e.starting = make(chan struct{})
+		if e.restart {
+			e.restart = false
+			s.log.Info().Str("server", cfg.Name).Str("root", root).Int("restarts", e.restarts).Str("after", e.crash).Msg("restarting the language server")
+		}
 		s.mu.Unlock()
 
 		// The start is shared with other callers: it is bounded by
 		// InitTimeout, not by this caller's ctx.
-		srv, err := startServer(context.WithoutCancel(ctx), cfg, root, bin, &s.opts)
+		srv, err := startServer(context.WithoutCancel(ctx), cfg, root, bin, &s.opts, s.log)
 
 		s.mu.Lock()
 		close(e.starting)
@@ -357,6 +371,7 @@ func (s *Supervisor) stopKey(ctx context.Context, k serverKey) *ServerConfig {
 	}
 	s.mu.Unlock()
 	if srv != nil {
+		s.log.Info().Str("server", k.name).Str("root", k.root).Msg("reloading the language server")
 		srv.stop(ctx)
 	}
 	if e == nil {

@@ -9,19 +9,23 @@ import (
 	"fmt"
 	"os/exec"
 
+	"github.com/rs/zerolog"
+
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
 // Attach builds the lsp capability for a run rooted at root (used only for
 // probing; each call reads the session's root). section is the config
-// file's "lsp" section, or nil. The tools are always attached: whether a
-// server can start is decided per call, and status says why not.
-func Attach(root string, section json.RawMessage) rpc.Attachment {
+// file's "lsp" section, or nil; log gets the servers' lifecycle (starts,
+// crashes, restarts, hangs; nil: discarded). The tools are always
+// attached: whether a server can start is decided per call, and status
+// says why not.
+func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	opts, err := ParseConfig(section)
 	if err != nil {
 		return rpc.Attachment{Capability: "lsp", Reason: err.Error()}
 	}
-	sup := NewSupervisor(opts)
+	sup := NewSupervisor(opts, log)
 	t := &toolSet{sup: sup, root: root}
 	a := rpc.Attachment{
 		Capability: "lsp",

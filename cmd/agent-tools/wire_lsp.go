@@ -8,5 +8,5 @@ import (
 )
 
 func attachLSP(cfg *config) rpc.Attachment {
-	return lspbridge.Attach(cfg.root, cfg.section("lsp"))
+	return lspbridge.Attach(cfg.root, cfg.section("lsp"), cfg.logger("lsp"))
 }
