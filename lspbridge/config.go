@@ -5,14 +5,17 @@
 package lspbridge
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/config"
 )
 
 // ServerConfig describes one language server.
@@ -28,12 +31,12 @@ type ServerConfig struct {
 	Extensions map[string]string `json:"extensions,omitempty"`
 	// PreferredMarkers are tried first: the nearest ancestor of the file
 	// (inside the run root) holding one of them is the server's root.
-	PreferredMarkers []string `json:"preferredMarkers,omitempty"`
+	PreferredMarkers []string `json:"preferred_markers,omitempty"`
 	// Markers: otherwise the nearest ancestor holding any of them.
 	Markers []string `json:"markers,omitempty"`
 	// InitializationOptions are sent as initialize's
 	// initializationOptions.
-	InitializationOptions json.RawMessage `json:"initializationOptions,omitempty"`
+	InitializationOptions json.RawMessage `json:"initialization_options,omitempty"`
 	// Settings answer workspace/configuration: each requested section is
 	// looked up in this object by its dotted name; absent sections get
 	// null.
@@ -43,7 +46,7 @@ type ServerConfig struct {
 	Checker []string `json:"checker,omitempty"`
 	// CheckerFormat names the checker's output parser: "gcc"
 	// (file:line:col: message), "tsc", "pyright-json" or "dart-machine".
-	CheckerFormat string `json:"checkerFormat,omitempty"`
+	CheckerFormat string `json:"checker_format,omitempty"`
 	// Unversioned says the server publishes diagnostics without a version
 	// and stays silent when they did not change
 	// (typescript-language-server); it is also learnt from its first
@@ -52,7 +55,7 @@ type ServerConfig struct {
 	// BackgroundIndex says the server indexes the project in the
 	// background after start (clangd) and announces it with work-done
 	// progress: references and renames wait for it.
-	BackgroundIndex bool `json:"backgroundIndex,omitempty"`
+	BackgroundIndex bool `json:"background_index,omitempty"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 }
@@ -110,22 +113,24 @@ var builtinServers = []ServerConfig{
 	},
 }
 
-// Config is the lsp section of the config file.
+// Config is the lsp section of the config file, decoded by
+// internal/config: snake_case keys (the camelCase ones of earlier releases
+// are read with a deprecation warning), durations as Go duration strings.
 type Config struct {
 	// ReadyTimeout bounds how long a navigation action on a fresh server
 	// waits for it to finish loading, e.g. "10s" (default).
-	ReadyTimeout string `json:"readyTimeout,omitempty"`
+	ReadyTimeout config.Duration `json:"ready_timeout,omitempty"`
 	// RequestTimeout bounds one request to a server, e.g. "60s"
 	// (default); a server that does not answer within it is stopped.
-	RequestTimeout string `json:"requestTimeout,omitempty"`
+	RequestTimeout config.Duration `json:"request_timeout,omitempty"`
 	// IndexTimeout bounds the wait for a server's loading and indexing
 	// before references, implementation, rename and workspace symbols,
 	// e.g. "30s" (default).
-	IndexTimeout string `json:"indexTimeout,omitempty"`
+	IndexTimeout config.Duration `json:"index_timeout,omitempty"`
 	// DiagnosticTimeout caps a wait for a file's diagnostics after a
 	// change, e.g. "3s" (default); what is not published by then is
 	// reported as not available yet.
-	DiagnosticTimeout string `json:"diagnosticTimeout,omitempty"`
+	DiagnosticTimeout config.Duration `json:"diagnostic_timeout,omitempty"`
 	// Servers override built-in servers by name or add new ones.
 	Servers []ServerConfig `json:"servers,omitempty"`
 }
@@ -198,61 +203,39 @@ func (o *Options) withDefaults() Options {
 	return r
 }
 
-// ParseConfig decodes the lsp section (strictly: unknown fields are errors)
-// into Options. A nil section gives the defaults.
-func ParseConfig(section json.RawMessage) (*Options, error) {
+// ParseConfig decodes the lsp section (see internal/config: unknown keys
+// are errors, old spellings warn on stderr) into Options. A nil section
+// gives the defaults.
+func ParseConfig(section json.RawMessage) (*Options, error) { return parseConfig(section, os.Stderr) }
+
+// parseConfig is ParseConfig writing deprecation warnings to warn.
+func parseConfig(section json.RawMessage, warn io.Writer) (*Options, error) {
 	opts := defaultOptions
 	opts.Servers = slices.Clone(builtinServers)
-	if len(section) == 0 || string(section) == "null" {
-		return &opts, nil
+	c := Config{
+		ReadyTimeout:      config.Duration(opts.ReadyTimeout),
+		RequestTimeout:    config.Duration(opts.RequestTimeout),
+		IndexTimeout:      config.Duration(opts.IndexTimeout),
+		DiagnosticTimeout: config.Duration(opts.DiagnosticCap),
 	}
-	var c Config
-	dec := json.NewDecoder(bytes.NewReader(section))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return nil, fmt.Errorf("lsp section: %w", err)
+	if err := config.Decode("lsp", section, &c, warn); err != nil {
+		return nil, err
 	}
-	if c.ReadyTimeout != "" {
-		d, err := time.ParseDuration(c.ReadyTimeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("lsp section: readyTimeout %q: want a duration such as \"10s\"", c.ReadyTimeout)
-		}
-		opts.ReadyTimeout = d
-	}
-	if c.RequestTimeout != "" {
-		d, err := time.ParseDuration(c.RequestTimeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("lsp section: requestTimeout %q: want a duration such as \"60s\"", c.RequestTimeout)
-		}
-		opts.RequestTimeout = d
-	}
-	if c.DiagnosticTimeout != "" {
-		d, err := time.ParseDuration(c.DiagnosticTimeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("lsp section: diagnosticTimeout %q: want a duration such as \"3s\"", c.DiagnosticTimeout)
-		}
-		opts.DiagnosticCap = d
-	}
-	if c.IndexTimeout != "" {
-		d, err := time.ParseDuration(c.IndexTimeout)
-		if err != nil || d <= 0 {
-			return nil, fmt.Errorf("lsp section: indexTimeout %q: want a duration such as \"30s\"", c.IndexTimeout)
-		}
-		opts.IndexTimeout = d
-	}
-	for _, s := range c.Servers {
+	opts.ReadyTimeout, opts.RequestTimeout = c.ReadyTimeout.D(), c.RequestTimeout.D()
+	opts.IndexTimeout, opts.DiagnosticCap = c.IndexTimeout.D(), c.DiagnosticTimeout.D()
+	for i, s := range c.Servers {
 		if s.Name == "" {
-			return nil, fmt.Errorf("lsp section: a server has no name")
+			return nil, fmt.Errorf("config lsp.servers[%d]: a server needs a name", i)
 		}
-		i := slices.IndexFunc(opts.Servers, func(b ServerConfig) bool { return b.Name == s.Name })
-		if i < 0 {
+		j := slices.IndexFunc(opts.Servers, func(b ServerConfig) bool { return b.Name == s.Name })
+		if j < 0 {
 			if len(s.Command) == 0 || len(s.Extensions) == 0 || len(s.allMarkers()) == 0 {
-				return nil, fmt.Errorf("lsp section: new server %q needs command, extensions and markers", s.Name)
+				return nil, fmt.Errorf("config lsp.servers[%d]: new server %q needs command, extensions and markers", i, s.Name)
 			}
 			opts.Servers = append(opts.Servers, s)
 			continue
 		}
-		opts.Servers[i] = mergeServer(opts.Servers[i], s)
+		opts.Servers[j] = mergeServer(opts.Servers[j], s)
 	}
 	return &opts, nil
 }

@@ -1,38 +1,111 @@
 package lspbridge
 
 import (
+	"encoding/json"
+	"os"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 func TestParseConfig(t *testing.T) {
-	opts, err := ParseConfig([]byte(`{"readyTimeout": "20s", "servers": [
+	var warn strings.Builder
+	opts, err := parseConfig([]byte(`{"ready_timeout": "20s", "index_timeout": "45s", "servers": [
 		{"name": "gopls", "command": ["gopls", "-remote=auto"], "settings": {"gopls": {"staticcheck": true}}},
-		{"name": "zls", "command": ["zls"], "extensions": {".zig": "zig"}, "markers": ["build.zig"]},
-		{"name": "dart", "disabled": true}]}`))
+		{"name": "zls", "command": ["zls"], "extensions": {".zig": "zig"}, "preferred_markers": ["zls.json"], "markers": ["build.zig"], "checker_format": "gcc", "background_index": true},
+		{"name": "dart", "disabled": true}]}`), &warn)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opts.ReadyTimeout.String() != "20s" {
-		t.Errorf("readyTimeout: %v", opts.ReadyTimeout)
+	if opts.ReadyTimeout != 20*time.Second || opts.IndexTimeout != 45*time.Second || opts.RequestTimeout != defaultOptions.RequestTimeout || opts.DiagnosticCap != defaultOptions.DiagnosticCap {
+		t.Errorf("timeouts: ready %v, index %v, request %v, diagnostic %v", opts.ReadyTimeout, opts.IndexTimeout, opts.RequestTimeout, opts.DiagnosticCap)
+	}
+	if warn.Len() != 0 {
+		t.Errorf("warnings for current keys: %s", warn.String())
 	}
 	s := NewSupervisor(opts, nil)
 	g, _ := s.configFor("x.go")
-	if diff := cmp.Diff([]string{"gopls", "-remote=auto"}, g.Command); diff != "" || g.Markers[0] != "go.mod" {
-		t.Errorf("gopls override (-want +got)\n%s", diff)
+	if diff := cmp.Diff([]string{"gopls", "-remote=auto"}, g.Command); diff != "" || g.Markers[0] != "go.mod" || string(g.Settings) != `{"gopls":{"staticcheck":true}}` {
+		t.Errorf("gopls override (-want +got)\n%s\nsettings %s", diff, g.Settings)
 	}
-	if z, err := s.configFor("a.zig"); err != nil || z.Name != "zls" {
-		t.Errorf("added server: %v %v", z, err)
+	if z, err := s.configFor("a.zig"); err != nil || z.Name != "zls" || z.PreferredMarkers[0] != "zls.json" || z.CheckerFormat != "gcc" || !z.BackgroundIndex {
+		t.Errorf("added server: %+v %v", z, err)
 	}
 	if _, err := s.configFor("a.dart"); err == nil {
 		t.Error("a disabled server still handles its files")
 	}
-	for _, bad := range []string{`{"servers": [{"name": "x"}]}`, `{"readyTimeout": "soon"}`, `{"unknown": 1}`} {
-		if _, err := ParseConfig([]byte(bad)); err == nil || !strings.HasPrefix(err.Error(), "lsp section") {
-			t.Errorf("%s: want an lsp section error, got %v", bad, err)
+	bad := map[string]string{
+		`{"servers": [{"name": "x"}]}`:            `config lsp.servers[0]: new server "x" needs command, extensions and markers`,
+		`{"servers": [{"command": ["x"]}]}`:       `config lsp.servers[0]: a server needs a name`,
+		`{"ready_timeout": "soon"}`:               `config lsp.ready_timeout: want a positive duration such as "90s" or "5m", got "soon"`,
+		`{"request_timeout": 30}`:                 `config lsp.request_timeout: want a duration string such as "30s", got the number 30`,
+		`{"unknown": 1}`:                          `config lsp: unknown key "unknown" (known: ready_timeout, request_timeout, index_timeout, diagnostic_timeout, servers)`,
+		`{"servers": [{"name": "x", "mark": 1}]}`: `config lsp.servers[0]: unknown key "mark"`,
+	}
+	for in, want := range bad {
+		if _, err := parseConfig([]byte(in), nil); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: want an error starting %q, got %v", in, want, err)
 		}
+	}
+}
+
+// TestParseConfigOldKeys: the camelCase keys of earlier releases still
+// work, each with a deprecation warning naming the new key.
+func TestParseConfigOldKeys(t *testing.T) {
+	var warn strings.Builder
+	opts, err := parseConfig([]byte(`{"readyTimeout": "20s", "requestTimeout": "2s", "indexTimeout": "5s", "diagnosticTimeout": "60s",
+		"servers": [{"name": "zls", "command": ["zls"], "extensions": {".zig": "zig"}, "preferredMarkers": ["build.zig"], "checkerFormat": "gcc", "backgroundIndex": true, "initializationOptions": {"a": 1}}]}`), &warn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.ReadyTimeout != 20*time.Second || opts.RequestTimeout != 2*time.Second || opts.IndexTimeout != 5*time.Second || opts.DiagnosticCap != time.Minute {
+		t.Errorf("timeouts: ready %v, request %v, index %v, diagnostic %v", opts.ReadyTimeout, opts.RequestTimeout, opts.IndexTimeout, opts.DiagnosticCap)
+	}
+	z := opts.Servers[len(opts.Servers)-1]
+	if z.PreferredMarkers[0] != "build.zig" || z.CheckerFormat != "gcc" || !z.BackgroundIndex || string(z.InitializationOptions) != `{"a":1}` {
+		t.Errorf("server read from old keys: %+v", z)
+	}
+	for _, w := range []string{
+		`config lsp.readyTimeout is deprecated: write "ready_timeout"`,
+		`config lsp.diagnosticTimeout is deprecated: write "diagnostic_timeout"`,
+		`config lsp.servers[0].preferredMarkers is deprecated: write "preferred_markers"`,
+		`config lsp.servers[0].initializationOptions is deprecated: write "initialization_options"`,
+	} {
+		if !strings.Contains(warn.String(), w) {
+			t.Errorf("warnings lack %q:\n%s", w, warn.String())
+		}
+	}
+	if n := strings.Count(warn.String(), "\n"); n != 8 {
+		t.Errorf("%d warnings, want 8 (one per old key):\n%s", n, warn.String())
+	}
+}
+
+// TestREADMEConfigExample: the lsp config example in the README decodes
+// without a warning.
+func TestREADMEConfigExample(t *testing.T) {
+	data, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "```json\n{\"lsp\": {")
+	block, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("README has no lsp config example")
+	}
+	var file struct{ LSP json.RawMessage }
+	if err := json.Unmarshal([]byte(`{"lsp": {`+block), &file); err != nil {
+		t.Fatalf("the README's example is not JSON: %v", err)
+	}
+	var warn strings.Builder
+	opts, err := parseConfig(file.LSP, &warn)
+	if err != nil || warn.Len() != 0 {
+		t.Fatalf("the README's example: %v %s", err, warn.String())
+	}
+	if opts.ReadyTimeout != 20*time.Second || !slices.ContainsFunc(opts.Servers, func(c ServerConfig) bool { return c.Name == "zls" }) {
+		t.Errorf("the README's example decoded to %+v", opts)
 	}
 }
 

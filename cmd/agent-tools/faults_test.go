@@ -290,7 +290,7 @@ func startFaultsEnv(t *testing.T) *faultsEnv {
 	py := writeFile(t, e.root, ".venv/bin/python", fmt.Sprintf(faultsFakePython, evalPython, filepath.Join(e.state, "adapter.pid")))
 	os.Chmod(py, 0o755)
 	cfg, _ := json.Marshal(map[string]any{
-		"lsp":  map[string]any{"readyTimeout": "5s", "requestTimeout": "2s", "servers": servers},
+		"lsp":  map[string]any{"ready_timeout": "5s", "request_timeout": "2s", "servers": servers},
 		"eval": map[string]any{"python": evalPython, "timeout": "4s", "grace": "1s"},
 	})
 	worker := writeFile(t, e.state, "stubborn-worker.sh", faultsStubbornWorker)
