@@ -279,7 +279,7 @@ func TestNoHang(t *testing.T) {
 	}
 	r, err := s.Hover(ctx, req)
 	check(t, r, err, "NewPlainObjectStream")
-	waitLog(t, log, `"level":"warn"`, `"request":"answer textDocument/hover","timeout":3000`, "language server did not answer in time: stopping it",
+	waitLog(t, log, `"level":"warn"`, `"request":"answer textDocument/hover","timeout":3000`, "language server did not answer in time: killing it",
 		"language server stopped after it hung", "restarting the language server")
 
 	// Cancelled while busy (not hung): the server stays and answers next.

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -354,11 +355,14 @@ func (s *server) exitErr() error {
 	return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
 }
 
-// hung stops a server that did not answer or read within RequestTimeout,
-// in the background (the caller returns at once), and says so.
+// hung stops a server that did not answer or read within RequestTimeout
+// and says so. A hung server would not honour a goodbye or SIGTERM, so
+// its group is killed at once; the reaping goes on in the background (the
+// caller returns at once).
 func (s *server) hung(what string) error {
 	s.hangs.Store(true)
-	s.log.Warn().Str("request", what).Dur("timeout", s.opts.RequestTimeout).Msg("language server did not answer in time: stopping it")
+	s.log.Warn().Str("request", what).Dur("timeout", s.opts.RequestTimeout).Msg("language server did not answer in time: killing it")
+	s.proc.Signal(syscall.SIGKILL)
 	go s.proc.Stop(context.Background(), nil)
 	return fmt.Errorf("%s did not %s within %s: it was stopped and starts afresh on next use%s",
 		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail()))
