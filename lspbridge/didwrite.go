@@ -133,61 +133,100 @@ func (wc *writeCheck) text(what string) string {
 }
 
 // checkWrite runs diagnostics on write for paths (already written to
-// disk).
+// disk): the baselines first, while the servers still have the old
+// content, then the change, then what the servers publish for it.
 func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string) *writeCheck {
-	wc := &writeCheck{}
-	var targets []*checkTarget
-	byPath := map[string]*checkTarget{}
-	type change struct {
-		t        *checkTarget
-		old, new string
-		st       stamp
-	}
-	var changes []change
+	w := &writeRun{s: s, ctx: ctx, root: root, wc: &writeCheck{}, byPath: map[string]*checkTarget{}}
 	for _, p := range paths {
-		path, err := resolvePath(root, p)
-		if err != nil {
-			wc.skipped = append(wc.skipped, p+": "+err.Error())
-			continue
-		}
-		if _, err := s.configFor(path); err != nil {
-			wc.skipped = append(wc.skipped, p+": no language server handles this file type")
-			continue
-		}
-		if byPath[path] != nil {
-			continue
-		}
-		text, st, err := readStamped(path)
-		if err != nil {
-			s.forget(ctx, root, path)
-			wc.skipped = append(wc.skipped, p+": deleted")
-			continue
-		}
-		srv, err := s.serverAsIs(ctx, root, path)
-		if err != nil {
-			wc.skipped = append(wc.skipped, p+": "+err.Error())
-			continue
-		}
-		t := &checkTarget{srv: srv, path: path, written: true}
-		old, known := s.textBefore(ctx, srv, path)
-		if known {
-			if ds, err := s.settledDiagnostics(ctx, srv, path); err == nil {
-				s.reg.baseline(path, convertDiags(root, srv.enc, path, old, ds))
-				t.baseKnown = true
-			}
-		}
-		if !t.baseKnown {
-			wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (no earlier version known): all its errors count as new", displayPath(root, path)))
-		}
-		targets = append(targets, t)
-		byPath[path] = t
-		changes = append(changes, change{t, old, text, st})
+		w.addWritten(p)
 	}
+	w.addDependents()
+	w.snapshotPublications()
+	w.sendChange()
+	w.collect()
+	w.observeOthers()
+	wc := w.wc
+	if wc.fresh == nil {
+		wc.fresh = []Diag{}
+	}
+	sortDiags(wc.fresh)
+	sortDiags(wc.remaining)
+	return wc
+}
 
-	// Files that use what changed: opened (and diagnosed) while the server
-	// still has the old content.
-	var deps []*checkTarget
-	for _, c := range changes {
+// writeRun is one run of checkWrite: the files it checks and what it
+// learnt so far.
+type writeRun struct {
+	s       *Supervisor
+	ctx     context.Context
+	root    string
+	wc      *writeCheck
+	written []*writtenFile // in the order given
+	deps    []*checkTarget // files that use what changed
+	byPath  map[string]*checkTarget
+	// before is each server's last publication per file before the
+	// change: the baseline of files that are neither written nor
+	// dependents but that the server republishes (gopls does).
+	before map[*server]map[string]*published
+}
+
+// writtenFile is a written file: its target and its content before (as
+// the server had it) and after the write.
+type writtenFile struct {
+	t        *checkTarget
+	old, new string
+	st       stamp
+}
+
+// addWritten takes one written path: it is resolved, its server found,
+// and its diagnostics before the write recorded as its baseline; a path
+// that cannot be checked is added to the skipped list with the reason.
+func (w *writeRun) addWritten(p string) {
+	s, ctx, root, wc := w.s, w.ctx, w.root, w.wc
+	path, err := resolvePath(root, p)
+	if err != nil {
+		wc.skipped = append(wc.skipped, p+": "+err.Error())
+		return
+	}
+	if _, err := s.configFor(path); err != nil {
+		wc.skipped = append(wc.skipped, p+": no language server handles this file type")
+		return
+	}
+	if w.byPath[path] != nil {
+		return
+	}
+	text, st, err := readStamped(path)
+	if err != nil {
+		s.forget(ctx, root, path)
+		wc.skipped = append(wc.skipped, p+": deleted")
+		return
+	}
+	srv, err := s.serverAsIs(ctx, root, path)
+	if err != nil {
+		wc.skipped = append(wc.skipped, p+": "+err.Error())
+		return
+	}
+	t := &checkTarget{srv: srv, path: path, written: true}
+	old, known := s.textBefore(ctx, srv, path)
+	if known {
+		if ds, err := s.settledDiagnostics(ctx, srv, path); err == nil {
+			s.reg.baseline(path, convertDiags(root, srv.enc, path, old, ds))
+			t.baseKnown = true
+		}
+	}
+	if !t.baseKnown {
+		wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (no earlier version known): all its errors count as new", displayPath(root, path)))
+	}
+	w.byPath[path] = t
+	w.written = append(w.written, &writtenFile{t, old, text, st})
+}
+
+// addDependents finds the files that use what changed and opens (and
+// diagnoses) them while the server still has the old content: that is
+// their baseline.
+func (w *writeRun) addDependents() {
+	s, ctx := w.s, w.ctx
+	for _, c := range w.written {
 		if !c.t.baseKnown || c.old == c.new {
 			continue
 		}
@@ -195,80 +234,85 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 		if len(names) == 0 {
 			continue
 		}
-		found, more, re := dependents(ctx, c.t.srv, c.t.path, names, byPath)
+		found, more, re := dependents(ctx, c.t.srv, c.t.path, names, w.byPath)
 		if more > 0 {
-			wc.notes = append(wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
+			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
 		}
 		for _, d := range found {
 			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}
-			byPath[d] = t
-			deps = append(deps, t)
+			w.byPath[d] = t
+			w.deps = append(w.deps, t)
 		}
 	}
-	s.parallel(deps, func(t *checkTarget) {
+	s.parallel(w.deps, func(t *checkTarget) {
 		if _, err := t.srv.sync(ctx, t.path); err != nil {
 			return
 		}
 		if ds, err := s.settledDiagnostics(ctx, t.srv, t.path); err == nil {
 			text, _ := t.srv.textOf(t.path)
-			s.reg.baseline(t.path, convertDiags(root, t.srv.enc, t.path, text, ds))
+			s.reg.baseline(t.path, convertDiags(w.root, t.srv.enc, t.path, text, ds))
 			t.baseKnown = true
 		}
 	})
+}
 
-	// What the servers publish for other files during the wait counts too
-	// (gopls republishes affected packages); their last publication before
-	// the change is their baseline.
-	before := map[*server]map[string]*published{}
-	for _, t := range targets {
-		if before[t.srv] == nil {
-			before[t.srv] = t.srv.publications()
+// snapshotPublications records, for each server involved, its last
+// publication per file before the change.
+func (w *writeRun) snapshotPublications() {
+	w.before = map[*server]map[string]*published{}
+	for _, c := range w.written {
+		if w.before[c.t.srv] == nil {
+			w.before[c.t.srv] = c.t.srv.publications()
 		}
 	}
+}
 
-	// The change: written files first (all of them, so that files written
-	// together are seen together), then the other files changed on disk,
-	// then the dependents again as new versions.
-	for _, c := range changes {
+// sendChange tells the servers about the change: the written files first
+// (all of them, so that files written together are seen together), then
+// the other files changed on disk, then the dependents again as new
+// versions.
+func (w *writeRun) sendChange() {
+	opts, ctx := &w.s.opts, w.ctx
+	for _, c := range w.written {
 		c.t.srv.mu.Lock()
 		seen := c.t.srv.diags[c.t.path] != nil
 		c.t.srv.mu.Unlock()
-		sr, err := c.t.srv.syncText(ctx, c.t.path, c.new, c.st, false)
-		c.t.sr, c.t.err = sr, err
-		c.t.limit = s.opts.DiagnosticCap
+		c.t.sr, c.t.err = c.t.srv.syncText(ctx, c.t.path, c.new, c.st, false)
+		c.t.limit = opts.DiagnosticCap
 		if !seen {
-			c.t.limit = max(c.t.limit, s.opts.ReadyTimeout)
+			c.t.limit = max(c.t.limit, opts.ReadyTimeout)
 		}
 	}
-	for srv := range before {
+	for srv := range w.before {
 		srv.refresh(ctx)
 	}
-	for _, t := range deps {
+	for _, t := range w.deps {
 		text, st, err := readStamped(t.path)
 		if err != nil {
 			t.err = err
 			continue
 		}
 		t.sr, t.err = t.srv.syncText(ctx, t.path, text, st, true)
-		t.limit = s.opts.DiagnosticCap
+		t.limit = opts.DiagnosticCap
 	}
-	all := append(slices.Clone(targets), deps...)
+}
+
+// collect waits (in parallel, each bounded) for the diagnostics of the
+// written files and the dependents after the change, and adds what is new
+// to the result.
+func (w *writeRun) collect() {
+	s, root, wc := w.s, w.root, w.wc
+	all := make([]*checkTarget, 0, len(w.written)+len(w.deps))
+	for _, c := range w.written {
+		all = append(all, c.t)
+	}
+	all = append(all, w.deps...)
 	s.parallel(all, func(t *checkTarget) {
 		if t.err == nil {
-			t.diags, t.silent, t.err = t.srv.diagnosticsSilent(ctx, t.path, t.sr, t.limit)
+			t.diags, t.silent, t.err = t.srv.diagnosticsSilent(w.ctx, t.path, t.sr, t.limit)
 		}
 	})
-	var silent []string
-	for _, t := range all {
-		if t.silent && t.err == nil {
-			silent = append(silent, displayPath(root, t.path))
-		}
-	}
-	if len(silent) > 0 {
-		srv := all[0].srv
-		wc.notes = append(wc.notes, fmt.Sprintf("%s publishes without versions and published nothing new for %s within its quiet window (%s): taken as unchanged",
-			srv.cfg.Name, strings.Join(silent, ", "), s.opts.QuietWindow))
-	}
+	w.noteSilence(all)
 	for _, t := range all {
 		if t.err != nil {
 			wc.skipped = append(wc.skipped, displayPath(root, t.path)+": "+t.err.Error())
@@ -290,9 +334,31 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 		}
 		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
 	}
-	for srv, pubs := range before {
+}
+
+// noteSilence says which answers rest on an unversioned server's silence.
+func (w *writeRun) noteSilence(all []*checkTarget) {
+	var silent []string
+	for _, t := range all {
+		if t.silent && t.err == nil {
+			silent = append(silent, displayPath(w.root, t.path))
+		}
+	}
+	if len(silent) > 0 {
+		srv := all[0].srv
+		w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s publishes without versions and published nothing new for %s within its quiet window (%s): taken as unchanged",
+			srv.cfg.Name, strings.Join(silent, ", "), w.s.opts.QuietWindow))
+	}
+}
+
+// observeOthers adds what the servers published during the wait for
+// files neither written nor dependents (gopls republishes affected
+// packages); their last publication before the change is their baseline.
+func (w *writeRun) observeOthers() {
+	s, root := w.s, w.root
+	for srv, pubs := range w.before {
 		for path, p := range srv.publications() {
-			if byPath[path] != nil || !workspace.Within(canonical(root), path) {
+			if w.byPath[path] != nil || !workspace.Within(canonical(root), path) {
 				continue
 			}
 			if old := pubs[path]; old != nil && old.seq == p.seq {
@@ -302,15 +368,9 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 				s.reg.baseline(path, convertDiags(root, srv.enc, path, text, old.diags))
 			}
 			text, _ := srv.textOf(path)
-			s.observeInto(wc, root, path, convertDiags(root, srv.enc, path, text, p.diags), nil)
+			s.observeInto(w.wc, root, path, convertDiags(root, srv.enc, path, text, p.diags), nil)
 		}
 	}
-	if wc.fresh == nil {
-		wc.fresh = []Diag{}
-	}
-	sortDiags(wc.fresh)
-	sortDiags(wc.remaining)
-	return wc
 }
 
 // observeInto passes a file's diagnostics through the registry and adds

@@ -110,7 +110,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
 	if err := s.initialize(ictx); err != nil {
-		s.stop(context.WithoutCancel(ctx))
+		s.shutdown(context.WithoutCancel(ctx))
 		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", lastLines(p.StderrTail(), logStderrLines)).Msg("language server did not initialize")
 		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail()))
 	}
@@ -130,7 +130,7 @@ func (s *server) logExit() {
 	case s.hangs.Load():
 		s.log.Info().Str("status", exitStatus(s.proc)).Msg("language server stopped after it hung; the next call starts a fresh one")
 	case s.stopped.Load():
-		s.log.Info().Str("status", exitStatus(s.proc)).Msg("language server stopped")
+		// stop logs it, once the process is gone.
 	default:
 		s.log.Warn().Str("status", exitStatus(s.proc)).Str("stderr", lastLines(s.proc.StderrTail(), logStderrLines)).
 			Msg("language server exited on its own; the next call restarts it")
@@ -591,16 +591,12 @@ func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResu
 // errSilent is awaitDiagnostics' way to say its answer rests on silence.
 var errSilent = errors.New("silent")
 
+// awaitDiagnostics is diagnosticsSilent's wait: pulled diagnostics, else
+// the publication already there when the content did not change, else
+// the wait for a fresh push.
 func (s *server) awaitDiagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
-	if supported(s.caps.DiagnosticProvider) {
-		var rep DocumentDiagnosticReport
-		err := s.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
-		if err == nil && rep.Kind == "full" {
-			return rep.Items, nil
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
+	if ds, ok, err := s.pullDiagnostics(ctx, path); ok || err != nil {
+		return ds, err
 	}
 	var sentAt time.Time
 	s.mu.Lock()
@@ -615,78 +611,127 @@ func (s *server) awaitDiagnostics(ctx context.Context, path string, sr syncResul
 		}
 		sr.seq = 0 // nothing published for this version yet: wait for it below
 	}
+	w := &pushWait{s: s, path: path, sr: sr, sentAt: sentAt}
+	return w.run(ctx, limit)
+}
+
+// pullDiagnostics asks a server that offers pull diagnostics; ok is false
+// when it does not, or its answer was not a full report (the caller then
+// waits for a push).
+func (s *server) pullDiagnostics(ctx context.Context, path string) (ds []Diagnostic, ok bool, err error) {
+	if !supported(s.caps.DiagnosticProvider) {
+		return nil, false, nil
+	}
+	var rep DocumentDiagnosticReport
+	err = s.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
+	if err == nil && rep.Kind == "full" {
+		return rep.Items, true, nil
+	}
+	return nil, false, ctx.Err()
+}
+
+// pushWait is one wait for a file's pushed diagnostics after a sync: the
+// timers it arms as publications arrive and the server goes quiet.
+type pushWait struct {
+	s       *server
+	path    string
+	sr      syncResult
+	sentAt  time.Time        // when the version was sent
+	lastSeq uint64           // the last fresh publication seen; 0 while none
+	settleC <-chan time.Time // the settle window after a fresh publication
+	quietC  <-chan time.Time // the quiet window of a ready unversioned server
+	wakeC   <-chan time.Time // the end of an unversioned server's ready budget
+}
+
+// run waits until the publication settles, an unversioned server stays
+// quiet, limit passes, ctx ends or the server exits.
+func (w *pushWait) run(ctx context.Context, limit time.Duration) ([]Diagnostic, error) {
 	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
-	var settleC, quietC, wakeC <-chan time.Time
-	var lastSeq uint64
-	latest := func() []Diagnostic {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		if p := s.diags[path]; p != nil {
-			return p.diags
-		}
-		return nil
-	}
 	for {
-		s.mu.Lock()
-		p := s.diags[path]
-		ch := s.changed
-		unversioned := s.cfg.Unversioned || s.unversioned
-		// Silence means "clean" only from a server that is done loading:
-		// one that has published, or ended its progress and had the ready
-		// budget to load (a fresh typescript-language-server ends its
-		// progress long before it has checked the file).
-		loaded := s.progressed && len(s.progress) == 0
-		ready := s.published || loaded && time.Since(s.started) > s.opts.ReadyTimeout
-		s.mu.Unlock()
-		if unversioned && loaded && !ready && wakeC == nil {
-			wakeC = time.After(time.Until(s.started.Add(s.opts.ReadyTimeout)) + time.Millisecond)
-		}
-		if p != nil && p.seq > sr.seq && (p.version == nil || *p.version == sr.version) && p.seq != lastSeq {
-			lastSeq = p.seq
-			settle := s.opts.SettleWindow
-			if p.version != nil {
-				settle = s.opts.VersionedSettle // the version already proves freshness
-			}
-			settleC = time.After(settle)
-		}
-		if unversioned && ready && lastSeq == 0 {
-			// Quiet since the version was sent or the server's last
-			// publication for any file, whichever is later: a file opened
-			// a while ago and never published for is clean, but a server
-			// still publishing for other files is still at work.
-			s.mu.Lock()
-			since := s.lastPublish
-			s.mu.Unlock()
-			if sentAt.After(since) {
-				since = sentAt
-			}
-			quietC = time.After(max(0, s.opts.QuietWindow-time.Since(since)))
-		}
+		changed := w.arm()
 		select {
-		case <-ch:
-		case <-wakeC:
-		case <-settleC:
-			return latest(), nil
-		case <-quietC:
-			if lastSeq == 0 {
-				return latest(), errSilent
+		case <-changed:
+		case <-w.wakeC:
+		case <-w.settleC:
+			return w.latest(), nil
+		case <-w.quietC:
+			if w.lastSeq == 0 {
+				return w.latest(), errSilent
 			}
 		case <-deadline.C:
-			if lastSeq != 0 {
-				return latest(), nil
-			}
-			hint := ""
-			if s.busy() {
-				hint = " (it is still analysing; ask again later)"
-			}
-			return nil, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s%s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, path), sr.version, limit, hint)
+			return w.timedOut(limit)
 		case <-ctx.Done():
 			return nil, ctx.Err()
-		case <-s.proc.Done():
-			return nil, s.exitErr()
+		case <-w.s.proc.Done():
+			return nil, w.s.exitErr()
 		}
 	}
+}
+
+// arm reads the server's state and arms the timers it calls for. It
+// returns the channel closed at the server's next change.
+func (w *pushWait) arm() <-chan struct{} {
+	s := w.s
+	s.mu.Lock()
+	p := s.diags[w.path]
+	changed := s.changed
+	unversioned := s.cfg.Unversioned || s.unversioned
+	// Silence means "clean" only from a server that is done loading: one
+	// that has published, or ended its progress and had the ready budget
+	// to load (a fresh typescript-language-server ends its progress long
+	// before it has checked the file).
+	loaded := s.progressed && len(s.progress) == 0
+	ready := s.published || loaded && time.Since(s.started) > s.opts.ReadyTimeout
+	lastPublish := s.lastPublish
+	s.mu.Unlock()
+	if unversioned && loaded && !ready && w.wakeC == nil {
+		w.wakeC = time.After(time.Until(s.started.Add(s.opts.ReadyTimeout)) + time.Millisecond)
+	}
+	if p != nil && p.seq > w.sr.seq && (p.version == nil || *p.version == w.sr.version) && p.seq != w.lastSeq {
+		w.lastSeq = p.seq
+		settle := s.opts.SettleWindow
+		if p.version != nil {
+			settle = s.opts.VersionedSettle // the version already proves freshness
+		}
+		w.settleC = time.After(settle)
+	}
+	if unversioned && ready && w.lastSeq == 0 {
+		// Quiet since the version was sent or the server's last
+		// publication for any file, whichever is later: a file opened a
+		// while ago and never published for is clean, but a server still
+		// publishing for other files is still at work.
+		since := lastPublish
+		if w.sentAt.After(since) {
+			since = w.sentAt
+		}
+		w.quietC = time.After(max(0, s.opts.QuietWindow-time.Since(since)))
+	}
+	return changed
+}
+
+// latest is the file's latest publication.
+func (w *pushWait) latest() []Diagnostic {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	if p := w.s.diags[w.path]; p != nil {
+		return p.diags
+	}
+	return nil
+}
+
+// timedOut is the answer at the limit: what was published if something
+// fresh was, else errNoFreshDiagnostics.
+func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, error) {
+	if w.lastSeq != 0 {
+		return w.latest(), nil
+	}
+	s := w.s
+	hint := ""
+	if s.busy() {
+		hint = " (it is still analysing; ask again later)"
+	}
+	return nil, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s%s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, w.path), w.sr.version, limit, hint)
 }
 
 // latestDiagnostics returns the file's most recent publication when it is
@@ -738,6 +783,18 @@ func (s *server) waitReady(ctx context.Context, path string, budget time.Duratio
 // stop shuts the server down: shutdown and exit, then the proc stop
 // sequence.
 func (s *server) stop(ctx context.Context) error {
+	running := !s.exited() // a crash was logged when it happened
+	err := s.shutdown(ctx)
+	if err != nil {
+		s.log.Warn().Err(err).Msg("language server did not stop")
+	} else if running && !s.hangs.Load() {
+		s.log.Info().Str("status", exitStatus(s.proc)).Msg("language server stopped")
+	}
+	return err
+}
+
+// shutdown is stop without the log line.
+func (s *server) shutdown(ctx context.Context) error {
 	s.stopped.Store(true)
 	defer s.conn.close()
 	return s.proc.Stop(ctx, func(ctx context.Context) error {
