@@ -72,8 +72,34 @@ func TestGopls(t *testing.T) {
 	})
 	t.Run("not on line", func(t *testing.T) {
 		_, err := s.Hover(ctx, req("main.go", 5, "Shout"))
-		if err == nil || !strings.Contains(err.Error(), `"Shout" is not on line 5; nearest lines containing it: 7, 8`) {
-			t.Fatalf("want the nearest lines named, got %v", err)
+		if err == nil || !strings.Contains(err.Error(), "`Shout` is not on line 5; it is on lines 7, 8") {
+			t.Fatalf("want the lines holding it named, got %v", err)
+		}
+	})
+	t.Run("aiming", func(t *testing.T) {
+		// An expression is refused with the name to pass instead.
+		_, err := s.Locations(ctx, "definition", req("main.go", 8, "g.Greet()"))
+		if err == nil || !strings.Contains(err.Error(), "`g.Greet()` is an expression, not a name: pass one name on the line, e.g. `Greet`") {
+			t.Errorf("expression: got %v", err)
+		}
+		// Part of a longer name: aimed at that name, and said.
+		r, err := s.Locations(ctx, "definition", req("main.go", 7, "Sho"))
+		check(t, r, err, "`Sho` is on line 7 only as part of the longer name `Shout`: the answer is for `Shout`", "util.go:4:6  func Shout")
+		if r != nil && r.Aim == "" {
+			t.Error("the structured result does not carry the aim note")
+		}
+		// A rename of part of a name is refused.
+		before := readAll(t, root)
+		if _, err := s.Rename(ctx, req("main.go", 7, "Sho"), "Yell"); err == nil || !strings.Contains(err.Error(), `"Sho" is on line 7 only as part of the longer name "Shout"`) {
+			t.Errorf("rename of part of a name: got %v", err)
+		}
+		if readAll(t, root) != before {
+			t.Error("files changed after a refused rename")
+		}
+		// A missing line says it is required.
+		ts := &toolSet{sup: s, root: root}
+		if _, err := ts.lsp(ctx, lspArgs{Action: "definition", File: "main.go", Symbol: "Shout"}); err == nil || err.Error() != "argument 'line': line is required for definition: the 1-based line the symbol is on" {
+			t.Errorf("no line: got %v", err)
 		}
 	})
 	t.Run("hover", func(t *testing.T) {

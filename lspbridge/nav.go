@@ -51,11 +51,13 @@ var errStillLoading = errors.New("server still loading")
 
 // aimed is a request resolved to a server and a position.
 type aimed struct {
-	srv    *server
-	path   string
-	pos    Position
-	target string // path:line:col symbol
-	ready  bool
+	srv     *server
+	path    string
+	pos     Position
+	target  string // path:line:col symbol
+	inside  string // the longer name the symbol was found in, if only part of one
+	aimNote string // says so, for the result
+	ready   bool
 }
 
 // aim opens the file in its server, resolves line+symbol and waits
@@ -80,6 +82,10 @@ func (s *Supervisor) aim(ctx context.Context, req Request) (*aimed, error) {
 	line := splitLines(sr.text)[tgt.Line]
 	a := &aimed{srv: srv, path: path, pos: Position{Line: tgt.Line, Character: srv.enc.character(line, tgt.StartByte)}}
 	a.target = fmt.Sprintf("%s:%d:%d %s", displayPath(req.Root, path), req.Line, runeCol(line, tgt.StartByte), line[tgt.StartByte:tgt.EndByte])
+	if tgt.Inside != "" {
+		a.inside = tgt.Inside
+		a.aimNote = fmt.Sprintf("`%s` is on line %d only as part of the longer name `%s`: the answer is for `%s`", line[tgt.StartByte:tgt.EndByte], req.Line, tgt.Inside, tgt.Inside)
+	}
 	a.ready = srv.waitReady(ctx, path, s.opts.ReadyTimeout)
 	return a, ctx.Err()
 }
@@ -160,7 +166,7 @@ func (s *Supervisor) Locations(ctx context.Context, action string, req Request) 
 	if action == "references" {
 		limit = min(limit, referencesCap)
 	}
-	r := &Result{Action: action, Server: a.srv.cfg.Name, Target: a.target, Locations: out[:limit], Shown: limit, Total: total}
+	r := &Result{Action: action, Server: a.srv.cfg.Name, Target: a.target, Aim: a.aimNote, Locations: out[:limit], Shown: limit, Total: total}
 	r.Summary = shownOf(limit, total, m.what)
 	if total == 0 {
 		r.Summary = fmt.Sprintf("no %s found (the server answered with none)", m.what)
@@ -269,11 +275,35 @@ func (s *Supervisor) Hover(ctx context.Context, req Request) (*Result, error) {
 	if text == "" && !a.ready {
 		return nil, loadingError(a.srv, s.opts)
 	}
-	r := &Result{Action: "hover", Server: a.srv.cfg.Name, Target: a.target, Hover: text, Shown: 1, Total: 1}
+	text, more := capHover(text)
+	r := &Result{Action: "hover", Server: a.srv.cfg.Name, Target: a.target, Aim: a.aimNote, Hover: text, HoverMoreLines: more, Shown: 1, Total: 1}
 	if text == "" {
 		r.Summary, r.Shown, r.Total = "no hover information (the server answered with none)", 0, 0
 	}
 	return r, nil
+}
+
+// hoverLines caps a hover's text: a long docstring is cut after it.
+const hoverLines = 40
+
+// capHover keeps the first hoverLines lines of a hover, closes a code
+// block the cut leaves open, and ends with "… (N more lines)"; more is N.
+func capHover(text string) (capped string, more int) {
+	lines := strings.Split(text, "\n")
+	if len(lines) <= hoverLines {
+		return text, 0
+	}
+	kept, more := lines[:hoverLines], len(lines)-hoverLines
+	fences := 0
+	for _, l := range kept {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			fences++
+		}
+	}
+	if fences%2 == 1 {
+		kept = append(kept, "```")
+	}
+	return strings.Join(kept, "\n") + fmt.Sprintf("\n… (%d more lines)", more), more
 }
 
 // markdown renders MarkupContent | MarkedString | MarkedString[].
@@ -345,7 +375,7 @@ func (s *Supervisor) CodeActions(ctx context.Context, req Request) (*Result, err
 	if err := a.srv.call(ctx, "textDocument/codeAction", params, &acts); err != nil {
 		return nil, err
 	}
-	r := &Result{Action: "code_actions", Server: a.srv.cfg.Name, Target: a.target, Shown: len(acts), Total: len(acts)}
+	r := &Result{Action: "code_actions", Server: a.srv.cfg.Name, Target: a.target, Aim: a.aimNote, Shown: len(acts), Total: len(acts)}
 	for _, c := range acts {
 		r.CodeActions = append(r.CodeActions, Action{Title: c.Title, Kind: c.Kind})
 	}

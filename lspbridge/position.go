@@ -5,7 +5,10 @@
 package lspbridge
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf16"
@@ -18,11 +21,13 @@ type target struct {
 	Line      int // 0-based
 	StartByte int
 	EndByte   int
+	// Inside is the longer name the symbol was found in when it is on the
+	// line only as part of one (Call inside DispatchCall); "" otherwise.
+	Inside string
 }
 
-// nearbyLines is how far from the given line a missing symbol is looked
-// for.
-const nearbyLines = 5
+// linesShown caps the lines a "not on line N" error lists.
+const linesShown = 10
 
 // locate finds symbol on line (1-based) of text. Identifier-boundary
 // matches are preferred to plain substring matches; for "a.b", "pkg::Name"
@@ -32,12 +37,15 @@ func locate(text string, line int, symbol string, occurrence int) (target, error
 	if strings.TrimSpace(symbol) == "" {
 		return target{}, fmt.Errorf("argument 'symbol': required for this action: the name on that line to aim at")
 	}
+	if hint, ok := expressionHint(symbol); ok {
+		return target{}, fmt.Errorf("argument 'symbol': `%s` is an expression, not a name: pass one name on the line, e.g. `%s` (a qualified name such as pkg.Name is fine)", symbol, hint)
+	}
 	lines := splitLines(text)
 	if line < 1 || line > len(lines) {
 		return target{}, fmt.Errorf("argument 'line': %d is outside the file (it has %d lines)", line, len(lines))
 	}
 	src := lines[line-1]
-	starts, needle := matches(src, symbol)
+	starts, needle, bounded := matches(src, symbol)
 	if len(starts) == 0 {
 		return target{}, notOnLine(lines, line, symbol)
 	}
@@ -56,13 +64,56 @@ func locate(text string, line int, symbol string, occurrence int) (target, error
 	}
 	start := starts[occurrence-1]
 	off, seg := lastSegment(needle)
-	return target{Line: line - 1, StartByte: start + off, EndByte: start + off + len(seg)}, nil
+	t := target{Line: line - 1, StartByte: start + off, EndByte: start + off + len(seg)}
+	if !bounded {
+		t.Inside = enclosingName(src, t.StartByte, t.EndByte)
+	}
+	return t, nil
+}
+
+// enclosingName widens src[start:end] to the whole identifier around it.
+func enclosingName(src string, start, end int) string {
+	for start > 0 {
+		r, n := utf8.DecodeLastRuneInString(src[:start])
+		if !isIdent(r) {
+			break
+		}
+		start -= n
+	}
+	for end < len(src) {
+		r, n := utf8.DecodeRuneInString(src[end:])
+		if !isIdent(r) {
+			break
+		}
+		end += n
+	}
+	return src[start:end]
+}
+
+// expressionHint reports whether symbol is an expression rather than a
+// name (c.DispatchCall(ctx, x), vector<int>, *p) and, if so, the name to
+// pass instead: the last name before the expression begins, else the
+// first name in it.
+func expressionHint(symbol string) (hint string, isExpr bool) {
+	nameChar := func(r rune) bool { return isIdent(r) || strings.ContainsRune(".:->#~", r) }
+	i := strings.IndexFunc(symbol, func(r rune) bool { return !nameChar(r) })
+	if i < 0 {
+		return "", false
+	}
+	if names := strings.FieldsFunc(symbol[:i], func(r rune) bool { return !isIdent(r) }); len(names) > 0 {
+		return names[len(names)-1], true
+	}
+	if names := strings.FieldsFunc(symbol, func(r rune) bool { return !isIdent(r) }); len(names) > 0 {
+		return names[0], true
+	}
+	return "", false // no name in it at all: the search says it is not there
 }
 
 // matches returns the byte offsets of symbol in src, identifier-boundary
-// matches if any, else substring matches; for a qualified name that is not
-// on the line it falls back to its last segment. needle is what matched.
-func matches(src, symbol string) (starts []int, needle string) {
+// matches if any (bounded), else substring matches; for a qualified name
+// that is not on the line it falls back to its last segment. needle is
+// what matched.
+func matches(src, symbol string) (starts []int, needle string, bounded bool) {
 	for _, n := range []string{symbol, lastOf(symbol)} {
 		if n == "" {
 			continue
@@ -75,13 +126,13 @@ func matches(src, symbol string) (starts []int, needle string) {
 			}
 		}
 		if len(bounded) > 0 {
-			return bounded, n
+			return bounded, n, true
 		}
 		if len(all) > 0 {
-			return all, n
+			return all, n, false
 		}
 	}
-	return nil, symbol
+	return nil, symbol, false
 }
 
 func lastOf(symbol string) string {
@@ -135,23 +186,44 @@ func boundary(src string, start, end int) bool {
 }
 
 // notOnLine is the error for a symbol missing from its line: it names the
-// nearest lines (within ±5) that contain it.
+// lines of the file that hold it as a whole name (else as part of one),
+// nearest first, up to linesShown.
 func notOnLine(lines []string, line int, symbol string) error {
-	var near []string
-	for d := 1; d <= nearbyLines; d++ {
-		for _, l := range []int{line - d, line + d} {
-			if l >= 1 && l <= len(lines) {
-				if s, _ := matches(lines[l-1], symbol); len(s) > 0 {
-					near = append(near, fmt.Sprint(l))
-				}
-			}
+	var whole, part []int
+	for i, l := range lines {
+		if starts, _, bounded := matches(l, symbol); len(starts) > 0 && bounded {
+			whole = append(whole, i+1)
+		} else if len(starts) > 0 {
+			part = append(part, i+1)
 		}
 	}
-	if len(near) == 0 {
-		return fmt.Errorf("%q is not on line %d, nor within %d lines of it: check the line number (line %d is %q)", symbol, line, nearbyLines, line, strings.TrimSpace(lines[line-1]))
+	found, how := whole, ""
+	if len(found) == 0 {
+		found, how = part, " (only as part of a longer name)"
 	}
-	return fmt.Errorf("%q is not on line %d; nearest lines containing it: %s", symbol, line, strings.Join(near, ", "))
+	if len(found) == 0 {
+		return fmt.Errorf("`%s` is not on line %d, nor anywhere in the file: check the symbol and the file (line %d is %q)", symbol, line, line, strings.TrimSpace(lines[line-1]))
+	}
+	// Nearest first, then listed in file order.
+	slices.SortStableFunc(found, func(a, b int) int { return cmp.Compare(abs(a-line), abs(b-line)) })
+	more := ""
+	if len(found) > linesShown {
+		more = fmt.Sprintf(" and %d more", len(found)-linesShown)
+		found = found[:linesShown]
+	}
+	slices.Sort(found)
+	nums := make([]string, len(found))
+	for i, n := range found {
+		nums[i] = strconv.Itoa(n)
+	}
+	word := "lines"
+	if len(nums) == 1 && more == "" {
+		word = "line"
+	}
+	return fmt.Errorf("`%s` is not on line %d; it is on %s %s%s%s", symbol, line, word, strings.Join(nums, ", "), more, how)
 }
+
+func abs(n int) int { return max(n, -n) }
 
 // splitLines splits text into lines without their terminators ("\r\n" or
 // "\n").

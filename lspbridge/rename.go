@@ -67,6 +67,9 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	if err != nil {
 		return nil, err
 	}
+	if a.inside != "" {
+		return nil, fmt.Errorf("cannot rename %s: %q is on line %d only as part of the longer name %q; pass the whole name if that is the one to rename; nothing was changed", a.target, req.Symbol, req.Line, a.inside)
+	}
 	srv := a.srv
 	if !supported(srv.caps.RenameProvider) {
 		return nil, fmt.Errorf("%s does not support rename", srv.cfg.Name)

@@ -101,19 +101,21 @@ type Action struct {
 
 // Result is the lsp tool's answer.
 type Result struct {
-	Action      string         `json:"action" jsonschema_description:"the action that ran"`
-	Server      string         `json:"server,omitempty" jsonschema_description:"the language server that answered"`
-	Target      string         `json:"target,omitempty" jsonschema_description:"what line+symbol resolved to, as path:line:col symbol"`
-	Summary     string         `json:"summary" jsonschema_description:"one line: what was found, with N of M shown when capped"`
-	Shown       int            `json:"shown" jsonschema_description:"how many items are listed"`
-	Total       int            `json:"total" jsonschema_description:"how many the server returned"`
-	Locations   []Loc          `json:"locations,omitempty" jsonschema_description:"definition, type_definition, implementation, references"`
-	Hover       string         `json:"hover,omitempty" jsonschema_description:"hover, as markdown"`
-	Symbols     []Sym          `json:"symbols,omitempty" jsonschema_description:"symbols"`
-	Diagnostics []Diag         `json:"diagnostics,omitempty" jsonschema_description:"diagnostics, errors first"`
-	CodeActions []Action       `json:"codeActions,omitempty" jsonschema_description:"code_actions (titles only: nothing is applied)"`
-	Servers     []ServerStatus `json:"servers,omitempty" jsonschema_description:"status and reload"`
-	Incomplete  string         `json:"incomplete,omitempty" jsonschema_description:"set when the answer may be incomplete (the server was still loading or indexing), with why"`
+	Action         string         `json:"action" jsonschema_description:"the action that ran"`
+	Server         string         `json:"server,omitempty" jsonschema_description:"the language server that answered"`
+	Target         string         `json:"target,omitempty" jsonschema_description:"what line+symbol resolved to, as path:line:col symbol"`
+	Aim            string         `json:"aim,omitempty" jsonschema_description:"set when the symbol is on the line only as part of a longer name, which the answer is for"`
+	Summary        string         `json:"summary" jsonschema_description:"one line: what was found, with N of M shown when capped"`
+	Shown          int            `json:"shown" jsonschema_description:"how many items are listed"`
+	Total          int            `json:"total" jsonschema_description:"how many the server returned"`
+	Locations      []Loc          `json:"locations,omitempty" jsonschema_description:"definition, type_definition, implementation, references"`
+	Hover          string         `json:"hover,omitempty" jsonschema_description:"hover, as markdown, cut after 40 lines"`
+	HoverMoreLines int            `json:"hoverMoreLines,omitempty" jsonschema_description:"how many lines of the hover were cut"`
+	Symbols        []Sym          `json:"symbols,omitempty" jsonschema_description:"symbols"`
+	Diagnostics    []Diag         `json:"diagnostics,omitempty" jsonschema_description:"diagnostics, errors first"`
+	CodeActions    []Action       `json:"codeActions,omitempty" jsonschema_description:"code_actions (titles only: nothing is applied)"`
+	Servers        []ServerStatus `json:"servers,omitempty" jsonschema_description:"status and reload"`
+	Incomplete     string         `json:"incomplete,omitempty" jsonschema_description:"set when the answer may be incomplete (the server was still loading or indexing), with why"`
 }
 
 // Text is the result for a model: the target and summary, then one
@@ -122,6 +124,9 @@ func (r *Result) Text() string {
 	var b strings.Builder
 	if r.Target != "" {
 		fmt.Fprintf(&b, "%s: %s\n", r.Action, r.Target)
+	}
+	if r.Aim != "" {
+		b.WriteString(r.Aim + "\n")
 	}
 	if r.Summary != "" {
 		b.WriteString(r.Summary + "\n")

@@ -1,6 +1,7 @@
 package lspbridge
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,6 +50,26 @@ func TestPyright(t *testing.T) {
 	t.Run("hover", func(t *testing.T) {
 		r, err := s.Hover(ctx, req("main.py", 4, "shout"))
 		check(t, r, err, "def shout(s: str) -> str", "Upper-case s.")
+	})
+	t.Run("hover capped", func(t *testing.T) {
+		var src strings.Builder
+		src.WriteString("def documented() -> None:\n    \"\"\"Does one thing.\n\n")
+		for i := 1; i <= 150; i++ {
+			fmt.Fprintf(&src, "    Detail %d.\n\n", i)
+		}
+		src.WriteString("    \"\"\"\n")
+		writeFile(t, filepath.Join(root, "long.py"), src.String())
+		r, err := s.Hover(ctx, req("long.py", 1, "documented"))
+		check(t, r, err, "def documented() -> None", "Does one thing.", "Detail 1.", "more lines)")
+		if r == nil {
+			return
+		}
+		if n := strings.Count(r.Hover, "\n") + 1; n > hoverLines+2 || r.HoverMoreLines < 100 || strings.Contains(r.Hover, "Detail 150.") {
+			t.Errorf("hover of %d lines, %d more: want it cut at %d lines with the rest counted:\n%s", n, r.HoverMoreLines, hoverLines, r.Hover)
+		}
+		if want := fmt.Sprintf("… (%d more lines)", r.HoverMoreLines); !strings.HasSuffix(r.Hover, want) {
+			t.Errorf("the hover does not end with %q:\n%s", want, r.Hover)
+		}
 	})
 	t.Run("symbols", func(t *testing.T) {
 		r, err := s.Symbols(ctx, Request{Root: root, File: "util.py"})

@@ -6,6 +6,7 @@ package lspbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os/exec"
 
@@ -138,6 +139,8 @@ func needFileLine(a lspArgs) error {
 	switch {
 	case a.File == "":
 		return fmt.Errorf("argument 'file': %s needs file, line and symbol", a.Action)
+	case a.Line == 0:
+		return fmt.Errorf("argument 'line': line is required for %s: the 1-based line the symbol is on", a.Action)
 	case a.Line < 1:
 		return fmt.Errorf("argument 'line': %s needs a 1-based line, got %d", a.Action, a.Line)
 	case a.Symbol == "":
@@ -155,6 +158,9 @@ type renameArgs struct {
 }
 
 func (t *toolSet) rename(ctx context.Context, a renameArgs) (*RenameResult, error) {
+	if a.Line == 0 {
+		return nil, errors.New("argument 'line': line is required for lsp_rename: the 1-based line the symbol is on")
+	}
 	if a.Line < 1 {
 		return nil, fmt.Errorf("argument 'line': want a 1-based line, got %d", a.Line)
 	}
