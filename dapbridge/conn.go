@@ -64,6 +64,9 @@ type conn struct {
 	// onResponse, when set, sees each response on the reader goroutine
 	// before its waiter does, in stream order with the events.
 	onResponse func(*message)
+	// onSend, when set, sees the command of each request as it is sent
+	// (tests count the requests an op makes). Set before the first send.
+	onSend func(command string)
 
 	wmu sync.Mutex // guards w and seq
 	w   io.Writer
@@ -171,6 +174,9 @@ func (c *conn) send(command string, args any) (<-chan *message, error) {
 	}
 	c.pending[seq] = ch
 	c.mu.Unlock()
+	if c.onSend != nil {
+		c.onSend(command)
+	}
 	data, err := json.Marshal(request{Seq: seq, Type: "request", Command: command, Arguments: args})
 	if err == nil {
 		err = dap.WriteBaseMessage(c.w, data)

@@ -1,6 +1,7 @@
 package dapbridge
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"path/filepath"
@@ -139,7 +140,7 @@ func TestDebugpyTTL(t *testing.T) {
 // it running.
 func TestDebugpyAttach(t *testing.T) {
 	needDebugpy(t)
-	r := newRig(t, testOptions, pyFixture+`-- wait.py --
+	r := newRig(t, &Options{StopWait: time.Minute}, pyFixture+`-- wait.py --
 import time
 def work(i):
     return i * 2
@@ -148,36 +149,61 @@ while True:
     i = work(i % 1000 + 1)
     time.sleep(0.01)
 `)
-	python := newResolver().debugpy(t.Context(), r.root).path
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	// Without breakpoints the attach answers at once, running (it used to
+	// wait StopWait for a stop that could not come).
+	port, p := startDebugpyListener(t, r.root)
+	begin := time.Now()
+	res := attachWhenListening(t, r, port)
+	if res.State != stateRunning || !strings.Contains(res.Notice, "no breakpoints") || time.Since(begin) > r.sup.opts.StopWait/2 {
+		t.Fatalf("attach without breakpoints: state %s, notice %q after %v", res.State, res.Notice, time.Since(begin))
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	p, err := proc.Start(proc.Spec{Path: python, Args: []string{"-m", "debugpy", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--wait-for-client", filepath.Join(r.root, "wait.py")}, Dir: r.root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Stop(t.Context(), nil) })
+	r.do(Request{Op: "terminate"})
+	p.Stop(t.Context(), nil)
+
+	port, p = startDebugpyListener(t, r.root)
 	r.do(Request{Op: "breakpoints", File: "wait.py", Lines: []int{3}})
-	var res *Result
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
-		res, err = r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
-		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), "connection refused") {
-			break
-		}
-		time.Sleep(50 * time.Millisecond) // the listener is not up yet: no readiness signal exists
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = attachWhenListening(t, r, port)
 	wantStop(t, res, "breakpoint", "wait.py", 3)
 	r.do(Request{Op: "terminate"})
 	select {
 	case <-p.Done():
 		t.Fatal("the attached program died at detach")
 	default:
+	}
+}
+
+// startDebugpyListener starts wait.py under python -m debugpy --listen.
+func startDebugpyListener(t *testing.T, root string) (int, *proc.Process) {
+	t.Helper()
+	python := newResolver().debugpy(t.Context(), root).path
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	p, err := proc.Start(proc.Spec{Path: python, Args: []string{"-m", "debugpy", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--wait-for-client", filepath.Join(root, "wait.py")}, Dir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(context.Background(), nil) })
+	return port, p
+}
+
+// attachWhenListening attaches, retrying while the listener is not up
+// (debugpy --listen prints no readiness line).
+func attachWhenListening(t *testing.T, r *rig, port int) *Result {
+	t.Helper()
+	deadline := time.Now().Add(testutil.IntegrationTimeout())
+	for {
+		res, err := r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
+		if err == nil {
+			r.t.Logf("attach →\n%s", res.Text())
+			return res
+		}
+		if time.Now().After(deadline) || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -46,13 +46,22 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	sess.mu.Lock()
 	gen := sess.configGen
 	sess.mu.Unlock()
-	stopped, err := sess.waitChange(ctx, gen, s.opts.StopWait)
+	// An attach without breakpoints has nothing to wait for: the program
+	// was running before us and goes on (a launch waits, for a crash
+	// stopped by the exception filters, or the end).
+	wait := s.opts.StopWait
+	if sp.attach && len(c.bps) == 0 {
+		wait = 0
+	}
+	stopped, err := sess.waitChange(ctx, gen, wait)
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
 	}
 	res := s.result(ctx, c, r.Op)
 	res.Breakpoints = bps
 	switch {
+	case !stopped && sp.attach && len(c.bps) == 0:
+		res.Notice = "attached; no breakpoints are set, so the program runs on: set breakpoints, or pause"
 	case !stopped && len(c.bps) == 0:
 		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", s.opts.StopWait)
 	case !stopped:
@@ -89,7 +98,7 @@ func label(root string, sp startSpec) string {
 // plan decides the adapter and checks the intersection rule: a marker and
 // a binary that resolves.
 func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpec, error) {
-	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout}
+	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout, trace: s.trace}
 	dir := root
 	if r.Program != "" {
 		p, err := resolveIn(root, r.Program)

@@ -49,6 +49,15 @@ type Stop struct {
 	Function string `json:"function,omitempty" jsonschema_description:"function of the top frame"`
 	FrameID  int    `json:"frameId,omitempty" jsonschema_description:"id of the top frame (the default for frame_id)"`
 	Source   string `json:"source,omitempty" jsonschema_description:"the text of that line"`
+	Depth    int    `json:"depth,omitempty" jsonschema_description:"frames above the current one (an exception raised in the runtime or a library: the current frame is the first in your code)"`
+	// Exception is the exception stopped at (DAP exceptionInfo).
+	Exception *ExceptionInfo `json:"exception,omitempty" jsonschema_description:"the exception stopped at: its type and message"`
+}
+
+// ExceptionInfo is the exception a stop is for.
+type ExceptionInfo struct {
+	Type    string `json:"type" jsonschema_description:"the exception's type or id (IndexError, panic, …)"`
+	Message string `json:"message,omitempty" jsonschema_description:"its message (a Go panic: its value)"`
 }
 
 // Breakpoint is one requested breakpoint.
@@ -145,6 +154,16 @@ func (r *Result) writeState(b *strings.Builder) {
 			fmt.Fprintf(b, "  thread %d", r.Stop.ThreadID)
 		}
 		b.WriteString("\n")
+		if e := r.Stop.Exception; e != nil {
+			fmt.Fprintf(b, "exception %s", e.Type)
+			if e.Message != "" {
+				fmt.Fprintf(b, ": %s", strings.ReplaceAll(e.Message, "\n", `\n`))
+			}
+			b.WriteString("\n")
+		}
+		if r.Stop.Depth > 0 {
+			fmt.Fprintf(b, "current frame: the first in your code, %d frames below the top (stack shows them all)\n", r.Stop.Depth)
+		}
 		if r.Stop.File != "" {
 			fmt.Fprintf(b, "%s:%d  %s", r.Stop.File, r.Stop.Line, r.Stop.Function)
 			if r.Stop.FrameID != 0 {

@@ -63,21 +63,23 @@ type session struct {
 	unadopt     func()        // releases the debuggee's own group from the reaper
 	configGen   int           // gen when configurationDone was answered
 	out         outputRing
-	frames      map[int]bool // frame ids valid at this stop
-	refs        map[int]int  // variable references valid at this stop → known child count (-1 unknown)
+	ids         handles        // frame ids and references of this stop
+	current     int            // depth of the stop's current frame (an exception's first user frame)
+	exception   *ExceptionInfo // the stop's exception, once asked (exceptionInfo)
+	filters     []string       // the exception filters set
 }
 
 func newSession(a *adapterDef, root string) *session {
-	return &session{
+	s := &session{
 		adapter:     a,
 		root:        root,
 		state:       stateStarting,
 		initialized: make(chan struct{}),
 		changed:     make(chan struct{}),
 		out:         outputRing{limit: outputLimit},
-		frames:      map[int]bool{},
-		refs:        map[int]int{},
 	}
+	s.ids.reset()
+	return s
 }
 
 // onEvent is the state machine. It runs on the reader goroutine.
@@ -102,7 +104,7 @@ func (s *session) onEvent(m *message) {
 			s.state = stateStopped
 		}
 		s.gen++
-		s.frames, s.refs = map[int]bool{}, map[int]int{}
+		s.resetStopLocked()
 	case "continued":
 		if s.state == stateStopped {
 			s.state = stateRunning
@@ -146,7 +148,7 @@ func (s *session) onResponse(m *message) {
 	defer s.mu.Unlock()
 	if s.state == stateStopped {
 		s.state = stateRunning
-		s.frames, s.refs = map[int]bool{}, map[int]int{}
+		s.resetStopLocked()
 	}
 	s.configGen = s.gen
 }
@@ -163,8 +165,15 @@ func (s *session) endLocked(why string) {
 	s.state = stateEnded
 	s.endReason = why
 	s.gen++
-	s.frames, s.refs = map[int]bool{}, map[int]int{}
+	s.resetStopLocked()
 	s.notifyLocked()
+}
+
+// resetStopLocked forgets what belonged to the last stop: its frames,
+// references, current frame and exception.
+func (s *session) resetStopLocked() {
+	s.ids.reset()
+	s.current, s.exception = 0, nil
 }
 
 func (s *session) end(why string) {

@@ -35,6 +35,10 @@ type startSpec struct {
 	dir      string // the directory holding the marker (delve: the go.mod dir)
 	marker   string // the marker found there
 	launchTO time.Duration
+	trace    func(command string) // sees every request sent (tests)
+	// exceptions are the exception filters to set, nil for the adapter's
+	// defaults (those it advertises as default: debugpy's uncaught).
+	exceptions []string
 }
 
 // connect starts the adapter (or dials the listening process) and returns
@@ -54,6 +58,7 @@ func connect(ctx context.Context, sp startSpec) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.conn.onSend = sp.trace
 	go s.watchConn()
 	return s, nil
 }
@@ -253,6 +258,9 @@ func (s *session) handshake(ctx context.Context, sp startSpec, table map[string]
 	}
 	bps, err := s.replayBreakpoints(ctx, table)
 	if err != nil {
+		return nil, err
+	}
+	if err := s.applyExceptionFilters(ctx, sp.exceptions); err != nil {
 		return nil, err
 	}
 	if s.caps.SupportsConfigurationDoneRequest {

@@ -69,8 +69,9 @@ type Request struct {
 
 // Supervisor owns the debug sessions of a run.
 type Supervisor struct {
-	opts Options
-	res  *resolver
+	opts  Options
+	res   *resolver
+	trace func(command string) // when set, sees every DAP request sent (tests)
 
 	mu     sync.Mutex // guards convs, live and closed
 	convs  map[string]*conversation
@@ -201,13 +202,13 @@ func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Req
 		c.sess.finish(ctx, "terminated by the terminate op")
 		return s.result(ctx, c, r.Op), nil
 	case "output":
-		res := s.result(ctx, c, r.Op)
+		res := &Result{Op: r.Op}
+		s.fillState(c, res)
 		if c.sess != nil {
 			c.sess.mu.Lock()
 			res.Output, res.Dropped = c.sess.out.take()
 			c.sess.mu.Unlock()
 		}
-		res.Stop = nil
 		return res, nil
 	}
 	sess := c.sess
@@ -253,8 +254,8 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 		if err != nil {
 			return nil, fmt.Errorf("op stack: %w", err)
 		}
-		res := s.result(ctx, c, r.Op)
-		res.Stop = nil
+		res := &Result{Op: r.Op}
+		s.fillState(c, res)
 		res.Frames, res.Shown, res.Total = fs, len(fs), total
 		return res, nil
 	case "scopes":
@@ -296,17 +297,23 @@ func (s *Supervisor) result(ctx context.Context, c *conversation, op string) *Re
 }
 
 func (s *Supervisor) fill(ctx context.Context, c *conversation, res *Result) {
+	s.fillState(c, res)
+	if res.State == stateStopped {
+		res.Stop = c.sess.stopInfo(ctx)
+	}
+}
+
+// fillState fills the session, state and end, without the stop (which
+// may cost requests: the ops that do not show it skip it).
+func (s *Supervisor) fillState(c *conversation, res *Result) {
 	if c.sess == nil {
 		res.State = "none"
 		return
 	}
 	sn := c.sess.snap()
 	res.Session, res.State = c.sess.label, sn.state
-	switch sn.state {
-	case stateEnded:
+	if sn.state == stateEnded {
 		res.Ended, res.ExitCode = sn.endReason, sn.exitCode
-	case stateStopped:
-		res.Stop = c.sess.stopInfo(ctx)
 	}
 }
 
