@@ -34,11 +34,11 @@ type stackCache struct {
 // the counter.
 type handles struct {
 	next     int
-	frameIDs map[frameKey]int     // our frame id by place
-	frames   map[int]frameKey     // place by our frame id
-	stacks   map[int]*stackCache  // thread → its frames at this stop
-	refIDs   map[int]int          // our reference by the adapter's
-	refs     map[int]adapterRef   // the adapter's reference by ours
+	frameIDs map[frameKey]int    // our frame id by place
+	frames   map[int]frameKey    // place by our frame id
+	stacks   map[int]*stackCache // thread → its frames at this stop
+	refIDs   map[int]int         // our reference by the adapter's
+	refs     map[int]adapterRef  // the adapter's reference by ours
 }
 
 // adapterRef is an adapter's variables reference and its known child

@@ -98,4 +98,3 @@ func TestRequestsPerOp(t *testing.T) {
 	step(Request{Op: "output"})
 	step(Request{Op: "terminate"}, "disconnect")
 }
-
