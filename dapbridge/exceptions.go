@@ -6,7 +6,10 @@ package dapbridge
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/go-dap"
@@ -57,6 +60,9 @@ func exceptionFrom(b dap.ExceptionInfoResponseBody, stop dap.StoppedEventBody) *
 		e.Message = stop.Text
 	}
 	e.Message = strings.TrimSpace(e.Message)
+	if u, err := strconv.Unquote(e.Message); err == nil && strings.HasPrefix(e.Message, `"`) {
+		e.Message = u // delve shows a panic's string value quoted
+	}
 	if r := []rune(e.Message); len(r) > maxValueLen {
 		e.Message = string(r[:maxValueLen]) + "…"
 	}
@@ -85,4 +91,85 @@ func (s *session) applyExceptionFilters(ctx context.Context, want []string) erro
 	s.filters = filters
 	s.mu.Unlock()
 	return nil
+}
+
+// ExceptionFilter is one of the adapter's exception filters.
+type ExceptionFilter struct {
+	ID      string `json:"id" jsonschema_description:"the filter id, for the filters argument"`
+	Label   string `json:"label" jsonschema_description:"the adapter's name for it"`
+	Enabled bool   `json:"enabled" jsonschema_description:"whether it is set in this session"`
+	Default bool   `json:"default,omitempty" jsonschema_description:"whether the adapter turns it on by default"`
+}
+
+// filterList is the adapter's filters and which are set.
+func (s *session) filterList() []ExceptionFilter {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []ExceptionFilter
+	for _, f := range s.caps.ExceptionBreakpointFilters {
+		out = append(out, ExceptionFilter{ID: f.Filter, Label: f.Label, Enabled: slices.Contains(s.filters, f.Filter), Default: f.Default})
+	}
+	return out
+}
+
+// unknownFilters are the ids in want that the adapter does not advertise.
+func (s *session) unknownFilters(want []string) []string {
+	var out []string
+	for _, w := range want {
+		if !slices.ContainsFunc(s.caps.ExceptionBreakpointFilters, func(f dap.ExceptionBreakpointsFilter) bool { return f.Filter == w }) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func (s *session) filterIDs() string {
+	var ids []string
+	for _, f := range s.caps.ExceptionBreakpointFilters {
+		ids = append(ids, f.Filter)
+	}
+	if len(ids) == 0 {
+		return "none"
+	}
+	return strings.Join(ids, ", ")
+}
+
+// exceptions runs the exceptions op: without filters it lists the
+// session's adapter's filters; with them it sets exactly those (and
+// remembers them for the next session of the same adapter). With no
+// session, filters (for the adapter named) are kept for the next one.
+func (s *Supervisor) exceptions(ctx context.Context, c *conversation, r Request) (*Result, error) {
+	res := s.result(ctx, c, r.Op)
+	sess := c.sess
+	if sess == nil || sess.ended() {
+		if r.Filters == nil {
+			res.Notice = "no live session: an adapter lists its exception filters once a session runs. Until set, a session uses the adapter's defaults (debugpy: uncaught; delve: unrecovered panics and runtime fatal throws; lldb-dap: none)"
+			return res, nil
+		}
+		a := adapterByID(r.Adapter)
+		if a == nil {
+			return nil, errors.New("op exceptions: with no live session, argument 'adapter' is required (delve, debugpy, lldb or dart): filter ids are each adapter's own")
+		}
+		c.exceptions[a.id] = slices.Clone(*r.Filters)
+		res.Notice = fmt.Sprintf("kept for the next %s session: [%s]; ids the adapter does not advertise are reported at launch", a.id, strings.Join(*r.Filters, ", "))
+		return res, nil
+	}
+	if r.Filters != nil {
+		want := slices.Clone(*r.Filters)
+		if bad := sess.unknownFilters(want); len(bad) > 0 {
+			return nil, fmt.Errorf("op exceptions: %s does not advertise the filter(s) %s; it has: %s", sess.adapter.id, strings.Join(bad, ", "), sess.filterIDs())
+		}
+		if len(sess.caps.ExceptionBreakpointFilters) == 0 {
+			return nil, fmt.Errorf("op exceptions: %s advertises no exception filters", sess.adapter.id)
+		}
+		if err := sess.applyExceptionFilters(ctx, want); err != nil {
+			return nil, fmt.Errorf("op exceptions: %w", err)
+		}
+		c.exceptions[sess.adapter.id] = want
+	}
+	res.Exceptions = sess.filterList()
+	if len(res.Exceptions) == 0 {
+		res.Notice = sess.adapter.id + " advertises no exception filters"
+	}
+	return res, nil
 }

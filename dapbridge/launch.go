@@ -22,6 +22,9 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
 	}
+	if f, ok := c.exceptions[sp.adapter.id]; ok {
+		sp.exceptions = append([]string{}, f...) // non-nil: exactly these
+	}
 	sess, err := connect(ctx, sp)
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
@@ -59,6 +62,30 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	}
 	res := s.result(ctx, c, r.Op)
 	res.Breakpoints = bps
+	var notes []string
+	if bad := sess.unknownFilters(sp.exceptions); len(bad) > 0 {
+		notes = append(notes, fmt.Sprintf("%s does not advertise the exception filter(s) %s (it has: %s); they were not set", sp.adapter.id, strings.Join(bad, ", "), sess.filterIDs()))
+	}
+	if f := sess.filterList(); len(f) > 0 && !sp.attach {
+		var on []string
+		for _, e := range f {
+			if e.Enabled {
+				on = append(on, e.ID)
+			}
+		}
+		if len(on) == 0 {
+			on = []string{"none"}
+		}
+		notes = append(notes, fmt.Sprintf("stops on exceptions: %s (change with op exceptions)", strings.Join(on, ", ")))
+	}
+	defer func() {
+		if len(notes) > 0 {
+			if res.Notice != "" {
+				notes = append([]string{res.Notice}, notes...)
+			}
+			res.Notice = strings.Join(notes, "; ")
+		}
+	}()
 	switch {
 	case !stopped && sp.attach && len(c.bps) == 0:
 		res.Notice = "attached; no breakpoints are set, so the program runs on: set breakpoints, or pause"

@@ -19,24 +19,25 @@ const (
 
 // Result is the answer to one debug call.
 type Result struct {
-	Op          string          `json:"op" jsonschema_description:"the operation that ran"`
-	Session     string          `json:"session,omitempty" jsonschema_description:"the conversation's session: adapter, launch or attach, program"`
-	State       string          `json:"state" jsonschema_description:"none (no session), starting, running, stopped or ended"`
-	Notice      string          `json:"notice,omitempty" jsonschema_description:"something to know first: a session that expired, a wait that timed out"`
-	Stop        *Stop           `json:"stop,omitempty" jsonschema_description:"where and why the program stopped"`
-	Ended       string          `json:"ended,omitempty" jsonschema_description:"why the session ended"`
-	ExitCode    *int            `json:"exitCode,omitempty" jsonschema_description:"the program's exit code, once it exited"`
-	Adapters    []AdapterStatus `json:"adapters,omitempty" jsonschema_description:"adapters op: each adapter and why it is not usable"`
-	Breakpoints []Breakpoint    `json:"breakpoints,omitempty" jsonschema_description:"breakpoints and how the adapter placed them"`
-	Threads     []Thread        `json:"threads,omitempty" jsonschema_description:"threads op"`
-	Frames      []Frame         `json:"frames,omitempty" jsonschema_description:"stack op, innermost first"`
-	Scopes      []Scope         `json:"scopes,omitempty" jsonschema_description:"scopes op"`
-	Variables   []Variable      `json:"variables,omitempty" jsonschema_description:"variables op"`
-	Value       *Variable       `json:"value,omitempty" jsonschema_description:"evaluate op"`
-	Output      []OutputChunk   `json:"output,omitempty" jsonschema_description:"output op: debuggee output not read before, in order"`
-	Dropped     int             `json:"droppedBytes,omitempty" jsonschema_description:"output bytes dropped because the buffer was full"`
-	Shown       int             `json:"shown,omitempty" jsonschema_description:"how many items are listed"`
-	Total       int             `json:"total,omitempty" jsonschema_description:"how many items exist, when more than shown (0 when unknown or all shown)"`
+	Op          string            `json:"op" jsonschema_description:"the operation that ran"`
+	Session     string            `json:"session,omitempty" jsonschema_description:"the conversation's session: adapter, launch or attach, program"`
+	State       string            `json:"state" jsonschema_description:"none (no session), starting, running, stopped or ended"`
+	Notice      string            `json:"notice,omitempty" jsonschema_description:"something to know first: a session that expired, a wait that timed out"`
+	Stop        *Stop             `json:"stop,omitempty" jsonschema_description:"where and why the program stopped"`
+	Ended       string            `json:"ended,omitempty" jsonschema_description:"why the session ended"`
+	ExitCode    *int              `json:"exitCode,omitempty" jsonschema_description:"the program's exit code, once it exited"`
+	Adapters    []AdapterStatus   `json:"adapters,omitempty" jsonschema_description:"adapters op: each adapter and why it is not usable"`
+	Breakpoints []Breakpoint      `json:"breakpoints,omitempty" jsonschema_description:"breakpoints and how the adapter placed them"`
+	Exceptions  []ExceptionFilter `json:"exceptions,omitempty" jsonschema_description:"exceptions op: the adapter's exception filters"`
+	Threads     []Thread          `json:"threads,omitempty" jsonschema_description:"threads op"`
+	Frames      []Frame           `json:"frames,omitempty" jsonschema_description:"stack op, innermost first"`
+	Scopes      []Scope           `json:"scopes,omitempty" jsonschema_description:"scopes op"`
+	Variables   []Variable        `json:"variables,omitempty" jsonschema_description:"variables op"`
+	Value       *Variable         `json:"value,omitempty" jsonschema_description:"evaluate op"`
+	Output      []OutputChunk     `json:"output,omitempty" jsonschema_description:"output op: debuggee output not read before, in order"`
+	Dropped     int               `json:"droppedBytes,omitempty" jsonschema_description:"output bytes dropped because the buffer was full"`
+	Shown       int               `json:"shown,omitempty" jsonschema_description:"how many items are listed"`
+	Total       int               `json:"total,omitempty" jsonschema_description:"how many items exist, when more than shown (0 when unknown or all shown)"`
 }
 
 // Stop is where the program stopped.
@@ -62,12 +63,16 @@ type ExceptionInfo struct {
 
 // Breakpoint is one requested breakpoint.
 type Breakpoint struct {
-	File     string `json:"file" jsonschema_description:"source file"`
-	Line     int    `json:"line" jsonschema_description:"the line requested"`
-	Verified bool   `json:"verified" jsonschema_description:"whether the adapter placed it"`
-	Pending  bool   `json:"pending,omitempty" jsonschema_description:"no session yet: it is sent at launch"`
-	MovedTo  int    `json:"movedTo,omitempty" jsonschema_description:"the line the adapter moved it to"`
-	Message  string `json:"message,omitempty" jsonschema_description:"the adapter's reason when not verified"`
+	File string `json:"file" jsonschema_description:"source file"`
+	Line int    `json:"line" jsonschema_description:"the line requested"`
+	// The line's condition, hit condition and log message, as asked.
+	Condition    string `json:"condition,omitempty" jsonschema_description:"stops only when this is true"`
+	HitCondition string `json:"hitCondition,omitempty" jsonschema_description:"stops only on these hits"`
+	LogMessage   string `json:"logMessage,omitempty" jsonschema_description:"a logpoint: prints this to output, does not stop"`
+	Verified     bool   `json:"verified" jsonschema_description:"whether the adapter placed it"`
+	Pending      bool   `json:"pending,omitempty" jsonschema_description:"no session yet: it is sent at launch"`
+	MovedTo      int    `json:"movedTo,omitempty" jsonschema_description:"the line the adapter moved it to"`
+	Message      string `json:"message,omitempty" jsonschema_description:"the adapter's reason when not verified"`
 }
 
 // Thread is one thread (a goroutine under delve).
@@ -147,7 +152,7 @@ func (r *Result) writeState(b *strings.Builder) {
 		fmt.Fprintf(b, "session %s ended: %s\n", r.Session, r.Ended)
 	case r.Stop != nil:
 		fmt.Fprintf(b, "stopped: %s", r.Stop.Reason)
-		if r.Stop.Detail != "" && r.Stop.Detail != r.Stop.Reason {
+		if d := r.Stop.Detail; d != "" && d != r.Stop.Reason && (r.Stop.Exception == nil || d != r.Stop.Exception.Message && d != r.Stop.Exception.Type) {
 			fmt.Fprintf(b, " (%s)", r.Stop.Detail)
 		}
 		if r.Stop.ThreadID != 0 {
@@ -162,7 +167,7 @@ func (r *Result) writeState(b *strings.Builder) {
 			b.WriteString("\n")
 		}
 		if r.Stop.Depth > 0 {
-			fmt.Fprintf(b, "current frame: the first in your code, %d frames below the top (stack shows them all)\n", r.Stop.Depth)
+			fmt.Fprintf(b, "current frame: the first in your code, %s below the top (stack shows them all)\n", plural(r.Stop.Depth, "frame"))
 		}
 		if r.Stop.File != "" {
 			fmt.Fprintf(b, "%s:%d  %s", r.Stop.File, r.Stop.Line, r.Stop.Function)
@@ -184,6 +189,15 @@ func (r *Result) writeState(b *strings.Builder) {
 func (r *Result) writeLists(b *strings.Builder) {
 	for _, bp := range r.Breakpoints {
 		fmt.Fprintf(b, "%s:%d  ", bp.File, bp.Line)
+		if bp.Condition != "" {
+			fmt.Fprintf(b, "if %s  ", bp.Condition)
+		}
+		if bp.HitCondition != "" {
+			fmt.Fprintf(b, "hit %s  ", bp.HitCondition)
+		}
+		if bp.LogMessage != "" {
+			fmt.Fprintf(b, "log %q  ", bp.LogMessage)
+		}
 		switch {
 		case bp.Pending:
 			b.WriteString("pending (sent at launch)")
@@ -196,6 +210,17 @@ func (r *Result) writeLists(b *strings.Builder) {
 			if bp.Message != "" {
 				b.WriteString(": " + bp.Message)
 			}
+		}
+		b.WriteString("\n")
+	}
+	for _, e := range r.Exceptions {
+		state := "off"
+		if e.Enabled {
+			state = "on"
+		}
+		fmt.Fprintf(b, "exceptions %s  %s  (%s)", e.ID, state, e.Label)
+		if e.Default {
+			b.WriteString("  default on")
 		}
 		b.WriteString("\n")
 	}
@@ -239,4 +264,11 @@ func writeVar(b *strings.Builder, v Variable) {
 		fmt.Fprintf(b, "  [reference %d]", v.Reference)
 	}
 	b.WriteString("\n")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

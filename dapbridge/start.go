@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -209,7 +208,7 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 // initialize → launch/attach (not awaited) → initialized → breakpoints →
 // configurationDone → the launch/attach answer. It returns the
 // breakpoints as the adapter placed them.
-func (s *session) handshake(ctx context.Context, sp startSpec, table map[string][]int) ([]Breakpoint, error) {
+func (s *session) handshake(ctx context.Context, sp startSpec, table map[string][]LineSpec) ([]Breakpoint, error) {
 	init := dap.InitializeRequestArguments{
 		ClientID: "agent-tools", ClientName: "agent-tools", AdapterID: sp.adapter.id,
 		PathFormat: "path", LinesStartAt1: true, ColumnsStartAt1: true,
@@ -300,60 +299,6 @@ func (s *session) outputHint() string {
 		return " (adapter output: " + text + ")"
 	}
 	return ""
-}
-
-// replayBreakpoints sends the conversation's breakpoint table, one
-// setBreakpoints per file with its full line list.
-func (s *session) replayBreakpoints(ctx context.Context, table map[string][]int) ([]Breakpoint, error) {
-	files := make([]string, 0, len(table))
-	for f := range table {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	var out []Breakpoint
-	for _, f := range files {
-		bps, err := s.setBreakpoints(ctx, f, table[f])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, bps...)
-	}
-	return out, nil
-}
-
-// setBreakpointsArgs has no omitempty on breakpoints: an empty list must
-// be sent as [] (debugpy's pydevd crashes when the key is missing).
-type setBreakpointsArgs struct {
-	Source      dap.Source             `json:"source"`
-	Breakpoints []dap.SourceBreakpoint `json:"breakpoints"`
-}
-
-// setBreakpoints replaces the breakpoints of one file.
-func (s *session) setBreakpoints(ctx context.Context, file string, lines []int) ([]Breakpoint, error) {
-	args := setBreakpointsArgs{
-		Source:      dap.Source{Name: filepath.Base(file), Path: file},
-		Breakpoints: make([]dap.SourceBreakpoint, 0, len(lines)),
-	}
-	for _, l := range lines {
-		args.Breakpoints = append(args.Breakpoints, dap.SourceBreakpoint{Line: l})
-	}
-	var body dap.SetBreakpointsResponseBody
-	if err := s.conn.call(ctx, "setBreakpoints", args, requestTimeout, &body); err != nil {
-		return nil, err
-	}
-	out := make([]Breakpoint, len(lines))
-	for i, l := range lines {
-		out[i] = Breakpoint{File: s.rel(file), Line: l}
-		if i < len(body.Breakpoints) {
-			b := body.Breakpoints[i]
-			out[i].Verified = b.Verified
-			out[i].Message = b.Message
-			if b.Line != 0 && b.Line != l {
-				out[i].MovedTo = b.Line
-			}
-		}
-	}
-	return out, nil
 }
 
 // rel shows a path relative to the root when it is inside it.

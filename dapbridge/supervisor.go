@@ -53,18 +53,20 @@ func (o *Options) withDefaults() Options {
 
 // Request is one debug call. Which fields matter depends on Op.
 type Request struct {
-	Op         string   // adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate
-	File       string   // breakpoints
-	Lines      []int    // breakpoints; empty clears the file
-	Program    string   // launch; lldb attach (optional)
-	Args       []string // launch
-	Adapter    string   // launch, attach: override the choice
-	Port       int      // attach
-	Pid        int      // attach (lldb)
-	ThreadID   int      // continue, pause, steps, stack
-	FrameID    int      // scopes, evaluate
-	Reference  int      // variables
-	Expression string   // evaluate
+	Op         string     // adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate
+	File       string     // breakpoints
+	Lines      []int      // breakpoints: plain lines; with Specs empty, clears the file
+	Specs      []LineSpec // breakpoints: lines with a condition, hit condition or log message
+	Filters    *[]string  // exceptions: the filters to enable; nil lists them
+	Program    string     // launch; lldb attach (optional)
+	Args       []string   // launch
+	Adapter    string     // launch, attach: override the choice
+	Port       int        // attach
+	Pid        int        // attach (lldb)
+	ThreadID   int        // continue, pause, steps, stack
+	FrameID    int        // scopes, evaluate
+	Reference  int        // variables
+	Expression string     // evaluate
 }
 
 // Supervisor owns the debug sessions of a run.
@@ -88,11 +90,14 @@ func (s *Supervisor) track(sess *session) {
 // conversation is one conversation's debug state. Its call token (lock)
 // guards every field: calls, TTL expiry and Close take it.
 type conversation struct {
-	lock   chan struct{}
-	bps    map[string][]int // absolute file → lines: our breakpoint table
-	sess   *session         // the live session, or the last one that ended
-	notice string           // told once by the next call (a TTL expiry)
-	timer  *time.Timer      // the live session's TTL
+	lock chan struct{}
+	bps  map[string][]LineSpec // absolute file → lines: our breakpoint table
+	// exceptions are the exception filters asked for, per adapter id;
+	// an adapter without an entry gets its defaults.
+	exceptions map[string][]string
+	sess       *session    // the live session, or the last one that ended
+	notice     string      // told once by the next call (a TTL expiry)
+	timer      *time.Timer // the live session's TTL
 }
 
 // NewSupervisor returns a supervisor; opts may be nil.
@@ -108,7 +113,7 @@ func (s *Supervisor) conversation(id string) (*conversation, error) {
 	}
 	c := s.convs[id]
 	if c == nil {
-		c = &conversation{lock: make(chan struct{}, 1), bps: map[string][]int{}}
+		c = &conversation{lock: make(chan struct{}, 1), bps: map[string][]LineSpec{}, exceptions: map[string][]string{}}
 		s.convs[id] = c
 	}
 	return c, nil
@@ -189,6 +194,8 @@ func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Req
 		return s.breakpoints(ctx, c, root, r)
 	case "launch", "attach":
 		return s.start(ctx, c, root, r)
+	case "exceptions":
+		return s.exceptions(ctx, c, r)
 	case "terminate":
 		if c.sess == nil || c.sess.ended() {
 			res := s.result(ctx, c, r.Op)
@@ -329,14 +336,14 @@ func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root stri
 	if fi, err := os.Stat(file); err != nil || fi.IsDir() {
 		return nil, fmt.Errorf("op breakpoints: argument 'file': %s is not a file", r.File)
 	}
-	lines := slices.Clone(r.Lines)
-	for _, l := range lines {
-		if l < 1 {
-			return nil, fmt.Errorf("op breakpoints: argument 'lines': want lines ≥ 1, got %d", l)
-		}
+	specs := slices.Clone(r.Specs)
+	for _, l := range r.Lines {
+		specs = append(specs, LineSpec{Line: l})
 	}
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
+	lines, err := checkSpecs(specs)
+	if err != nil {
+		return nil, fmt.Errorf("op breakpoints: %w", err)
+	}
 	if len(lines) == 0 {
 		delete(c.bps, file)
 	} else {
@@ -351,7 +358,9 @@ func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root stri
 		res.Breakpoints = bps
 	} else {
 		for _, l := range lines {
-			res.Breakpoints = append(res.Breakpoints, Breakpoint{File: relTo(root, file), Line: l, Pending: true})
+			bp := breakpointOf(relTo(root, file), l)
+			bp.Pending = true
+			res.Breakpoints = append(res.Breakpoints, bp)
 		}
 	}
 	if len(lines) == 0 {
@@ -360,7 +369,7 @@ func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root stri
 	return res, nil
 }
 
-func pendingList(root string, table map[string][]int) []Breakpoint {
+func pendingList(root string, table map[string][]LineSpec) []Breakpoint {
 	files := make([]string, 0, len(table))
 	for f := range table {
 		files = append(files, f)
@@ -369,7 +378,9 @@ func pendingList(root string, table map[string][]int) []Breakpoint {
 	var out []Breakpoint
 	for _, f := range files {
 		for _, l := range table[f] {
-			out = append(out, Breakpoint{File: relTo(root, f), Line: l, Pending: true})
+			bp := breakpointOf(relTo(root, f), l)
+			bp.Pending = true
+			out = append(out, bp)
 		}
 	}
 	return out

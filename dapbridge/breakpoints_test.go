@@ -1,0 +1,93 @@
+package dapbridge
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-dap"
+)
+
+// TestDecodeLine: an item of lines is a number or an object; anything
+// else is an error naming what is wanted.
+func TestDecodeLine(t *testing.T) {
+	tests := []struct {
+		name, raw string
+		want      LineSpec
+		err       string
+	}{
+		{"number", `12`, LineSpec{Line: 12}, ""},
+		{"whole float", `12.0`, LineSpec{}, "want a line number ≥ 1, got 12.0"},
+		{"object", `{"line":3,"condition":"i == 2","hit_condition":">= 2","log_message":"i={i}"}`, LineSpec{Line: 3, Condition: "i == 2", HitCondition: ">= 2", LogMessage: "i={i}"}, ""},
+		{"unknown field", `{"line":3,"cond":"x"}`, LineSpec{}, `want {line, condition?, hit_condition?, log_message?}: unknown field "cond"`},
+		{"no line", `{"condition":"x"}`, LineSpec{}, "want a 'line' ≥ 1"},
+		{"zero", `0`, LineSpec{}, "want a line number ≥ 1, got 0"},
+		{"string", `"12"`, LineSpec{}, `want a line number or {line, condition?, hit_condition?, log_message?}, got "12"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := decodeLine(json.RawMessage(tt.raw))
+			if errString(err) != tt.err {
+				t.Fatalf("error %q, want %q", errString(err), tt.err)
+			}
+			if err == nil && got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCheckSpecs: sorted, exact duplicates dropped, a line given twice
+// differently and a hit condition outside the grammar rejected.
+func TestCheckSpecs(t *testing.T) {
+	got, err := checkSpecs([]LineSpec{{Line: 9}, {Line: 3, Condition: "x"}, {Line: 9}})
+	if diff := cmp.Diff([]LineSpec{{Line: 3, Condition: "x"}, {Line: 9}}, got); diff != "" || err != nil {
+		t.Errorf("(-want +got):\n%s %v", diff, err)
+	}
+	for _, bad := range [][]LineSpec{
+		{{Line: 3}, {Line: 3, Condition: "x"}},
+		{{Line: 3, HitCondition: "every 3"}},
+		{{Line: 3, HitCondition: "== 0"}},
+		{{Line: 0}},
+	} {
+		if _, err := checkSpecs(bad); err == nil {
+			t.Errorf("%+v: want an error", bad)
+		}
+	}
+}
+
+// TestSourceBreakpoint: what each adapter is sent, and what is refused
+// because the adapter would ignore it (and stop every time instead).
+func TestSourceBreakpoint(t *testing.T) {
+	all := dap.Capabilities{SupportsConditionalBreakpoints: true, SupportsHitConditionalBreakpoints: true, SupportsLogPoints: true}
+	tests := []struct {
+		name    string
+		adapter string
+		caps    dap.Capabilities
+		spec    LineSpec
+		want    dap.SourceBreakpoint
+		why     string
+	}{
+		{"plain", "delve", dap.Capabilities{}, LineSpec{Line: 4}, dap.SourceBreakpoint{Line: 4}, ""},
+		{"delve count", "delve", all, LineSpec{Line: 4, HitCondition: "3"}, dap.SourceBreakpoint{Line: 4, HitCondition: "== 3"}, ""},
+		{"debugpy every", "debugpy", all, LineSpec{Line: 4, HitCondition: "%5"}, dap.SourceBreakpoint{Line: 4, HitCondition: "% 5"}, ""},
+		{"lldb from", "lldb", all, LineSpec{Line: 4, HitCondition: ">= 3"}, dap.SourceBreakpoint{Line: 4, HitCondition: "3"}, ""},
+		{"lldb after", "lldb", all, LineSpec{Line: 4, HitCondition: "> 3"}, dap.SourceBreakpoint{Line: 4, HitCondition: "4"}, ""},
+		{"lldb exact", "lldb", all, LineSpec{Line: 4, HitCondition: "== 3"}, dap.SourceBreakpoint{Line: 4}, `not set: lldb-dap supports only >= N and > N hit conditions (it skips the first N-1 hits), not "== 3"`},
+		{"no conditions", "dart", dap.Capabilities{}, LineSpec{Line: 4, Condition: "x"}, dap.SourceBreakpoint{Line: 4, Condition: "x"}, "not set: dart does not support conditions"},
+		{"no logpoints", "dart", dap.Capabilities{}, LineSpec{Line: 4, LogMessage: "x"}, dap.SourceBreakpoint{Line: 4, LogMessage: "x"}, "not set: dart does not support log messages"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSession(adapterByID(tt.adapter), "/")
+			s.caps = tt.caps
+			got, why := s.sourceBreakpoint(tt.spec)
+			if why != tt.why {
+				t.Fatalf("why %q, want %q", why, tt.why)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" && why == "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
