@@ -91,3 +91,29 @@ func TestSourceBreakpoint(t *testing.T) {
 		})
 	}
 }
+
+// TestStepTruth: the stop after a continue is described as the earlier
+// interrupted step finishing, only when a step was interrupted.
+func TestStepTruth(t *testing.T) {
+	s := newSession(adapterByID("lldb"), "/")
+	stop := func(resumed, reason, desc string) string {
+		s.resumed = resumed
+		return s.stepTruthLocked(dap.StoppedEventBody{Reason: reason, Description: desc})
+	}
+	if got := stop("continue", "step", "step out"); got != "step out" {
+		t.Errorf("no step interrupted: %q", got)
+	}
+	stop("stepOut", "breakpoint", "breakpoint 2.1")
+	stop("continue", "breakpoint", "breakpoint 2.1") // still pending
+	if got := stop("continue", "step", "step out"); got != "the step_out interrupted earlier finished here: lldb keeps an interrupted step pending across continue" {
+		t.Errorf("after an interrupted step_out: %q", got)
+	}
+	if got := stop("continue", "step", "step out"); got != "step out" {
+		t.Errorf("told twice: %q", got)
+	}
+	stop("next", "breakpoint", "")
+	stop("next", "step", "") // a step that finished clears it
+	if got := stop("continue", "step", "step over"); got != "step over" {
+		t.Errorf("after a finished step: %q", got)
+	}
+}

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -312,7 +314,35 @@ func (s *session) evaluate(ctx context.Context, expr string, frameID int) (*Vari
 	s.mu.Lock()
 	v := s.variableLocked(expr, body.Result, body.Type, body.VariablesReference, body.NamedVariables, body.IndexedVariables)
 	s.mu.Unlock()
+	if s.adapter.id == "lldb" && body.VariablesReference != 0 && (body.IndexedVariables > 0 || strings.Contains(body.Result, "] @ 0x")) {
+		// lldb-dap shows an array as "int[5] @ 0x7ffe…": its elements,
+		// one level, capped as the variables op caps them.
+		ar := adapterRef{body.VariablesReference, countOrUnknown(body.NamedVariables, body.IndexedVariables)}
+		if m := arrayLen.FindStringSubmatch(body.Type); m != nil && ar.count < 0 {
+			ar.count, _ = strconv.Atoi(m[1]) // lldb-dap 19 gives no indexedVariables here
+		}
+		if kids, total, err := s.children(ctx, ar, maxChildren); err == nil {
+			v.Value, v.Truncated = capValue(elementList(kids, total))
+		}
+	}
 	return &v, nil
+}
+
+// arrayLen reads a C array type's length: int[200].
+var arrayLen = regexp.MustCompile(`\[([0-9]+)\]$`)
+
+// elementList shows an array's elements on one line: "[0, 1, 2]", with
+// how many are left out.
+func elementList(kids []Variable, total int) string {
+	vals := make([]string, len(kids))
+	for i, k := range kids {
+		vals[i] = k.Value
+	}
+	s := "[" + strings.Join(vals, ", ")
+	if total > len(kids) {
+		s += fmt.Sprintf(", … %d more", total-len(kids))
+	}
+	return s + "]"
 }
 
 // resume sends continue, next, stepIn or stepOut and waits up to wait for
@@ -330,6 +360,7 @@ func (s *session) resume(ctx context.Context, command string, tid int, wait time
 	s.mu.Lock()
 	gen := s.gen
 	s.state = stateRunning
+	s.resumed = command
 	s.resetStopLocked()
 	s.mu.Unlock()
 	if err := s.conn.call(ctx, command, map[string]any{"threadId": tid}, requestTimeout, nil); err != nil {

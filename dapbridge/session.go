@@ -67,6 +67,8 @@ type session struct {
 	current     int            // depth of the stop's current frame (an exception's first user frame)
 	exception   *ExceptionInfo // the stop's exception, once asked (exceptionInfo)
 	filters     []string       // the exception filters set
+	resumed     string         // the DAP command that last resumed the program (continue, next, stepIn, stepOut)
+	interrupted string         // a step whose stop was something else (a breakpoint), still pending in lldb
 }
 
 func newSession(a *adapterDef, root string) *session {
@@ -98,6 +100,7 @@ func (s *session) onEvent(m *message) {
 		json.Unmarshal(m.Body, &b)
 		b.Reason = normalizeReason(b.Reason, b.Description, s.pausing)
 		s.pausing = false
+		b.Description = s.stepTruthLocked(b)
 		s.stop = b
 		s.lastThread = b.ThreadId // 0 (delve after pause): defaultThread asks
 		if s.state != stateEnded {
@@ -180,6 +183,28 @@ func (s *session) end(why string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.endLocked(why)
+}
+
+// stepTruthLocked keeps the stop's description true about steps. A step
+// that a breakpoint interrupts stays pending in lldb-dap (its thread
+// plan), and a later continue then stops with reason "step (step out)"
+// where the interrupted step ends: the description says so, rather than
+// pass it off as a step the agent just asked for.
+func (s *session) stepTruthLocked(b dap.StoppedEventBody) string {
+	resumed := s.resumed
+	s.resumed = ""
+	step := map[string]string{"next": "step_over", "stepIn": "step_in", "stepOut": "step_out"}
+	switch {
+	case step[resumed] != "" && b.Reason != "step":
+		s.interrupted = step[resumed]
+	case resumed == "continue" && b.Reason == "step" && s.interrupted != "":
+		why := fmt.Sprintf("the %s interrupted earlier finished here: %s keeps an interrupted step pending across continue", s.interrupted, s.adapter.id)
+		s.interrupted = ""
+		return why
+	case b.Reason == "step":
+		s.interrupted = ""
+	}
+	return b.Description
 }
 
 // normalizeReason maps adapter-specific stop reasons onto DAP's: lldb-dap
