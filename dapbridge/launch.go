@@ -62,6 +62,7 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	}
 	res := s.result(ctx, c, r.Op)
 	res.Breakpoints = bps
+	res.Marker = relTo(root, filepath.Join(sp.dir, sp.marker))
 	var notes []string
 	if bad := sess.unknownFilters(sp.exceptions); len(bad) > 0 {
 		notes = append(notes, fmt.Sprintf("%s does not advertise the exception filter(s) %s (it has: %s); they were not set", sp.adapter.id, strings.Join(bad, ", "), sess.filterIDs()))
@@ -200,8 +201,9 @@ func (s *Supervisor) chooseAdapter(ctx context.Context, root string, r Request, 
 		return adapterForProgram(program), nil
 	}
 	var usable []string
+	sc := scanMarkers(root, s.opts.Walk)
 	for _, a := range adapterDefs {
-		if st := s.res.status(ctx, a, root); st.Usable {
+		if st := s.res.status(ctx, a, root, sc.found[a.id]); st.Usable {
 			usable = append(usable, a.id)
 		}
 	}

@@ -22,6 +22,7 @@ type Result struct {
 	Op          string            `json:"op" jsonschema_description:"the operation that ran"`
 	Session     string            `json:"session,omitempty" jsonschema_description:"the conversation's session: adapter, launch or attach, program"`
 	State       string            `json:"state" jsonschema_description:"none (no session), starting, running, stopped or ended"`
+	Marker      string            `json:"marker,omitempty" jsonschema_description:"launch, attach: the root marker the adapter went by, relative to the root (the one nearest the program: delve runs in its folder)"`
 	Notice      string            `json:"notice,omitempty" jsonschema_description:"something to know first: a session that expired, a wait that timed out"`
 	Stop        *Stop             `json:"stop,omitempty" jsonschema_description:"where and why the program stopped"`
 	Ended       string            `json:"ended,omitempty" jsonschema_description:"why the session ended"`
@@ -125,7 +126,11 @@ func (r *Result) Text() string {
 	case "adapters":
 		for _, a := range r.Adapters {
 			if a.Usable {
-				fmt.Fprintf(&b, "%s  usable  %s (%s)\n", a.ID, a.Command, a.Marker)
+				fmt.Fprintf(&b, "%s  usable  %s (%s", a.ID, a.Command, strings.Join(a.Markers, ", "))
+				if a.More > 0 {
+					fmt.Fprintf(&b, ", %d more", a.More)
+				}
+				b.WriteString(")\n")
 			} else {
 				fmt.Fprintf(&b, "%s  unavailable  %s\n", a.ID, a.Reason)
 			}

@@ -30,18 +30,18 @@ func TestAdapterStatus(t *testing.T) {
 		lookPath func(string) (string, error)
 		want     AdapterStatus
 	}{
-		{"delve usable", "delve", found, AdapterStatus{ID: "delve", Command: "dlv dap", Usable: true, Marker: "go.mod"}},
-		{"delve binary missing", "delve", noBinaries, AdapterStatus{ID: "delve", Command: "dlv dap", Marker: "go.mod",
+		{"delve usable", "delve", found, AdapterStatus{ID: "delve", Command: "dlv dap", Usable: true, Marker: "go.mod", Markers: []string{"go.mod"}}},
+		{"delve binary missing", "delve", noBinaries, AdapterStatus{ID: "delve", Command: "dlv dap", Marker: "go.mod", Markers: []string{"go.mod"},
 			Reason: "dlv not found on PATH or in $GOPATH/bin (go install github.com/go-delve/delve/cmd/dlv@v1.27.2)"}},
-		{"dart marker missing", "dart", found, AdapterStatus{ID: "dart", Command: "dart debug_adapter", Reason: "no pubspec.yaml in the root"}},
+		{"dart marker missing", "dart", found, AdapterStatus{ID: "dart", Command: "dart debug_adapter", Reason: "no pubspec.yaml under the root"}},
 		{"dart both missing", "dart", noBinaries, AdapterStatus{ID: "dart", Command: "dart debug_adapter",
-			Reason: "no pubspec.yaml in the root; dart not found on PATH (install the Dart SDK)"}},
+			Reason: "no pubspec.yaml under the root; dart not found on PATH (install the Dart SDK)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newResolver()
 			r.lookPath = tt.lookPath
-			got := r.status(context.Background(), adapterByID(tt.adapter), root)
+			got := r.status(context.Background(), adapterByID(tt.adapter), root, scanMarkers(root, nil).found[tt.adapter])
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("status (-want +got):\n%s", diff)
 			}
