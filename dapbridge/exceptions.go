@@ -151,7 +151,11 @@ func (s *Supervisor) exceptions(ctx context.Context, c *conversation, r Request)
 			return nil, errors.New("op exceptions: with no live session, argument 'adapter' is required (delve, debugpy, lldb or dart): filter ids are each adapter's own")
 		}
 		c.exceptions[a.id] = slices.Clone(*r.Filters)
-		res.Notice = fmt.Sprintf("kept for the next %s session: [%s]; ids the adapter does not advertise are reported at launch", a.id, strings.Join(*r.Filters, ", "))
+		set := "no filters, so exceptions do not stop the program"
+		if len(*r.Filters) > 0 {
+			set = strings.Join(*r.Filters, ", ") + "; ids the adapter does not advertise are reported at launch"
+		}
+		res.Notice = fmt.Sprintf("kept for the next %s session: %s", a.id, set)
 		return res, nil
 	}
 	if r.Filters != nil {
