@@ -117,3 +117,23 @@ func TestStepTruth(t *testing.T) {
 		t.Errorf("after a finished step: %q", got)
 	}
 }
+
+// TestDemangleType: the simple Itanium forms, and anything else as is.
+func TestDemangleType(t *testing.T) {
+	for in, want := range map[string]string{
+		"St13runtime_error": "std::runtime_error",
+		"7MyError":          "MyError",
+		"N2ns7MyErrorE":     "ns::MyError",
+		"NSt3foo3barE":      "std::foo::bar",
+		"i":                 "i",
+		"PKc":               "PKc",
+		"9short":            "9short",
+	} {
+		if got := demangleType(in); got != want {
+			t.Errorf("demangleType(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if !stdException.MatchString("St13runtime_error") || !stdException.MatchString("St12out_of_range") || stdException.MatchString("7MyError") {
+		t.Errorf("stdException")
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,6 +36,11 @@ func (s *session) exceptionInfo(ctx context.Context, tid int, sn snapshot) *Exce
 	}
 	if e.Type == "" {
 		e.Type = sn.stop.Reason
+	}
+	if s.adapter.id == "lldb" && e.Type == "cpp_throw" {
+		if t := s.cxxThrow(ctx, tid); t != nil {
+			e = t
+		}
 	}
 	s.mu.Lock()
 	if s.gen == sn.gen {
@@ -176,4 +183,93 @@ func (s *Supervisor) exceptions(ctx context.Context, c *conversation, r Request)
 		res.Notice = sess.adapter.id + " advertises no exception filters"
 	}
 	return res, nil
+}
+
+// throwRegs are the registers holding __cxa_throw's first two arguments
+// (the exception object and its std::type_info) at its entry, per
+// architecture.
+var throwRegs = map[string][2]string{"amd64": {"$rdi", "$rsi"}, "arm64": {"$x0", "$x1"}}
+
+// cxxThrow names a C++ exception stopped at by lldb-dap's cpp_throw
+// filter, which reports only "C++ Throw": at __cxa_throw's entry it reads
+// the thrown type's name from its type_info (the second word of the
+// Itanium ABI's type_info) and, for the standard library's exception
+// types, what() through the vtable. Nothing is needed from the program's
+// debug info, which seldom describes std::type_info. It returns nil when
+// the stop is not there or the registers are unknown.
+func (s *session) cxxThrow(ctx context.Context, tid int) *ExceptionInfo {
+	regs, ok := throwRegs[runtime.GOARCH]
+	if !ok {
+		return nil
+	}
+	c, err := s.framesOf(ctx, tid, 1)
+	if err != nil || len(c.frames) == 0 || c.frames[0].Name != "__cxa_throw" {
+		return nil
+	}
+	frame := c.frames[0].Id
+	eval := func(expr string) string {
+		var body dap.EvaluateResponseBody
+		args := map[string]any{"expression": expr, "frameId": frame, "context": "watch"}
+		if s.conn.call(ctx, "evaluate", args, requestTimeout, &body) != nil {
+			return ""
+		}
+		return cString(body.Result)
+	}
+	mangled := eval(fmt.Sprintf("*(const char **)(%s + sizeof(void *))", regs[1]))
+	if mangled == "" {
+		return nil
+	}
+	e := &ExceptionInfo{Type: demangleType(mangled)}
+	if stdException.MatchString(mangled) {
+		e.Message = eval(fmt.Sprintf("((const char *(*)(void *))(*(void ***)%s)[2])((void *)%s)", regs[0], regs[0]))
+	}
+	return e
+}
+
+// stdException matches the mangled names of std::exception and the
+// standard types derived from it, whose vtable slot 2 is what().
+var stdException = regexp.MustCompile(`^St[0-9]+(exception|[a-z_]*error|bad_[a-z_]+|out_of_range|invalid_argument|length_error|domain_error)$`)
+
+// cString reads lldb's display of a char pointer: 0x… "text" → text.
+func cString(v string) string {
+	i := strings.IndexByte(v, '"')
+	if i < 0 {
+		return ""
+	}
+	if u, err := strconv.Unquote(v[i:]); err == nil {
+		return u
+	}
+	return strings.Trim(v[i:], `"`)
+}
+
+// demangleType reads the simple forms of an Itanium mangled type name:
+// St13runtime_error → std::runtime_error, 7MyError → MyError,
+// N2ns7MyErrorE → ns::MyError; anything else is returned as is.
+func demangleType(m string) string {
+	var parts []string
+	rest := m
+	switch {
+	case strings.HasPrefix(rest, "St"):
+		parts, rest = append(parts, "std"), rest[2:]
+	case strings.HasPrefix(rest, "N") && strings.HasSuffix(rest, "E"):
+		rest = rest[1 : len(rest)-1]
+		if strings.HasPrefix(rest, "St") {
+			parts, rest = append(parts, "std"), rest[2:]
+		}
+	}
+	for rest != "" {
+		j := 0
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		n, err := strconv.Atoi(rest[:j])
+		if j == 0 || err != nil || j+n > len(rest) {
+			return m
+		}
+		parts, rest = append(parts, rest[j:j+n]), rest[j+n:]
+	}
+	if len(parts) == 0 {
+		return m
+	}
+	return strings.Join(parts, "::")
 }

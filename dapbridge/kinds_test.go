@@ -211,6 +211,6 @@ func TestLLDBBreakpointKinds(t *testing.T) {
 	testBreakpointKinds(t, r, kindsCase{file: "main.cpp", program: "app", loopLine: 6, iVar: "i"})
 	r.do(Request{Op: "exceptions", Adapter: "lldb", Filters: &[]string{"cpp_throw"}})
 	res := r.do(Request{Op: "launch", Program: "app", Args: []string{"crash"}})
-	wantException(t, res, "", "", "main.cpp", 9, "main")
+	wantException(t, res, "std::runtime_error", "bad value 3", "main.cpp", 9, "main")
 	r.do(Request{Op: "terminate"})
 }
