@@ -93,7 +93,7 @@ func (h *handles) ref(adapter, count int) int {
 	return id
 }
 
-// frames returns up to levels frames of thread tid at this stop, asking
+// framesOf returns up to levels frames of thread tid at this stop, asking
 // the adapter only when the frames seen so far do not cover them.
 func (s *session) framesOf(ctx context.Context, tid, levels int) (*stackCache, error) {
 	s.mu.Lock()

@@ -361,14 +361,20 @@ func (s *session) resume(ctx context.Context, command string, tid int, wait time
 	gen := s.gen
 	s.state = stateRunning
 	s.resumed = command
-	s.resetStopLocked()
 	s.mu.Unlock()
-	if err := s.conn.call(ctx, command, map[string]any{"threadId": tid}, requestTimeout, nil); err != nil {
-		s.mu.Lock()
-		if s.gen == gen && s.state == stateRunning {
-			s.state = stateStopped // the adapter refused: nothing moved
-		}
-		s.mu.Unlock()
+	err := s.conn.call(ctx, command, map[string]any{"threadId": tid}, requestTimeout, nil)
+	s.mu.Lock()
+	switch {
+	case s.gen != gen:
+		// It stopped again already; that stop reset the ids.
+	case err != nil && s.state == stateRunning:
+		s.state = stateStopped // the adapter refused: nothing moved, the ids hold
+		s.resumed = ""
+	case err == nil:
+		s.resetStopLocked()
+	}
+	s.mu.Unlock()
+	if err != nil {
 		return false, err
 	}
 	return s.waitChange(ctx, gen, wait)
