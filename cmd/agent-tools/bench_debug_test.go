@@ -436,8 +436,10 @@ func loopFixture(b *testing.B, a string) benchFixture {
 		run("go", "build", "-gcflags=all=-N -l", "-o", "app", ".")
 		return benchFixture{root, filepath.Join(root, "main.go"), filepath.Join(root, "app"), 8}
 	case "debugpy":
-		testutil.WriteTree(b, root, "-- requirements.txt --\n-- app.py --\ntotal = 0\nfor i in range(1000000):\n    total += i\nprint(total)\n")
-		return benchFixture{root, filepath.Join(root, "app.py"), filepath.Join(root, "app.py"), 3}
+		// In a function: at module level debugpy's stack is one frame,
+		// which the stop line already fetched, and stack sends nothing.
+		testutil.WriteTree(b, root, "-- requirements.txt --\n-- app.py --\ndef run():\n    total = 0\n    for i in range(1000000):\n        total += i\n    return total\nprint(run())\n")
+		return benchFixture{root, filepath.Join(root, "app.py"), filepath.Join(root, "app.py"), 4}
 	default:
 		testutil.WriteTree(b, root, "-- CMakeLists.txt --\n-- main.c --\n#include <stdio.h>\nint main(void) {\n\tlong total = 0;\n\tfor (long i = 0; i < 1000000; i++) {\n\t\ttotal += i;\n\t}\n\tprintf(\"%ld\\n\", total);\n\treturn 0;\n}\n")
 		run("gcc", "-g", "-O0", "-o", "app", "main.c")
