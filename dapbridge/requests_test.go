@@ -31,15 +31,34 @@ func (l *requestLog) take() []string {
 	return s
 }
 
-// TestRequestsPerOp counts, with real delve, the DAP requests each op
-// sends through the session's connection: one op sends the requests it
-// needs and no more (stack used to send a second stackTrace for a stop
-// line it then dropped), and frame ids stay the same across launch,
-// status, stack and scopes while the program is stopped, and never equal
-// a variable reference.
+// TestRequestsPerOp counts, with real delve and debugpy (45 ms a
+// request), the DAP requests each op sends through the session's
+// connection: one op sends the requests it needs and no more (stack used
+// to send a second stackTrace for a stop line it then dropped), and frame
+// ids stay the same across launch, status, stack and scopes while the
+// program is stopped, and never equal a variable reference.
 func TestRequestsPerOp(t *testing.T) {
-	needDlv(t)
-	r := newRig(t, testOptions, goFixture)
+	cases := []struct {
+		adapter, archive, file string
+		line                   int
+		local, callerExpr      string
+	}{
+		{"delve", goFixture, "main.go", 12, "total", "len(xs)"},
+		{"debugpy", pyFixture, "app.py", 6, "t", "len(xs)"},
+	}
+	for _, c := range cases {
+		t.Run(c.adapter, func(t *testing.T) {
+			if c.adapter == "delve" {
+				needDlv(t)
+			} else {
+				needDebugpy(t)
+			}
+			testRequestsPerOp(t, newRig(t, testOptions, c.archive), c.file, c.line, c.local, c.callerExpr)
+		})
+	}
+}
+
+func testRequestsPerOp(t *testing.T, r *rig, file string, line int, local, callerExpr string) {
 	log := &requestLog{}
 	r.sup.trace = log.record
 	step := func(req Request, want ...string) *Result {
@@ -50,10 +69,10 @@ func TestRequestsPerOp(t *testing.T) {
 		}
 		return res
 	}
-	step(Request{Op: "breakpoints", File: "main.go", Lines: []int{12}})
-	launch := step(Request{Op: "launch", Program: "main.go"},
+	step(Request{Op: "breakpoints", File: file, Lines: []int{line}})
+	launch := step(Request{Op: "launch", Program: file},
 		"initialize", "launch", "setBreakpoints", "setExceptionBreakpoints", "configurationDone", "stackTrace")
-	wantStop(t, launch, "breakpoint", "main.go", 12)
+	wantStop(t, launch, "breakpoint", file, line)
 	frame := launch.Stop.FrameID
 	if st := step(Request{Op: "status"}); st.Stop == nil || st.Stop.FrameID != frame {
 		t.Errorf("status: stop %+v, want frame %d", st.Stop, frame)
@@ -81,8 +100,8 @@ func TestRequestsPerOp(t *testing.T) {
 	if slices.Contains(ids, scopes.Scopes[0].Reference) {
 		t.Errorf("scope reference %d is also a frame id (%v)", scopes.Scopes[0].Reference, ids)
 	}
-	step(Request{Op: "evaluate", Expression: "total"}, "evaluate")
-	step(Request{Op: "evaluate", Expression: "len(xs)", FrameID: caller}, "evaluate")
+	step(Request{Op: "evaluate", Expression: local}, "evaluate")
+	step(Request{Op: "evaluate", Expression: callerExpr, FrameID: caller}, "evaluate")
 	step(Request{Op: "threads"}, "threads")
 	// A frame id of this stop is still valid after all that.
 	step(Request{Op: "scopes", FrameID: frame}, "scopes")
