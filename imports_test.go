@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -116,6 +117,23 @@ func TestImportRulesCatchViolations(t *testing.T) {
 	for _, g := range good {
 		if !allowed(g.pkg, g.file)(g.imp) {
 			t.Errorf("%s may not import %s, but should", g.file, g.imp)
+		}
+	}
+}
+
+// TestBinaryLinksNoTesting keeps the testing package (and test-only
+// libraries) out of the shipped binary: a test helper that slips into a
+// non-test file would otherwise link them, with their flags.
+func TestBinaryLinksNoTesting(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "-tags", "dart", "./cmd/agent-tools")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		if dep == "testing" || strings.HasPrefix(dep, "testing/") || strings.HasPrefix(dep, "github.com/google/go-cmp") ||
+			dep == module+"/internal/testutil" {
+			t.Errorf("the agent-tools binary links %s", dep)
 		}
 	}
 }

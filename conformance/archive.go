@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/txtar"
@@ -38,6 +39,18 @@ type Archive struct {
 	Client []json.RawMessage
 	// Server holds the expected server messages, compact JSON.
 	Server []json.RawMessage
+}
+
+// NeedsTestTools is the header line that marks a transcript recorded with
+// the test-only tools of cmd/agent-tools's tests (test_echo, test_block, …)
+// and only those attached: the shipped binary has neither, so such a
+// transcript replays only under `go test ./cmd/agent-tools -run
+// TestTranscripts`.
+const NeedsTestTools = "needs: test tools"
+
+// NeedsTestTools reports whether the header has the [NeedsTestTools] line.
+func (a *Archive) NeedsTestTools() bool {
+	return slices.Contains(strings.Split(a.Comment, "\n"), NeedsTestTools)
 }
 
 // A File is a workspace file of an [Archive].

@@ -120,6 +120,35 @@ func TestClassify(t *testing.T) {
 	}
 }
 
+// TestDiffPaths pins Diff's report: each difference as a JSON path with
+// both values, so a changed description is read at a glance.
+func TestDiffPaths(t *testing.T) {
+	tests := []struct {
+		name      string
+		want, got []json.RawMessage
+		report    string
+	}{
+		{"deep string", raws(`{"result":{"tools":[{},{"inputSchema":{"properties":{"path":{"description":"a file"}}}}]}}`),
+			raws(`{"result":{"tools":[{},{"inputSchema":{"properties":{"path":{"description":"a folder"}}}}]}}`),
+			`message 1: result.tools[1].inputSchema.properties.path.description: want "a file", got "a folder"`},
+		{"missing and extra members", raws(`{"a":1,"b":2}`), raws(`{"b":2,"c":3}`),
+			"message 1: a: want 1, got nothing\nmessage 1: c: want nothing, got 3"},
+		{"odd member name and array length", raws(`{"x-y":[1,2]}`), raws(`{"x-y":[1]}`),
+			`message 1: ["x-y"][1]: want 2, got nothing`},
+		{"type change", raws(`{"a":{"b":1}}`), raws(`{"a":[1]}`),
+			`message 1: a: want {"b":1}, got [1]`},
+		{"missing message", raws(`{"a":1}`, `{"id":2}`), raws(`{"a":1}`),
+			`message 2: want {"id":2}, got nothing`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Diff(tt.want, tt.got); got != tt.report {
+				t.Errorf("Diff =\n%s\nwant\n%s", got, tt.report)
+			}
+		})
+	}
+}
+
 func TestDiff(t *testing.T) {
 	tests := []struct {
 		name      string

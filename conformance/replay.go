@@ -10,12 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
-	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
 )
 
 // A StartFunc starts the server under test with the given flags, for the
@@ -176,39 +174,21 @@ func jsonEscape(s string) []byte {
 	return b[1 : len(b)-1]
 }
 
-// writeFiles writes the workspace files below dir.
+// writeFiles writes the workspace files below dir, which must not hold
+// them yet.
 func writeFiles(dir string, files []File) error {
+	ar := &txtar.Archive{}
 	for _, f := range files {
 		if _, err := checkWorkspacePath(f.Name); err != nil {
 			return err
 		}
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return err
-		}
+		ar.Files = append(ar.Files, txtar.File{Name: f.Name, Data: f.Data})
 	}
-	return nil
-}
-
-// Diff compares expected and actual server messages as JSON values and
-// returns cmp.Diff's report "(-want +got)", or "" when they are equal.
-// Member order, spacing and number spelling (1 vs 1.0) do not count. A
-// message that is not valid JSON is compared as a string.
-func Diff(want, got []json.RawMessage) string {
-	return cmp.Diff(decodeAll(want), decodeAll(got))
-}
-
-func decodeAll(msgs []json.RawMessage) []any {
-	vals := make([]any, len(msgs))
-	for i, m := range msgs {
-		if err := json.Unmarshal(m, &vals[i]); err != nil {
-			vals[i] = string(m)
-		}
+	fsys, err := txtar.FS(ar)
+	if err != nil {
+		return err
 	}
-	return vals
+	return os.CopyFS(dir, fsys)
 }
 
 // UpdateFlag, if a caller sets it, makes [Replay] rewrite the server section
@@ -231,12 +211,25 @@ func updating() bool {
 	return UpdateFlag != nil && *UpdateFlag || os.Getenv(UpdateEnv) == "1"
 }
 
+// TB is the part of testing.TB that [Replay] uses. It is an interface of
+// this package's own so that the server binary, which links conformance for
+// its replay and record commands, does not link the testing package.
+type TB interface {
+	Helper()
+	Context() context.Context
+	TempDir() string
+	Errorf(format string, args ...any)
+	Fatal(args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+}
+
 // Replay replays the transcript at path against the server start starts,
 // in a fresh t.TempDir(), and reports a difference between the expected and
 // the actual server messages as a test error. When updating (see
 // [UpdateFlag]), it rewrites the transcript's server section instead, and
 // leaves every other byte of the file unchanged.
-func Replay(t *testing.T, path string, start StartFunc, opts *Options) {
+func Replay(t TB, path string, start StartFunc, opts *Options) {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -259,7 +252,7 @@ func Replay(t *testing.T, path string, start StartFunc, opts *Options) {
 		}
 		t.Logf("%s: rewrote the server section", path)
 	default:
-		t.Errorf("%s: server messages differ (-want +got):\n%s\nTo accept the new output, rerun with %s=1 or the test's -update flag.",
+		t.Errorf("%s: server messages differ:\n%s\nTo accept the new output, rerun with %s=1 or the test's -update flag.",
 			path, diff, UpdateEnv)
 	}
 }

@@ -22,6 +22,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // DefaultMaxFileBytes is the size above which files are not searched.
@@ -105,7 +107,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 		}
 		files = append(files, file{abs, rel, lang, 0})
 	} else {
-		walk(realRoot, abs, rel, func(a, r string, e fs.DirEntry) {
+		walk(realRoot, abs, func(a, r string, e fs.DirEntry) {
 			l := LanguageForPath(a)
 			if l != nil && (forced == nil || l == forced) {
 				var size int64
@@ -412,50 +414,13 @@ func resolvePath(root, p string) (abs, rel string, isDir bool, err error) {
 }
 
 // walk calls fn for every regular file under dir (a directory inside
-// root), in lexical order, skipping hidden entries, node_modules,
-// symlinks and whatever .gitignore files (from root down) ignore.
-func walk(root, dir, rel string, fn func(abs, rel string, e fs.DirEntry)) {
-	var ig ignores
-	// Rules of the ancestors of dir, root first.
-	if rel != "." {
-		ig = ig.withFile(root, "")
-		parts := strings.Split(rel, "/")
-		for i := 1; i < len(parts); i++ {
-			r := strings.Join(parts[:i], "/")
-			ig = ig.withFile(filepath.Join(root, filepath.FromSlash(r)), r)
+// root), in lexical order, as the workspace walk keeps them (hidden
+// entries, node_modules, symlinks and .gitignore'd paths skipped).
+func walk(root, dir string, fn func(abs, rel string, e fs.DirEntry)) {
+	workspace.Walk(root, dir, func(abs, rel string, e fs.DirEntry) error {
+		if !e.IsDir() {
+			fn(abs, rel, e)
 		}
-	} else {
-		rel = ""
-	}
-	walkDir(dir, rel, ig, fn)
-}
-
-func walkDir(abs, rel string, ig ignores, fn func(abs, rel string, e fs.DirEntry)) {
-	ig = ig.withFile(abs, rel)
-	entries, err := os.ReadDir(abs)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		name := e.Name()
-		if strings.HasPrefix(name, ".") || e.Type()&os.ModeSymlink != 0 {
-			continue
-		}
-		r := name
-		if rel != "" {
-			r = rel + "/" + name
-		}
-		a := filepath.Join(abs, name)
-		switch {
-		case e.IsDir():
-			if name == "node_modules" || ig.ignored(r, true) {
-				continue
-			}
-			walkDir(a, r, ig, fn)
-		case e.Type().IsRegular():
-			if !ig.ignored(r, false) {
-				fn(a, r, e)
-			}
-		}
-	}
+		return nil
+	})
 }

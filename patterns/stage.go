@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/aymanbagabas/go-udiff"
 )
 
 // StagedFile is one file of a staged edit.
@@ -64,7 +66,7 @@ func (s *Stager) Stage(res *SearchResult, template string) (*Staged, error) {
 		}
 		st.Files = append(st.Files, StagedFile{
 			Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
-			Diff: unifiedDiff(fm.Path, fm.Src, reps), hash: sha256.Sum256(fm.Src), newText: newText,
+			Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
 		})
 		st.Replacements += len(reps)
 	}
@@ -167,101 +169,13 @@ func writeAtomic(path string, data []byte) error {
 	return err
 }
 
-// unifiedDiff renders the replacements of one file as a unified diff with
-// two lines of context.
-func unifiedDiff(path string, src []byte, reps []Replacement) string {
-	const ctx = 2
-	lines := newLineIndex(src)
-	nLines := len(lines.starts)
-	if len(src) > 0 && src[len(src)-1] == '\n' {
-		nLines--
-	}
-	lineOf := func(off uint32) int { return lines.pos(off).Line - 1 }
-	lineText := func(l int) string {
-		end := len(src)
-		if l+1 < len(lines.starts) {
-			end = lines.starts[l+1] - 1
-		}
-		return string(src[lines.starts[l]:end])
-	}
-	// Regions: runs of whole old lines with their new text.
-	type region struct {
-		from, to int // old lines [from, to]
-		newLines []string
-	}
-	var regions []region
-	for i := 0; i < len(reps); {
-		from := lineOf(reps[i].Start)
-		to := lineOf(max(reps[i].Start, reps[i].End-1))
-		j := i + 1
-		for j < len(reps) && lineOf(reps[j].Start) <= to {
-			to = max(to, lineOf(max(reps[j].Start, reps[j].End-1)))
-			j++
-		}
-		var b strings.Builder
-		pos := uint32(lines.starts[from])
-		for _, r := range reps[i:j] {
-			b.Write(src[pos:r.Start])
-			b.WriteString(r.Text)
-			pos = r.End
-		}
-		end := len(src)
-		if to+1 < len(lines.starts) {
-			end = lines.starts[to+1] - 1
-		}
-		b.Write(src[pos:max(int(pos), end)])
-		nl := strings.Split(b.String(), "\n")
-		// Unchanged first and last lines are context, not change.
-		for len(nl) > 0 && from <= to && nl[0] == lineText(from) {
-			nl, from = nl[1:], from+1
-		}
-		for len(nl) > 0 && from <= to && nl[len(nl)-1] == lineText(to) {
-			nl, to = nl[:len(nl)-1], to-1
-		}
-		if len(nl) > 0 || from <= to {
-			regions = append(regions, region{from, to, nl})
-		}
-		i = j
-	}
-	var out strings.Builder
-	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", path, path)
-	delta := 0
-	for i := 0; i < len(regions); {
-		// Group regions whose contexts touch into one hunk.
-		j := i + 1
-		for j < len(regions) && regions[j].from-regions[j-1].to <= 2*ctx+1 {
-			j++
-		}
-		start := max(regions[i].from-ctx, 0)
-		end := min(regions[j-1].to+ctx, nLines-1)
-		var body strings.Builder
-		oldN, newN := 0, 0
-		l := start
-		for _, r := range regions[i:j] {
-			for ; l < r.from; l++ {
-				body.WriteString(" " + lineText(l) + "\n")
-				oldN++
-				newN++
-			}
-			for ; l <= r.to; l++ {
-				body.WriteString("-" + lineText(l) + "\n")
-				oldN++
-			}
-			for _, nl := range r.newLines {
-				body.WriteString("+" + nl + "\n")
-				newN++
-			}
-		}
-		for ; l <= end; l++ {
-			body.WriteString(" " + lineText(l) + "\n")
-			oldN++
-			newN++
-		}
-		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n%s", start+1, oldN, start+1+delta, newN, body.String())
-		delta += newN - oldN
-		i = j
-	}
-	return out.String()
+// unifiedDiff renders one file's change as a unified diff that patch -p1
+// applies to the original (a/PATH → b/PATH, three lines of context, "\ No
+// newline at end of file" where a side lacks one). go-udiff computes it:
+// gopls's diff algorithm, published as a module; TestDiffRoundTrip holds
+// it to patch(1).
+func unifiedDiff(path string, src, newText []byte) string {
+	return udiff.Unified("a/"+path, "b/"+path, string(src), string(newText))
 }
 
 // sortedFiles returns the staged files by path.

@@ -110,13 +110,6 @@ func (s *Session) initialize(ctx context.Context, raw json.RawMessage) (any, err
 		elicitation: len(p.Capabilities.Elicitation) > 0 && string(p.Capabilities.Elicitation) != "null",
 		callTool:    opts.CallTool,
 	}
-	s.mu.Unlock()
-	if hook := s.srv.opts.OnInitialize; hook != nil {
-		if err := hook(ctx, s); err != nil {
-			return nil, err
-		}
-	}
-	s.mu.Lock()
 	s.initialized = true
 	s.shown = toolNames(s.srv.reg.Visible(s.visibilityLocked()))
 	version := s.version
@@ -185,9 +178,6 @@ func (s *Session) initializeResult(version string) map[string]any {
 			},
 		},
 		"serverInfo": map[string]any{"name": s.srv.opts.Name, "version": s.srv.opts.Version},
-	}
-	if s.srv.opts.Instructions != "" {
-		res["instructions"] = s.srv.opts.Instructions
 	}
 	return res
 }

@@ -24,9 +24,8 @@ type Mode struct {
 // Options configures a [Server]. The zero value is usable: defaults are
 // filled in by [NewServer].
 type Options struct {
-	Name         string // serverInfo.name; default "agent-tools"
-	Version      string // serverInfo.version; default "devel"
-	Instructions string // initialize's instructions for the model; optional
+	Name    string // serverInfo.name; default "agent-tools"
+	Version string // serverInfo.version; default "devel"
 
 	Mode Mode // defaults for each session; Surface defaults to full
 
@@ -42,16 +41,11 @@ type Options struct {
 	// MaxMessageBytes is the longest accepted line;
 	// 0 means [DefaultMaxMessageBytes].
 	MaxMessageBytes int
-
-	// OnInitialize runs after initialize's options are applied and before
-	// it is answered; an error fails initialize (wrap ErrInvalidParams to
-	// blame the client). Optional.
-	OnInitialize func(ctx context.Context, s *Session) error
-
-	// DrainTimeout bounds how long Serve waits for in-flight calls to
-	// return after their contexts are cancelled at shutdown. Default 5s.
-	DrainTimeout time.Duration
 }
+
+// drainTimeout bounds how long Serve waits for in-flight calls to return
+// after their contexts are cancelled at shutdown.
+const drainTimeout = 5 * time.Second
 
 // Server serves the MCP tool protocol for a [Registry].
 type Server struct {
@@ -75,9 +69,6 @@ func NewServer(reg *Registry, opts *Options) *Server {
 	if o.Mode.Surface == "" {
 		o.Mode.Surface = SurfaceFull
 	}
-	if o.DrainTimeout == 0 {
-		o.DrainTimeout = 5 * time.Second
-	}
 	log := zerolog.Nop()
 	if o.Logger != nil {
 		log = *o.Logger
@@ -88,7 +79,7 @@ func NewServer(reg *Registry, opts *Options) *Server {
 // Serve runs one session over r and w (stdin and stdout in production)
 // until r reaches end of input or ctx is done. Then it cancels every
 // in-flight call, waits for their answers to be written (bounded by
-// DrainTimeout), closes the connection and returns.
+// drainTimeout), closes the connection and returns.
 func (srv *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

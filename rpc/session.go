@@ -253,7 +253,7 @@ func (s *Session) shutdown() {
 	go func() { s.wg.Wait(); close(done) }()
 	select {
 	case <-done:
-	case <-time.After(s.srv.opts.DrainTimeout):
+	case <-time.After(drainTimeout):
 		s.log.Warn().Msg("in-flight calls did not return after cancellation")
 	}
 }

@@ -74,7 +74,7 @@ type hidden struct {
 	Shown  string `json:"shown"`
 	Skip   string `json:"-"`
 	NoDoc  string `json:"nodoc" jsonschema:"-"`
-	secret string
+	secret string //lint:ignore U1000 present so the schema is seen to skip unexported fields
 }
 
 type Embedded struct {

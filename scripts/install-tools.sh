@@ -16,6 +16,7 @@ export PATH="$GOBIN:$PATH"
 
 GOPLS_VERSION=v0.23.0
 DLV_VERSION=v1.27.2
+STATICCHECK_VERSION=v0.8.2 # 2026.2.2; make vet runs it
 TSLS_VERSION=5.3.0
 TYPESCRIPT_VERSION=5.9
 INSPECTOR_PKG=@modelcontextprotocol/inspector
@@ -44,6 +45,7 @@ go_tool() { # name module version version-probe-regex
 }
 go_tool gopls golang.org/x/tools/gopls "$GOPLS_VERSION"
 go_tool dlv github.com/go-delve/delve/cmd/dlv "$DLV_VERSION"
+go_tool staticcheck honnef.co/go/tools/cmd/staticcheck "$STATICCHECK_VERSION"
 
 # --- Debian packages ------------------------------------------------------
 if [[ "${AGENT_TOOLS_SKIP_APT:-}" != 1 ]]; then

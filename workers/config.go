@@ -4,7 +4,6 @@
 package workers
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -13,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/config"
 )
 
 // Tiers are the worker tiers, in the order they are listed.
@@ -24,38 +25,37 @@ type Config struct {
 	// Commands maps a tier (fast, good) to its worker command, run with
 	// /bin/sh -c in the run's root. --worker TIER=CMD overrides it.
 	Commands map[string]string `json:"commands"`
-	// AskTimeoutSeconds bounds how long ask_user waits for the person.
-	// Default 600 (10 minutes).
-	AskTimeoutSeconds float64 `json:"ask_timeout_seconds"`
+	// AskTimeout bounds how long ask_user waits for the person, as a Go
+	// duration. Default "10m". (ask_timeout_seconds, a number, is read
+	// with a deprecation warning.)
+	AskTimeout config.Duration `json:"ask_timeout" was:"ask_timeout_seconds"`
 	// MaxRunning is how many workers may run at once. Default 4.
 	MaxRunning int `json:"max_running"`
 	// LogBytes bounds each attempt's log (its stdout, and its stderr,
 	// kept separately). Default 262144 (256 KiB).
 	LogBytes int `json:"log_bytes"`
-	// WaitTimeoutSeconds is vibe_wait's timeout when the call gives none.
-	// Default 300.
-	WaitTimeoutSeconds float64 `json:"wait_timeout_seconds"`
+	// WaitTimeout is vibe_wait's timeout when the call gives none, as a Go
+	// duration. Default "5m". (wait_timeout_seconds is read with a
+	// deprecation warning.)
+	WaitTimeout config.Duration `json:"wait_timeout" was:"wait_timeout_seconds"`
 }
 
 // defaultConfig holds the defaults; decoding copies it first.
 var defaultConfig = Config{
-	AskTimeoutSeconds:  600,
-	MaxRunning:         4,
-	LogBytes:           256 << 10,
-	WaitTimeoutSeconds: 300,
+	AskTimeout:  config.Duration(10 * time.Minute),
+	MaxRunning:  4,
+	LogBytes:    256 << 10,
+	WaitTimeout: config.Duration(5 * time.Minute),
 }
 
-// ParseConfig decodes the "workers" section strictly (unknown fields are
-// errors) over the defaults, then lets flagCommands (from --worker) override
-// its commands. A nil section means defaults.
+// ParseConfig decodes the "workers" section (see internal/config: unknown
+// keys are errors, old spellings warn on stderr) over the defaults, then
+// lets flagCommands (from --worker) override its commands. A nil section
+// means defaults.
 func ParseConfig(section json.RawMessage, flagCommands map[string]string) (Config, error) {
 	c := defaultConfig
-	if len(bytes.TrimSpace(section)) > 0 && string(bytes.TrimSpace(section)) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(section))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&c); err != nil {
-			return Config{}, fmt.Errorf("decoding the workers section: %w", err)
-		}
+	if err := config.Decode("workers", section, &c, os.Stderr); err != nil {
+		return Config{}, err
 	}
 	cmds := map[string]string{}
 	for tier, cmd := range c.Commands {
@@ -78,10 +78,6 @@ func (c Config) validate() error {
 		}
 	}
 	switch {
-	case c.AskTimeoutSeconds <= 0:
-		return fmt.Errorf("workers.ask_timeout_seconds: want > 0, got %v", c.AskTimeoutSeconds)
-	case c.WaitTimeoutSeconds <= 0:
-		return fmt.Errorf("workers.wait_timeout_seconds: want > 0, got %v", c.WaitTimeoutSeconds)
 	case c.MaxRunning < 1:
 		return fmt.Errorf("workers.max_running: want ≥ 1, got %d", c.MaxRunning)
 	case c.LogBytes < 1024:
@@ -89,14 +85,6 @@ func (c Config) validate() error {
 	}
 	return nil
 }
-
-// AskTimeout returns ask_user's timeout.
-func (c Config) AskTimeout() time.Duration { return seconds(c.AskTimeoutSeconds) }
-
-// WaitTimeout returns vibe_wait's default timeout.
-func (c Config) WaitTimeout() time.Duration { return seconds(c.WaitTimeoutSeconds) }
-
-func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
 // Program returns the program a worker command runs, as the doctor
 // reports it: the first word that is not a VAR=value assignment or exec,

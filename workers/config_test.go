@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-tools/agent-tools/internal/config"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -18,12 +19,15 @@ func TestParseConfig(t *testing.T) {
 		err     string
 	}{
 		{name: "defaults", want: defaultConfig},
-		{name: "flags override the file", section: `{"commands":{"fast":"a","good":"b"},"ask_timeout_seconds":1.5,"max_running":2,"log_bytes":4096}`,
+		{name: "flags override the file", section: `{"commands":{"fast":"a","good":"b"},"ask_timeout":"1.5s","max_running":2,"log_bytes":4096}`,
 			flags: map[string]string{"fast": "c"},
-			want:  Config{Commands: map[string]string{"fast": "c", "good": "b"}, AskTimeoutSeconds: 1.5, MaxRunning: 2, LogBytes: 4096, WaitTimeoutSeconds: 300}},
-		{name: "unknown field", section: `{"timeout":3}`, err: `unknown field "timeout"`},
+			want:  Config{Commands: map[string]string{"fast": "c", "good": "b"}, AskTimeout: config.Duration(1500 * time.Millisecond), MaxRunning: 2, LogBytes: 4096, WaitTimeout: config.Duration(5 * time.Minute)}},
+		{name: "old seconds spelling", section: `{"ask_timeout_seconds":0.25,"wait_timeout_seconds":2}`,
+			want: Config{AskTimeout: config.Duration(250 * time.Millisecond), MaxRunning: 4, LogBytes: 256 << 10, WaitTimeout: config.Duration(2 * time.Second)}},
+		{name: "unknown field", section: `{"timeout":3}`, err: `config workers: unknown key "timeout"`},
 		{name: "unknown tier", section: `{"commands":{"slow":"x"}}`, err: `unknown tier "slow"`},
-		{name: "bad timeout", section: `{"ask_timeout_seconds":0}`, err: "ask_timeout_seconds: want > 0"},
+		{name: "bad timeout", section: `{"ask_timeout_seconds":0}`, err: "config workers.ask_timeout: want a positive duration"},
+		{name: "number for a duration", section: `{"ask_timeout":5}`, err: `config workers.ask_timeout: want a duration string such as "5s"`},
 		{name: "bad max", section: `{"max_running":0}`, err: "max_running: want ≥ 1"},
 	}
 	for _, tt := range tests {
@@ -45,9 +49,6 @@ func TestParseConfig(t *testing.T) {
 				t.Errorf("config (-want +got):\n%s", diff)
 			}
 		})
-	}
-	if got := (Config{AskTimeoutSeconds: 0.25}).AskTimeout(); got != 250*time.Millisecond {
-		t.Errorf("AskTimeout = %v", got)
 	}
 }
 

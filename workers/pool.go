@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/rs/zerolog"
 	"io"
 	"maps"
 	"os"
@@ -49,6 +50,7 @@ const maxLine = 1 << 20
 // Extractor until it publishes the outcome under mu and closes done.
 type Pool struct {
 	cfg Config
+	log zerolog.Logger // the supervisor's log: starts, exits, kills
 
 	mu      sync.Mutex // guards the fields below and the workers' and attempts' fields
 	workers map[string]*worker
@@ -101,8 +103,13 @@ func (l *lockedTail) String() string {
 }
 
 // NewPool returns a pool running cfg's commands.
-func NewPool(cfg Config) *Pool {
-	return &Pool{cfg: cfg, workers: map[string]*worker{}}
+// log may be nil: nothing is logged.
+func NewPool(cfg Config, log *zerolog.Logger) *Pool {
+	p := &Pool{cfg: cfg, workers: map[string]*worker{}}
+	if log != nil {
+		p.log = *log
+	}
+	return p
 }
 
 // ConfiguredTiers returns the tiers that have a command, in [Tiers] order.
@@ -217,12 +224,14 @@ func (p *Pool) startLocked(w *worker, root string) {
 	})
 	if err != nil {
 		a.state, a.exit, a.ended = Failed, err.Error(), time.Now()
+		p.log.Warn().Str("worker", w.id).Int("attempt", a.n).Err(err).Msg("worker did not start")
 		close(a.done)
 		return
 	}
 	a.proc = pr
+	p.log.Info().Str("worker", w.id).Str("tier", w.tier).Int("attempt", a.n).Int("pid", pr.Pid()).Msg("worker started")
 	go feed(pr.Stdin(), w.fullBrief())
-	go p.monitor(a)
+	go p.monitor(w.id, a)
 }
 
 // shellCommand returns the script sh -c runs for a worker command. A
@@ -244,7 +253,7 @@ func feed(w io.WriteCloser, brief string) {
 
 // monitor reads the attempt's stdout, waits for it to exit and publishes
 // the outcome.
-func (p *Pool) monitor(a *attempt) {
+func (p *Pool) monitor(id string, a *attempt) {
 	var ex Extractor
 	stdout := a.proc.Stdout()
 	read := make(chan struct{})
@@ -279,6 +288,11 @@ func (p *Pool) monitor(a *attempt) {
 	default:
 		a.state, a.exit = Failed, exitText(err)
 	}
+	ev := p.log.Info()
+	if a.state == Failed {
+		ev = p.log.Warn().Str("exit", a.exit).Str("stderr", lastLines(a.stderr, 5))
+	}
+	ev.Str("worker", id).Int("attempt", a.n).Str("state", string(a.state)).Dur("ran", a.ended.Sub(a.started)).Msg("worker ended")
 	close(a.done)
 }
 

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rs/zerolog"
 	"time"
 
 	"github.com/agent-tools/agent-tools/rpc"
@@ -16,7 +17,7 @@ import (
 // least one tier has a worker command whose program exists (the session
 // shows them only in vibe mode). flagCommands are the --worker flags,
 // section the config file's "workers" section.
-func Attach(root string, flagCommands map[string]string, section json.RawMessage) rpc.Attachment {
+func Attach(root string, flagCommands map[string]string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	a := rpc.Attachment{Capability: "workers"}
 	cfg, err := ParseConfig(section, flagCommands)
 	if err != nil {
@@ -40,9 +41,9 @@ func Attach(root string, flagCommands map[string]string, section json.RawMessage
 		a.Checks = append(a.Checks, c)
 	}
 	a.Checks = append(a.Checks, rpc.Check{Name: "elicitation", OK: true,
-		Detail: fmt.Sprintf("ask_user is listed to clients that declare it; a question times out after %v", cfg.AskTimeout())})
+		Detail: fmt.Sprintf("ask_user is listed to clients that declare it; a question times out after %v", cfg.AskTimeout.D())})
 	cfg.Commands = usable
-	ts := &toolSet{root: root, cfg: cfg, pool: NewPool(cfg)}
+	ts := &toolSet{root: root, cfg: cfg, pool: NewPool(cfg, log)}
 	a.Tools = ts.tools()
 	a.Close = ts.pool.Close
 	return a
@@ -102,8 +103,8 @@ func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
 		return Answer{}, fmt.Errorf("%w. %s", rpc.ErrNoElicitation, assumeAndGoOn)
 	}
 	legacy := s.ProtocolVersion() < "2025-11-25"
-	q := Question{Question: a.Question, Context: a.Context, Options: a.Options, AllowFreeText: a.AllowFreeText, MultiSelect: a.MultiSelect}
-	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout(), legacy)
+	q := Question(a)
+	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout.D(), legacy)
 }
 
 // sessionAsker asks through MCP elicitation/create.
@@ -152,7 +153,7 @@ type waitArgs struct {
 }
 
 func (ts *toolSet) wait(ctx context.Context, a waitArgs) (WaitResult, error) {
-	timeout := ts.cfg.WaitTimeout()
+	timeout := ts.cfg.WaitTimeout.D()
 	if a.TimeoutSeconds != nil {
 		timeout = time.Duration(*a.TimeoutSeconds * float64(time.Second))
 	}

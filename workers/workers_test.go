@@ -34,7 +34,7 @@ func newTestPool(t *testing.T, maxRunning int) (*Pool, string) {
 		t.Fatal(err)
 	}
 	cfg.MaxRunning = maxRunning
-	p := NewPool(cfg)
+	p := NewPool(cfg, nil)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testutil.IntegrationTimeout())
 		defer cancel()

@@ -25,6 +25,7 @@ type localClient struct {
 
 func startLocal(ctx context.Context, cfg *config, stderr io.Writer) (*localClient, error) {
 	log := newLogger(cfg, stderr)
+	cfg.log = log
 	atts := attachAll(cfg)
 	srv := rpc.NewServer(buildRegistry(cfg, atts), serverOptions(cfg, &log))
 	inR, inW := io.Pipe()

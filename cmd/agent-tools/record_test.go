@@ -65,8 +65,10 @@ func TestReplayCommand(t *testing.T) {
 		code     int
 		contains string
 	}{
-		{"golden", golden, 0, "1 passed, 0 failed"},
-		{"tampered", tampered, 1, "-32000"},
+		{"golden", golden, 0, "1 passed, 0 failed, 0 skipped"},
+		{"tampered", tampered, 1, "message 2: error.code: want -32000, got -32700"},
+		{"needs the test tools", filepath.Join("..", "..", "conformance", "testdata", "surfaces", "full.txtar"), 0,
+			"needs the test tools: run go test ./cmd/agent-tools -run TestTranscripts\n0 passed, 0 failed, 1 skipped"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -49,8 +49,16 @@ type config struct {
 	configFile   string
 	sections     map[string]json.RawMessage // --config FILE, per capability
 	logLevel     zerolog.Level
-	args         []string // positional arguments left after the flags
-	flagArgs     []string // the flags as given, for transcripts
+	log          zerolog.Logger // set by serve and call before attaching; the zero Logger discards
+	args         []string       // positional arguments left after the flags
+	flagArgs     []string       // the flags as given, for transcripts
+}
+
+// logger is the log a capability's supervisor writes to: the run's log,
+// each line tagged with the capability.
+func (c *config) logger(capability string) *zerolog.Logger {
+	l := c.log.With().Str("capability", capability).Logger()
+	return &l
 }
 
 // run is main without the process: it returns the exit code.

@@ -48,6 +48,7 @@ func serve(ctx context.Context, cfg *config, stdin io.Reader, stdout, stderr io.
 	defer stop()
 	log := newLogger(cfg, stderr)
 	log.Debug().Msg("attaching capabilities")
+	cfg.log = log
 	atts := attachAll(cfg)
 	for _, a := range atts {
 		if !a.Attached() {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -15,10 +18,8 @@ func init() {
 	conformance.UpdateFlag = flag.Bool("update", false, "rewrite the -- server -- side of the golden transcripts")
 }
 
-// spineAreas are the transcript folders that pin the server spine. They
-// run with the test tools only (AGENT_TOOLS_TEST_SPINE_ONLY); the
-// capability folders run with every tool that attaches.
-var spineAreas = map[string]bool{"lifecycle": true, "surfaces": true, "errors": true, "cancel": true}
+// testToolName finds a test-only tool's name in a transcript.
+var testToolName = regexp.MustCompile(`"test_(echo|write|spawn|block|status|panic)"`)
 
 // TestTranscripts replays every golden transcript under
 // conformance/testdata (except the replayer's own unit fixtures) against
@@ -50,13 +51,25 @@ func TestTranscripts(t *testing.T) {
 	}
 	for _, path := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(path, root+string(filepath.Separator)), ".txtar")
+		a, err := conformance.ParseFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Transcripts that pin the server spine run with the test tools
+		// only (AGENT_TOOLS_TEST_SPINE_ONLY), and say so in their header;
+		// the capability transcripts run with every tool that attaches.
 		env := []string{"AGENT_TOOLS_TEST_MAIN=1"}
-		if spineAreas[strings.SplitN(name, "/", 2)[0]] {
+		if a.NeedsTestTools() {
 			env = append(env, "AGENT_TOOLS_TEST_SPINE_ONLY=1")
 		}
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			if !a.NeedsTestTools() && (slices.ContainsFunc(a.Client, isTestTool) || slices.ContainsFunc(a.Server, isTestTool)) {
+				t.Errorf("%s uses a test-only tool but its header lacks the line %q: agent-tools replay could not run it", path, conformance.NeedsTestTools)
+			}
 			conformance.Replay(t, path, startBinary(exe, env), nil)
 		})
 	}
 }
+
+func isTestTool(msg json.RawMessage) bool { return testToolName.Match(msg) }

@@ -8,5 +8,5 @@ import (
 )
 
 func attachWorkers(cfg *config) rpc.Attachment {
-	return workers.Attach(cfg.root, cfg.workers, cfg.section("workers"))
+	return workers.Attach(cfg.root, cfg.workers, cfg.section("workers"), cfg.logger("workers"))
 }

@@ -1,3 +1,5 @@
+//go:build linux
+
 // This file defines Adopt: handing the reaper a process group that one of
 // our children created for a process of its own.
 

@@ -51,5 +51,6 @@
 //   - goodbye (one per Stop that has a goodbye func): runs the protocol's own
 //     shutdown, so Stop can give up on it after Timeouts.Goodbye.
 //
-// The package has no logger and never writes to stdout or stderr.
+// The package has no logger and never writes to stdout or stderr. It is
+// Linux only: it needs Pdeathsig, waitid and Linux process groups.
 package proc

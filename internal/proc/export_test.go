@@ -1,3 +1,5 @@
+//go:build linux
+
 package proc
 
 // ReaperPid returns the pid of the running reaper, or 0.

@@ -1,3 +1,5 @@
+//go:build linux
+
 // This file defines Spec, Process and Start: starting a child and owning it
 // until it is reaped.
 

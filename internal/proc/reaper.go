@@ -1,3 +1,5 @@
+//go:build linux
+
 // This file defines the reaper: a copy of this executable that SIGKILLs our
 // children's process groups when we die, so grandchildren never outlive us.
 

@@ -1,3 +1,5 @@
+//go:build linux
+
 // This file defines the spawner: the one goroutine, locked to one OS thread,
 // that forks every child.
 

@@ -1,3 +1,5 @@
+//go:build linux
+
 // This file defines the stop sequence: Stop, StopAll and their timeouts.
 
 package proc

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -97,25 +96,11 @@ func WriteTree(t testing.TB, dir, archive string) {
 }
 
 func writeTree(dir string, ar *txtar.Archive) error {
-	seen := make(map[string]bool)
-	for _, f := range ar.Files {
-		name := filepath.FromSlash(f.Name)
-		if !filepath.IsLocal(name) {
-			return fmt.Errorf("file %q: not a local path", f.Name)
-		}
-		if seen[name] {
-			return fmt.Errorf("file %q: listed twice", f.Name)
-		}
-		seen[name] = true
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
-			return err
-		}
+	fsys, err := txtar.FS(ar) // refuses names that are not local paths, and duplicates
+	if err != nil {
+		return err
 	}
-	return nil
+	return os.CopyFS(dir, fsys)
 }
 
 // IntegrationTimeout is how long one integration step may take:

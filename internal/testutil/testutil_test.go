@@ -133,9 +133,9 @@ func TestWriteTreeRejects(t *testing.T) {
 	tests := []struct {
 		name, archive, want string
 	}{
-		{name: "parent dir", archive: "-- ../escape.txt --\nx\n", want: "not a local path"},
-		{name: "absolute", archive: "-- /etc/x --\nx\n", want: "not a local path"},
-		{name: "duplicate", archive: "-- a --\n-- a --\n", want: "listed twice"},
+		{name: "parent dir", archive: "-- ../escape.txt --\nx\n", want: `"../escape.txt" is an invalid path`},
+		{name: "absolute", archive: "-- /etc/x --\nx\n", want: `"/etc/x" is an invalid path`},
+		{name: "duplicate", archive: "-- a --\n-- a --\n", want: `duplicate path "a"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
