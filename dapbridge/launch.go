@@ -201,7 +201,7 @@ func (s *Supervisor) chooseAdapter(ctx context.Context, root string, r Request, 
 		return adapterForProgram(program), nil
 	}
 	var usable []string
-	sc := scanMarkers(root, s.opts.Walk)
+	sc := scanMarkers(root)
 	for _, a := range adapterDefs {
 		if st := s.res.status(ctx, a, root, sc.found[a.id]); st.Usable {
 			usable = append(usable, a.id)

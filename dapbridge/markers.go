@@ -7,17 +7,12 @@ package dapbridge
 
 import (
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"slices"
 	"strings"
-)
 
-// WalkFunc walks the tree under root as the workspace walk does (honouring
-// .gitignore); see patterns.WalkTree, which cmd/agent-tools passes in.
-// visit returns fs.SkipDir or fs.SkipAll as with filepath.WalkDir.
-type WalkFunc func(root string, visit func(rel string, isDir bool) error) error
+	"github.com/agent-tools/agent-tools/internal/workspace"
+)
 
 // Bounds of the marker search: how deep and how many directories.
 const (
@@ -34,11 +29,10 @@ type markerScan struct {
 	stopped bool
 }
 
-// scanMarkers walks root (bounded) and collects every adapter's markers.
-func scanMarkers(root string, walk WalkFunc) markerScan {
-	if walk == nil {
-		walk = plainWalk
-	}
+// scanMarkers walks root (bounded) with the workspace walk, which skips
+// what .gitignore ignores, hidden entries and node_modules, and collects
+// every adapter's markers.
+func scanMarkers(root string) markerScan {
 	byName := map[string][]string{} // marker file name → adapter ids
 	for _, a := range adapterDefs {
 		for _, m := range a.markers {
@@ -47,8 +41,8 @@ func scanMarkers(root string, walk WalkFunc) markerScan {
 	}
 	sc := markerScan{found: map[string][]string{}}
 	dirs := 0
-	walk(root, func(rel string, isDir bool) error {
-		if isDir {
+	workspace.Walk(root, root, func(_, rel string, d fs.DirEntry) error {
+		if d.IsDir() {
 			if strings.Count(rel, "/")+1 >= maxMarkerDepth {
 				return fs.SkipDir
 			}
@@ -69,37 +63,4 @@ func scanMarkers(root string, walk WalkFunc) markerScan {
 		})
 	}
 	return sc
-}
-
-// plainWalk is the walk without .gitignore, for a supervisor made without
-// one (tests): hidden directories, node_modules and symlinks skipped.
-func plainWalk(root string, visit func(rel string, isDir bool) error) error {
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == root {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		name := d.Name()
-		if strings.HasPrefix(name, ".") || d.Type()&os.ModeSymlink != 0 {
-			if d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if d.IsDir() {
-			if name == "node_modules" {
-				return fs.SkipDir
-			}
-			return visit(rel, true)
-		}
-		if d.Type().IsRegular() {
-			return visit(rel, false)
-		}
-		return nil
-	})
-	if err == fs.SkipAll {
-		return nil
-	}
-	return err
 }

@@ -39,11 +39,13 @@ project(app C)
 `
 
 // TestScanMarkers: every marker under the root, shallowest first, hidden
-// directories and node_modules skipped, the depth bounded.
+// directories, node_modules and what .gitignore ignores skipped, the depth
+// bounded.
 func TestScanMarkers(t *testing.T) {
 	root := t.TempDir()
-	testutil.WriteTree(t, root, monorepo+"-- a/b/c/d/e/f/go.mod --\n")
-	got := scanMarkers(root, nil)
+	testutil.WriteTree(t, root, monorepo+"-- a/b/c/d/e/f/go.mod --\n"+
+		"-- .gitignore --\nbuild/\n-- build/vendor/go.mod --\n-- py/.gitignore --\nout.txt\n-- py/sub/Cargo.toml --\n-- py/sub/.gitignore --\nCargo.toml\n")
+	got := scanMarkers(root)
 	want := map[string][]string{
 		"debugpy": {"py/pyproject.toml", "tools/deep/requirements.txt"},
 		"delve":   {"go/go.mod"},

@@ -29,10 +29,6 @@ type Options struct {
 	// LaunchTimeout bounds the handshake up to the launch answer (delve
 	// builds the program then: 17 s on a cold cache here). Default 120 s.
 	LaunchTimeout time.Duration
-	// Walk walks the root for the adapters op's marker search, honouring
-	// .gitignore (cmd/agent-tools passes patterns.WalkTree). Nil: a walk
-	// that skips hidden directories and node_modules only.
-	Walk WalkFunc
 }
 
 // DefaultOptions are the defaults of [Options].
@@ -52,7 +48,6 @@ func (o *Options) withDefaults() Options {
 	if o.LaunchTimeout > 0 {
 		d.LaunchTimeout = o.LaunchTimeout
 	}
-	d.Walk = o.Walk
 	return d
 }
 
@@ -184,7 +179,7 @@ func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Req
 	switch r.Op {
 	case "adapters":
 		res := &Result{Op: r.Op, State: "none"}
-		sc := scanMarkers(root, s.opts.Walk)
+		sc := scanMarkers(root)
 		for _, a := range adapterDefs {
 			res.Adapters = append(res.Adapters, s.res.status(ctx, a, root, sc.found[a.id]))
 		}

@@ -41,12 +41,10 @@ type debugArgs struct {
 }
 
 // Attach reports the debug capability for a run rooted at root, with the
-// debug section of the configuration file (nil for the defaults) and the
-// workspace walk that honours .gitignore (for the adapters op's marker
-// search; nil walks without it). The tool is listed whenever the
+// debug section of the configuration file (nil for the defaults). The tool is listed whenever the
 // configuration is valid: whether an adapter can start is decided per
 // call (debug op adapters says why not).
-func Attach(root string, config json.RawMessage, walk WalkFunc) rpc.Attachment {
+func Attach(root string, config json.RawMessage) rpc.Attachment {
 	a := rpc.Attachment{Capability: "debug"}
 	// Looking for adapters runs processes (can python import debugpy?):
 	// only doctor asks; calls decide per launch.
@@ -62,7 +60,6 @@ func Attach(root string, config json.RawMessage, walk WalkFunc) rpc.Attachment {
 		a.Reason = "config section debug: " + err.Error()
 		return a
 	}
-	opts.Walk = walk
 	sup := startSupervisor(root, &opts)
 	t := &toolSet{sup: sup, root: root}
 	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "debug", Tier: rpc.TierExec, Description: debugDescription}, t.debug)}

@@ -41,7 +41,7 @@ func TestAdapterStatus(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newResolver()
 			r.lookPath = tt.lookPath
-			got := r.status(context.Background(), adapterByID(tt.adapter), root, scanMarkers(root, nil).found[tt.adapter])
+			got := r.status(context.Background(), adapterByID(tt.adapter), root, scanMarkers(root).found[tt.adapter])
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("status (-want +got):\n%s", diff)
 			}
