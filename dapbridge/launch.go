@@ -129,9 +129,9 @@ func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpe
 	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout, trace: s.trace}
 	dir := root
 	if r.Program != "" {
-		p, err := resolveIn(root, r.Program)
+		p, err := agentPath(root, "program", r.Program)
 		if err != nil {
-			return sp, fmt.Errorf("argument 'program': %w", err)
+			return sp, err
 		}
 		fi, err := os.Stat(p)
 		if err != nil {

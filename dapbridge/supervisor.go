@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // Options configures a [Supervisor]. Zero fields take the defaults in
@@ -333,7 +335,7 @@ func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root stri
 	if r.File == "" {
 		return nil, errors.New("op breakpoints: argument 'file' is required")
 	}
-	file, err := resolveIn(root, r.File)
+	file, err := agentPath(root, "file", r.File)
 	if err != nil {
 		return nil, fmt.Errorf("op breakpoints: %w", err)
 	}
@@ -390,27 +392,17 @@ func pendingList(root string, table map[string][]LineSpec) []Breakpoint {
 	return out
 }
 
-// resolveIn resolves a path given by the agent: relative to root, or
-// absolute inside it; symlinks may not lead out of it.
-func resolveIn(root, given string) (string, error) {
-	p := given
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
-	}
-	p = filepath.Clean(p)
-	if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return "", fmt.Errorf("%s is outside the workspace root", given)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
+// agentPath confines a path the agent gave as argument arg (relative to
+// root, or absolute) with workspace.Resolve, the one confinement check,
+// and returns it under root as given, so that it shows relative to root
+// as the agent's other paths do. An in-root symlink is followed: the
+// adapter gets the file it points to.
+func agentPath(root, arg, given string) (string, error) {
+	_, rel, err := workspace.Resolve(root, given)
 	if err != nil {
-		realRoot = root
+		return "", fmt.Errorf("argument '%s': %w", arg, err)
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		if rel, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(rel) && rel != "." {
-			return "", fmt.Errorf("%s leads outside the workspace root through a symlink", given)
-		}
-	}
-	return p, nil
+	return filepath.Join(root, filepath.FromSlash(rel)), nil
 }
 
 // Close terminates every session. It does not wait for running calls:

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // TestAdapterStatus checks the intersection rule's reasons: a missing
@@ -261,21 +262,34 @@ func TestCapValue(t *testing.T) {
 	}
 }
 
-func TestResolveIn(t *testing.T) {
+// TestAgentPath: the agent's paths go through workspace.Resolve; a
+// refusal names the argument and the path and wraps ErrOutside, and an
+// accepted path comes back under the root as given (an in-root symlink
+// followed to its target).
+func TestAgentPath(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), nil, 0o644)
 	os.Symlink(os.TempDir(), filepath.Join(root, "out"))
-	tests := []struct{ in, wantErr string }{
-		{"a.go", ""},
-		{filepath.Join(root, "a.go"), ""},
-		{"../x.go", "../x.go is outside the workspace root"},
-		{"/etc/passwd", "/etc/passwd is outside the workspace root"},
-		{"out", "out leads outside the workspace root through a symlink"},
+	os.Symlink("a.go", filepath.Join(root, "alias.go"))
+	tests := []struct{ in, want, wantErr string }{
+		{"a.go", "a.go", ""},
+		{filepath.Join(root, "a.go"), "a.go", ""},
+		{"alias.go", "a.go", ""},
+		{"new/b.go", "new/b.go", ""}, // does not exist yet: the caller's stat says so
+		{"../x.go", "", `argument 'file': path "../x.go" leads outside the workspace root`},
+		{"/etc/passwd", "", `argument 'file': path "/etc/passwd" leads outside the workspace root`},
+		{"out/x.go", "", `argument 'file': path "out/x.go" leads outside the workspace root through a symlink`},
 	}
 	for _, tt := range tests {
-		_, err := resolveIn(root, tt.in)
-		if got := errString(err); got != tt.wantErr {
-			t.Errorf("resolveIn(%q) = %q, want %q", tt.in, got, tt.wantErr)
+		got, err := agentPath(root, "file", tt.in)
+		if tt.wantErr == "" {
+			if err != nil || got != filepath.Join(root, tt.want) {
+				t.Errorf("agentPath(%q) = %q, %v; want %q", tt.in, got, err, filepath.Join(root, tt.want))
+			}
+			continue
+		}
+		if !errors.Is(err, workspace.ErrOutside) || !strings.HasPrefix(errString(err), tt.wantErr) {
+			t.Errorf("agentPath(%q) error = %q, want it to start %q and wrap ErrOutside", tt.in, errString(err), tt.wantErr)
 		}
 	}
 }
