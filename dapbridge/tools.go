@@ -57,7 +57,7 @@ func Attach(root string, config json.RawMessage) rpc.Attachment {
 	}
 	opts, err := ParseConfig(config)
 	if err != nil {
-		a.Reason = "config section debug: " + err.Error()
+		a.Reason = err.Error()
 		return a
 	}
 	sup := startSupervisor(root, &opts)

@@ -301,27 +301,44 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// TestParseConfig: snake_case keys over the defaults; the old camelCase
+// keys read with a deprecation warning; unknown keys and bad durations
+// are errors naming the section and the key.
 func TestParseConfig(t *testing.T) {
+	d := DefaultOptions
 	tests := []struct {
-		name, in string
-		want     Options
-		wantErr  bool
+		name, in  string
+		want      Options
+		warn, err string
 	}{
-		{"nil", "", DefaultOptions, false},
-		{"ttl", `{"ttl":"2m","stopWait":"3s"}`, Options{TTL: 2 * time.Minute, StopWait: 3 * time.Second, LaunchTimeout: DefaultOptions.LaunchTimeout}, false},
-		{"unknown field", `{"tll":"2m"}`, DefaultOptions, true},
-		{"bad duration", `{"ttl":"soon"}`, DefaultOptions, true},
+		{name: "nil", in: "", want: d},
+		{name: "snake_case", in: `{"ttl":"2m","stop_wait":"3s","launch_timeout":"1m"}`,
+			want: Options{TTL: 2 * time.Minute, StopWait: 3 * time.Second, LaunchTimeout: time.Minute}},
+		{name: "camelCase warns", in: `{"ttl":"2m","stopWait":"3s"}`,
+			want: Options{TTL: 2 * time.Minute, StopWait: 3 * time.Second, LaunchTimeout: d.LaunchTimeout},
+			warn: `config debug.stopWait is deprecated: write "stop_wait"`},
+		{name: "unknown key", in: `{"tll":"2m"}`, err: `config debug: unknown key "tll" (known: ttl, stop_wait, launch_timeout)`},
+		{name: "bad duration", in: `{"ttl":"soon"}`, err: `config debug.ttl: want a positive duration`},
+		{name: "seconds as a number", in: `{"stop_wait":15}`, err: `config debug.stop_wait: want a duration string such as "15s"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseConfig(json.RawMessage(tt.in))
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("err = %v", err)
-			}
-			if err == nil {
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("(-want +got):\n%s", diff)
+			var warn strings.Builder
+			got, err := parseConfig(json.RawMessage(tt.in), &warn)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.err)
 				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if !strings.Contains(warn.String(), tt.warn) || (tt.warn == "") != (warn.Len() == 0) {
+				t.Errorf("warning %q, want %q", warn.String(), tt.warn)
 			}
 		})
 	}
