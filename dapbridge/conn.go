@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/rs/zerolog"
 )
 
 // message is any DAP message. Decoding into one envelope (instead of
@@ -67,6 +68,9 @@ type conn struct {
 	// onSend, when set, sees the command of each request as it is sent
 	// (tests count the requests an op makes). Set before the first send.
 	onSend func(command string)
+	// log gets the requests the adapter left unanswered. Set before the
+	// first send; the zero Logger discards.
+	log zerolog.Logger
 
 	wmu sync.Mutex // guards w and seq
 	w   io.Writer
@@ -206,6 +210,7 @@ func (c *conn) await(ctx context.Context, command string, ch <-chan *message, d 
 		}
 		return m, nil
 	case <-t.C:
+		c.log.Warn().Str("request", command).Dur("timeout", d).Msg("debug adapter did not answer in time")
 		return nil, fmt.Errorf("%s: no answer from the debug adapter within %v", command, d)
 	case <-ctx.Done():
 		return nil, ctx.Err()

@@ -6,6 +6,7 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -107,10 +108,13 @@ func TestDebugpy(t *testing.T) {
 }
 
 // TestDebugpyTTL: a short TTL ends the session and kills the debuggee;
-// the next call reports it. A busy loop is paused first.
+// the next call reports it, and the supervisor's log has the adapter's
+// start, the expiry, the session's end and the adapter's exit. A busy
+// loop is paused first.
 func TestDebugpyTTL(t *testing.T) {
 	needDebugpy(t)
-	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second}, pyFixture)
+	var log logBuf
+	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second, Log: log.logger()}, pyFixture)
 	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}})
 	if res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
@@ -132,6 +136,34 @@ func TestDebugpyTTL(t *testing.T) {
 	if alive(adapter) || alive(debuggee) {
 		t.Errorf("after the TTL: adapter alive %v, debuggee alive %v", alive(adapter), alive(debuggee))
 	}
+	waitNoProcessesIn(t, r.root, 5*time.Second)
+	pid := fmt.Sprintf(`"pid":%d`, adapter)
+	wantLog(t, &log, `"level":"info"`, `"adapter":"debugpy"`, pid, `"message":"debug adapter started"`)
+	wantLog(t, &log, `"level":"info"`, `"ttl":4000`, `"message":"debug session's TTL expired"`)
+	wantLog(t, &log, `"level":"info"`, `"reason":"terminated: its TTL of 4s expired"`, `"message":"debug session ended"`)
+	wantLog(t, &log, `"level":"info"`, pid, `"message":"debug adapter exited"`)
+}
+
+// TestDebugpyAdapterCrashLogged: an adapter killed under a running
+// session ends it, and the log has a warning with the exit status.
+func TestDebugpyAdapterCrashLogged(t *testing.T) {
+	needDebugpy(t)
+	var log logBuf
+	r := newRig(t, &Options{StopWait: time.Second, Log: log.logger()}, pyFixture)
+	if res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}}); res.State != stateRunning {
+		t.Fatalf("spin: %s", res.State)
+	}
+	sess := r.session()
+	syscall.Kill(sess.proc.Pid(), syscall.SIGKILL)
+	for deadline := time.Now().Add(10 * time.Second); !sess.ended() && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	res := r.do(Request{Op: "status"})
+	if res.State != stateEnded || !strings.Contains(res.Ended, "the debug adapter exited") {
+		t.Errorf("after the crash: state %s, ended %q", res.State, res.Ended)
+	}
+	wantLog(t, &log, `"level":"warn"`, `"adapter":"debugpy"`, fmt.Sprintf(`"pid":%d`, sess.proc.Pid()), `"status":"`, `signal: killed"`, `"message":"debug adapter exited"`)
+	wantLog(t, &log, `"level":"info"`, `"reason":"the debug adapter exited`, `"message":"debug session ended"`)
 	waitNoProcessesIn(t, r.root, 5*time.Second)
 }
 

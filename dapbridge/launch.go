@@ -34,6 +34,7 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	if err != nil {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
+		sess.log.Warn().Str("session", sess.label).Err(err).Msg("debug session did not start")
 		sess.finish(stopCtx, "the start failed")
 		if sess.proc != nil {
 			if tail := lastLines(sess.proc.StderrTail(), 5); tail != "" && !strings.Contains(err.Error(), tail) {
@@ -108,6 +109,7 @@ func (s *Supervisor) expire(c *conversation, sess *session) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	why := fmt.Sprintf("terminated: its TTL of %v expired", s.opts.TTL)
+	sess.log.Info().Str("session", sess.label).Dur("ttl", s.opts.TTL).Msg("debug session's TTL expired")
 	sess.finish(ctx, why)
 	c.timer = nil
 	c.notice = fmt.Sprintf("the debug session %s was %s", sess.label, why)
@@ -126,7 +128,7 @@ func label(root string, sp startSpec) string {
 // plan decides the adapter and checks the intersection rule: a marker and
 // a binary that resolves.
 func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpec, error) {
-	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout, trace: s.trace}
+	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout, trace: s.trace, log: s.log}
 	dir := root
 	if r.Program != "" {
 		p, err := agentPath(root, "program", r.Program)

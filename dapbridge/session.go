@@ -4,6 +4,7 @@
 package dapbridge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 )
@@ -46,6 +48,7 @@ type session struct {
 	conn     *conn
 	tmpDir   string // delve's build output; removed at the end
 	caps     dap.Capabilities
+	log      zerolog.Logger // the supervisor's, with the adapter
 
 	finishOnce sync.Once
 
@@ -262,18 +265,47 @@ func (s *session) ended() bool { return s.snap().state == stateEnded }
 // watchConn ends the session when the adapter connection closes.
 func (s *session) watchConn() {
 	<-s.conn.done
+	// Before finish, the adapter going away is unexpected: a crash.
+	unexpected := !s.ended()
 	why := "the debug adapter closed the connection"
+	tail := ""
 	if s.proc != nil {
 		select {
 		case <-s.proc.Done():
 			why = "the debug adapter exited"
 		case <-time.After(200 * time.Millisecond):
 		}
-		if tail := lastLines(s.proc.StderrTail(), 5); tail != "" {
+		if tail = lastLines(s.proc.StderrTail(), 5); tail != "" {
 			why += ": " + tail
 		}
 	}
 	s.end(why)
+	ev := s.log.Info()
+	if unexpected {
+		ev = s.log.Warn()
+	}
+	if s.proc == nil {
+		ev.Msg("debug adapter connection closed")
+		return
+	}
+	select {
+	case <-s.proc.Done():
+		ev = ev.Str("status", exitStatus(s.proc.Err()))
+	default:
+		ev = ev.Str("status", "running")
+	}
+	if unexpected && tail != "" {
+		ev = ev.Str("stderr", tail)
+	}
+	ev.Int("pid", s.proc.Pid()).Msg("debug adapter exited")
+}
+
+// exitStatus describes a process's exit for the log.
+func exitStatus(err error) string {
+	if err == nil {
+		return "exit 0"
+	}
+	return err.Error()
 }
 
 // finishWhenEnded stops the adapter as soon as the program has ended, so
@@ -299,6 +331,7 @@ func (s *session) finishWhenEnded() {
 func (s *session) finish(ctx context.Context, why string) {
 	s.finishOnce.Do(func() {
 		s.end(why) // first: the adapter's exit that follows is not the reason
+		s.log.Info().Str("session", s.label).Str("reason", why).Msg("debug session ended")
 		goodbye := func(ctx context.Context) error {
 			select {
 			case <-s.conn.done:
@@ -310,7 +343,9 @@ func (s *session) finish(ctx context.Context, why string) {
 			return nil
 		}
 		if s.proc != nil {
-			s.proc.Stop(ctx, goodbye)
+			if err := s.proc.Stop(ctx, goodbye); err != nil {
+				s.log.Warn().Err(err).Msg("debug adapter did not stop")
+			}
 			if out := s.proc.Stdout(); out != nil {
 				out.Close()
 			}
@@ -324,8 +359,8 @@ func (s *session) finish(ctx context.Context, why string) {
 		s.mu.Lock()
 		pid := s.debuggee
 		s.mu.Unlock()
-		if pid > 0 && !s.attached {
-			killGroup(pid)
+		if pid > 0 && !s.attached && killGroup(pid) {
+			s.log.Warn().Int("debuggee", pid).Msg("killed the debuggee, which outlived its adapter")
 		}
 		s.mu.Lock()
 		if s.unadopt != nil {
@@ -353,15 +388,27 @@ func (s *session) adoptDebuggeeLocked() {
 }
 
 // killGroup SIGKILLs a launched debuggee that outlived its adapter, and
-// its group when it leads one.
-func killGroup(pid int) {
-	if syscall.Kill(pid, 0) != nil {
-		return
+// its group when it leads one. It reports whether the debuggee was there
+// to kill.
+func killGroup(pid int) bool {
+	if syscall.Kill(pid, 0) != nil || zombie(pid) {
+		return false
 	}
 	if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
 		syscall.Kill(-pid, syscall.SIGKILL)
 	}
 	syscall.Kill(pid, syscall.SIGKILL)
+	return true
+}
+
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
 }
 
 func lastLines(s string, n int) string {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 )
@@ -35,6 +36,7 @@ type startSpec struct {
 	marker   string // the marker found there
 	launchTO time.Duration
 	trace    func(command string) // sees every request sent (tests)
+	log      zerolog.Logger       // the supervisor's log
 	// exceptions are the exception filters to set, nil for the adapter's
 	// defaults (those it advertises as default: debugpy's uncaught).
 	exceptions []string
@@ -45,6 +47,7 @@ type startSpec struct {
 func connect(ctx context.Context, sp startSpec) (*session, error) {
 	s := newSession(sp.adapter, sp.root)
 	s.attached = sp.attach
+	s.log = sp.log.With().Str("adapter", sp.adapter.id).Logger()
 	var err error
 	switch {
 	case sp.attach && (sp.adapter.id == "delve" || sp.adapter.id == "debugpy"):
@@ -55,9 +58,16 @@ func connect(ctx context.Context, sp startSpec) (*session, error) {
 		err = s.startStdio(sp)
 	}
 	if err != nil {
+		s.log.Warn().Err(err).Msg("debug adapter did not start")
 		return nil, err
 	}
 	s.conn.onSend = sp.trace
+	s.conn.log = s.log
+	if s.proc != nil {
+		s.log.Info().Int("pid", s.proc.Pid()).Str("path", sp.bin.path).Msg("debug adapter started")
+	} else {
+		s.log.Info().Int("port", sp.port).Msg("connected to a listening debug adapter")
+	}
 	go s.watchConn()
 	return s, nil
 }

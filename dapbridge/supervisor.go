@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -31,6 +33,10 @@ type Options struct {
 	// LaunchTimeout bounds the handshake up to the launch answer (delve
 	// builds the program then: 17 s on a cold cache here). Default 120 s.
 	LaunchTimeout time.Duration
+	// Log receives the supervisor's events: adapters started and exited
+	// (with the end of their stderr), sessions ended, TTL expiries, kills
+	// and timeouts. Nil discards them.
+	Log *zerolog.Logger
 }
 
 // DefaultOptions are the defaults of [Options].
@@ -50,6 +56,7 @@ func (o *Options) withDefaults() Options {
 	if o.LaunchTimeout > 0 {
 		d.LaunchTimeout = o.LaunchTimeout
 	}
+	d.Log = o.Log
 	return d
 }
 
@@ -74,6 +81,7 @@ type Request struct {
 // Supervisor owns the debug sessions of a run.
 type Supervisor struct {
 	opts  Options
+	log   zerolog.Logger // the zero Logger discards
 	res   *resolver
 	trace func(command string) // when set, sees every DAP request sent (tests)
 
@@ -104,7 +112,11 @@ type conversation struct {
 
 // NewSupervisor returns a supervisor; opts may be nil.
 func NewSupervisor(opts *Options) *Supervisor {
-	return &Supervisor{opts: opts.withDefaults(), res: newResolver(), convs: map[string]*conversation{}}
+	s := &Supervisor{opts: opts.withDefaults(), res: newResolver(), convs: map[string]*conversation{}}
+	if s.opts.Log != nil {
+		s.log = *s.opts.Log
+	}
+	return s
 }
 
 func (s *Supervisor) conversation(id string) (*conversation, error) {

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rs/zerolog"
+
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
@@ -41,10 +43,11 @@ type debugArgs struct {
 }
 
 // Attach reports the debug capability for a run rooted at root, with the
-// debug section of the configuration file (nil for the defaults). The tool is listed whenever the
-// configuration is valid: whether an adapter can start is decided per
-// call (debug op adapters says why not).
-func Attach(root string, config json.RawMessage) rpc.Attachment {
+// debug section of the configuration file (nil for the defaults) and the
+// log its supervisor writes to (nil, or the zero Logger, discards). The
+// tool is listed whenever the configuration is valid: whether an adapter
+// can start is decided per call (debug op adapters says why not).
+func Attach(root string, config json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	a := rpc.Attachment{Capability: "debug"}
 	// Looking for adapters runs processes (can python import debugpy?):
 	// only doctor asks; calls decide per launch.
@@ -60,6 +63,7 @@ func Attach(root string, config json.RawMessage) rpc.Attachment {
 		a.Reason = err.Error()
 		return a
 	}
+	opts.Log = log
 	sup := startSupervisor(root, &opts)
 	t := &toolSet{sup: sup, root: root}
 	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "debug", Tier: rpc.TierExec, Description: debugDescription}, t.debug)}
