@@ -27,10 +27,6 @@ type LineSpec struct {
 	LogMessage   string `json:"log_message,omitempty" jsonschema_description:"a logpoint: print this (with {expression} parts interpolated) instead of stopping"`
 }
 
-func (l LineSpec) plain() bool {
-	return l.Condition == "" && l.HitCondition == "" && l.LogMessage == ""
-}
-
 // hitRe is the hit-condition grammar we accept, the one delve and debugpy
 // share: an optional operator and a count.
 var hitRe = regexp.MustCompile(`^\s*(==|>=|>|%)?\s*([0-9]+)\s*$`)
