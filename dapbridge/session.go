@@ -288,16 +288,16 @@ func (s *session) watchConn() {
 		ev.Msg("debug adapter connection closed")
 		return
 	}
-	select {
-	case <-s.proc.Done():
-		ev = ev.Str("status", exitStatus(s.proc.Err()))
-	default:
-		ev = ev.Str("status", "running")
-	}
+	ev = ev.Int("pid", s.proc.Pid())
 	if unexpected && tail != "" {
 		ev = ev.Str("stderr", tail)
 	}
-	ev.Int("pid", s.proc.Pid()).Msg("debug adapter exited")
+	select {
+	case <-s.proc.Done():
+		ev.Str("status", exitStatus(s.proc.Err())).Msg("debug adapter exited")
+	default:
+		ev.Msg("debug adapter closed the connection")
+	}
 }
 
 // exitStatus describes a process's exit for the log.
@@ -388,17 +388,19 @@ func (s *session) adoptDebuggeeLocked() {
 }
 
 // killGroup SIGKILLs a launched debuggee that outlived its adapter, and
-// its group when it leads one. It reports whether the debuggee was there
-// to kill.
+// its group when it leads one (an exited debuggee's group too: its
+// children may live on). It reports whether the debuggee itself was
+// still running.
 func killGroup(pid int) bool {
-	if syscall.Kill(pid, 0) != nil || zombie(pid) {
+	if syscall.Kill(pid, 0) != nil {
 		return false
 	}
+	running := !zombie(pid)
 	if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
 		syscall.Kill(-pid, syscall.SIGKILL)
 	}
 	syscall.Kill(pid, syscall.SIGKILL)
-	return true
+	return running
 }
 
 // zombie reports whether pid has exited and waits to be reaped.
