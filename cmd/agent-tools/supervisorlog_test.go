@@ -6,26 +6,31 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // TestSupervisorsLog checks that a capability's supervisor writes its
 // events to the run's log on stderr, tagged with the capability, through
 // `agent-tools call`: a worker's start and end; a kernel's start and its
-// crash during a cell.
+// crash during a cell; a debug adapter's start and its session's end.
 func TestSupervisorsLog(t *testing.T) {
 	tests := []struct {
-		name  string
-		needs func(*testing.T)
-		args  func(t *testing.T, root string) []string
-		fails bool // the call's result is an error (exit status 1)
-		want  []string
+		name     string
+		needs    func(*testing.T)
+		tree     string
+		args     func(t *testing.T, root string) []string
+		fails    bool     // the call's result is an error (exit status 1)
+		want     []string // each somewhere on stderr
+		sameLine []string // all on one line
 	}{
 		{
 			name: "workers",
 			args: func(*testing.T, string) []string {
 				return []string{"--vibe", "--worker", `fast=sh -c "echo hi; exit 3"`, "vibe_spawn", `{"brief":"do x","label":"l"}`}
 			},
-			want: []string{"worker started", "worker ended", "capability=workers", "worker=w1"},
+			want:     []string{"worker started", "worker ended", "worker=w1"},
+			sameLine: []string{"worker started", "capability=workers"},
 		},
 		{
 			name:  "eval",
@@ -41,6 +46,16 @@ func TestSupervisorsLog(t *testing.T) {
 				`status="exit status 3"`,
 			},
 		},
+		{
+			name:  "debug",
+			needs: func(t *testing.T) { testutil.Needs(t, "python3") },
+			tree:  "-- requirements.txt --\n-- app.py --\nprint(1)\n",
+			args: func(*testing.T, string) []string {
+				return []string{"debug", `{"op":"launch","program":"app.py"}`}
+			},
+			want:     []string{"debug adapter started", "debug session ended", "adapter=debugpy"},
+			sameLine: []string{"debug adapter started", "capability=debug"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -48,6 +63,7 @@ func TestSupervisorsLog(t *testing.T) {
 				tt.needs(t)
 			}
 			root := t.TempDir()
+			testutil.WriteTree(t, root, tt.tree)
 			args := append([]string{"call", "--root", root, "--log-level", "info"}, tt.args(t, root)...)
 			cmd := testBinaryCmd(t.Context(), args...)
 			var stderr bytes.Buffer
@@ -64,6 +80,22 @@ func TestSupervisorsLog(t *testing.T) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
 				}
 			}
+			if tt.sameLine != nil && !lineWith(stderr.String(), tt.sameLine...) {
+				t.Errorf("no line holds all of %q:\n%s", tt.sameLine, stderr.String())
+			}
 		})
 	}
+}
+
+func lineWith(s string, parts ...string) bool {
+	for _, line := range strings.Split(s, "\n") {
+		ok := true
+		for _, p := range parts {
+			ok = ok && strings.Contains(line, p)
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
 }
