@@ -171,7 +171,7 @@ func TestDelveAttach(t *testing.T) {
 	r.do(Request{Op: "terminate"})
 	select {
 	case <-p.Done():
-		t.Fatalf("detaching ended the headless dlv and its program: %s", p.StderrTail())
+		t.Fatalf("detaching ended the headless dlv and its program: %s", p.StderrTail(0))
 	default:
 	}
 }
@@ -200,7 +200,7 @@ func startHeadlessDlv(t *testing.T, root string) (int, *proc.Process) {
 	i := strings.LastIndex(line, ":")
 	port, perr := strconv.Atoi(strings.TrimSpace(line[i+1:]))
 	if err != nil || i < 0 || perr != nil {
-		t.Fatalf("dlv's listening line: %q %v (%s)", line, err, p.StderrTail())
+		t.Fatalf("dlv's listening line: %q %v (%s)", line, err, p.StderrTail(0))
 	}
 	go io.Copy(io.Discard, p.Stdout())
 	return port, p

@@ -37,7 +37,7 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 		sess.log.Warn().Str("session", sess.label).Err(err).Msg("debug session did not start")
 		sess.finish(stopCtx, "the start failed")
 		if sess.proc != nil {
-			if tail := lastLines(sess.proc.StderrTail(), 5); tail != "" && !strings.Contains(err.Error(), tail) {
+			if tail := oneLine(sess.proc.StderrTail(5)); tail != "" && !strings.Contains(err.Error(), tail) {
 				err = fmt.Errorf("%w (adapter stderr: %s)", err, tail)
 			}
 		}

@@ -275,7 +275,7 @@ func (s *session) watchConn() {
 			why = "the debug adapter exited"
 		case <-time.After(200 * time.Millisecond):
 		}
-		if tail = lastLines(s.proc.StderrTail(), 5); tail != "" {
+		if tail = oneLine(s.proc.StderrTail(5)); tail != "" {
 			why += ": " + tail
 		}
 	}
@@ -412,6 +412,9 @@ func zombie(pid int) bool {
 	i := bytes.LastIndexByte(b, ')')
 	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
 }
+
+// oneLine joins lines with " | ", for a message that is one line.
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " | ") }
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")

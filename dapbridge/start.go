@@ -117,7 +117,7 @@ func (s *session) startDelve(ctx context.Context, sp startSpec) error {
 	select {
 	case a = <-ch:
 	case <-p.Done():
-		a.err = fmt.Errorf("dlv exited before connecting: %s", lastLines(p.StderrTail(), 5))
+		a.err = fmt.Errorf("dlv exited before connecting: %s", oneLine(p.StderrTail(5)))
 	case <-t.C:
 		a.err = errors.New("dlv did not connect within 20s")
 	case <-ctx.Done():

@@ -105,22 +105,17 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	defer cancel()
 	if err := s.initialize(ictx); err != nil {
 		s.stop(context.WithoutCancel(ctx))
-		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail()))
+		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail(8)))
 	}
 	return s, nil
 }
 
 // tail formats a child's stderr tail for an error message: its last lines.
 func tail(stderr string) string {
-	stderr = strings.TrimSpace(stderr)
 	if stderr == "" {
 		return " (no stderr output)"
 	}
-	lines := strings.Split(stderr, "\n")
-	if len(lines) > 8 {
-		lines = lines[len(lines)-8:]
-	}
-	return "; stderr: " + strings.Join(lines, "\n  ")
+	return "; stderr: " + strings.ReplaceAll(stderr, "\n", "\n  ")
 }
 
 // initialize runs the LSP handshake.
@@ -302,7 +297,7 @@ func (s *server) loading() bool {
 
 // exitErr says that the server exited, with its stderr tail.
 func (s *server) exitErr() error {
-	return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+	return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail(8)))
 }
 
 // hung stops a server that did not answer or read within RequestTimeout
@@ -314,7 +309,7 @@ func (s *server) hung(what string) error {
 	s.proc.Signal(syscall.SIGKILL)
 	go s.proc.Stop(context.Background(), nil)
 	return fmt.Errorf("%s did not %s within %s: it was stopped and starts afresh on next use%s",
-		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail()))
+		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail(8)))
 }
 
 // call is conn.call bounded by the caller's ctx, RequestTimeout and the
