@@ -4,12 +4,13 @@
 package patterns
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/agent-tools/agent-tools/internal/config"
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
@@ -23,16 +24,11 @@ type Config struct {
 
 func decodeConfig(raw json.RawMessage) (Config, error) {
 	var c Config
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return c, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("config section patterns: %w (want {\"max_file_bytes\": N, \"workers\": N})", err)
+	if err := config.Decode("patterns", raw, &c, os.Stderr); err != nil {
+		return c, err
 	}
 	if c.MaxFileBytes < 0 || c.Workers < 0 {
-		return c, fmt.Errorf("config section patterns: max_file_bytes and workers must not be negative")
+		return c, fmt.Errorf("config patterns: max_file_bytes and workers must not be negative")
 	}
 	return c, nil
 }
