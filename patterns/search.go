@@ -381,36 +381,24 @@ func clip(s string, n int) string {
 	return s[:cut] + "…"
 }
 
-// resolvePath confines p to root: relative paths are joined to root, and
-// the real path (symlinks resolved) must lie inside the real root.
+// resolvePath confines p to root through workspace.Resolve ("" is the
+// root) and says whether it is a directory; it must exist.
 func resolvePath(root, p string) (abs, rel string, isDir bool, err error) {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", "", false, fmt.Errorf("resolving the workspace root: %w", err)
-	}
 	if p == "" {
 		p = "."
 	}
-	joined := p
-	if !filepath.IsAbs(p) {
-		joined = filepath.Join(root, p)
-	}
-	real, err := filepath.EvalSymlinks(joined)
+	abs, rel, err = workspace.Resolve(root, p)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", "", false, fmt.Errorf("path %q does not exist under the workspace root", p)
-		}
-		return "", "", false, fmt.Errorf("resolving path %q: %w", p, err)
+		return "", "", false, err
 	}
-	rel, err = filepath.Rel(realRoot, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", "", false, fmt.Errorf("path %q is outside the workspace root: give a path inside %s", p, root)
+	info, err := os.Stat(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", "", false, fmt.Errorf("path %q does not exist under the workspace root", p)
 	}
-	info, err := os.Stat(real)
 	if err != nil {
 		return "", "", false, fmt.Errorf("path %q: %w", p, err)
 	}
-	return real, filepath.ToSlash(rel), info.IsDir(), nil
+	return abs, rel, info.IsDir(), nil
 }
 
 // walk calls fn for every regular file under dir (a directory inside
