@@ -318,6 +318,9 @@ type ResolveResult struct {
 	Action       string   `json:"action" jsonschema_description:"accept or discard"`
 	Files        []string `json:"files" jsonschema_description:"files written (accept)"`
 	Replacements int      `json:"replacements" jsonschema_description:"replacements in the edit"`
+	// AfterWrite holds what other capabilities found in the written
+	// files: the language servers' new diagnostics.
+	AfterWrite []rpc.WriteReport `json:"after_write,omitempty" jsonschema_description:"what other capabilities found in the written files after accept, e.g. the language servers' new diagnostics"`
 }
 
 // Text implements rpc.Texter.
@@ -325,7 +328,11 @@ func (r ResolveResult) Text() string {
 	if r.Action == "discard" {
 		return fmt.Sprintf("discarded %s: nothing written", r.EditID)
 	}
-	return fmt.Sprintf("accepted %s: wrote %s (%s)\n%s", r.EditID, plural(len(r.Files), "file"), plural(r.Replacements, "replacement"), strings.Join(r.Files, "\n"))
+	text := fmt.Sprintf("accepted %s: wrote %s (%s)\n%s", r.EditID, plural(len(r.Files), "file"), plural(r.Replacements, "replacement"), strings.Join(r.Files, "\n"))
+	for _, w := range r.AfterWrite {
+		text += "\n" + w.Text
+	}
+	return text
 }
 
 func (e *engine) resolveTool() *rpc.Tool {
@@ -333,7 +340,7 @@ func (e *engine) resolveTool() *rpc.Tool {
 		Name:  "resolve",
 		Title: "Accept or discard a staged edit",
 		Tier:  rpc.TierWrite,
-		Description: "Accept or discard a change staged by ast_edit. Accept writes all its files atomically, or none: if any file changed on disk since staging, the whole edit is rejected." +
+		Description: "Accept or discard a change staged by ast_edit. Accept writes all its files atomically, or none: if any file changed on disk since staging, the whole edit is rejected. After a write the answer lists the new errors the language servers report for it." +
 			` Example: {"edit_id": "edit_1", "action": "accept"}.`,
 	}, func(ctx context.Context, a resolveArgs) (ResolveResult, error) {
 		st, err := e.stager.Resolve(a.EditID, a.Action)
@@ -341,8 +348,15 @@ func (e *engine) resolveTool() *rpc.Tool {
 			return ResolveResult{}, err
 		}
 		out := ResolveResult{EditID: st.ID, Action: a.Action, Files: []string{}, Replacements: st.Replacements}
+		var written []string
 		for _, f := range st.sortedFiles() {
 			out.Files = append(out.Files, f.Path)
+			written = append(written, f.Abs)
+		}
+		if a.Action == "accept" {
+			// Every writer reports its files the same way, so the
+			// language servers check them as after didWrite or lsp_rename.
+			out.AfterWrite = rpc.FilesWritten(ctx, e.rootOf(ctx), written)
 		}
 		return out, nil
 	})
