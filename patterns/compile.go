@@ -144,19 +144,23 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	p := newParser()
 	defer p.close()
 	var fails []string
-	for _, s := range ladder {
-		pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector)
-		if pat != nil {
-			return pat, nil
-		}
-		if !slices.Contains(fails, why) {
-			fails = append(fails, why)
+	// A clean parse in any context beats one that needs the tolerance
+	// for errors next to metavariables (see tolerable).
+	for _, tolerant := range []bool{false, true} {
+		for _, s := range ladder {
+			pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector, tolerant)
+			if pat != nil {
+				return pat, nil
+			}
+			if !tolerant && !slices.Contains(fails, why) {
+				fails = append(fails, why)
+			}
 		}
 	}
 	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector", lang.ID, strings.Join(fails, "; "))
 }
 
-func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string) (*Pattern, string) {
+func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string, tolerant bool) (*Pattern, string) {
 	body := expanded
 	if s.indent != "" {
 		body = strings.ReplaceAll(body, "\n", "\n"+s.indent)
@@ -174,7 +178,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	for he > hs && isSpace(text[he-1]) {
 		he--
 	}
-	if i, bad := tree.firstError(); bad {
+	if i, bad := tree.firstError(); bad && (!tolerant || !tolerable(tree, hs, he)) {
 		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent)
 	}
 	roots, why := peel(tree, hs, he)
@@ -218,6 +222,69 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 		}
 	}
 	return pat, ""
+}
+
+// tolerable reports whether every ERROR and MISSING node of a pattern's
+// parse sits at or next to a metavariable: an ERROR whose whole text is
+// one (a lone $$$ where the grammar wants a statement, member, arm or
+// pair), or a MISSING token right before or after one (the ';' a bare
+// $$$ lacks). Such a parse reads the metavariable where the user put it;
+// an error anywhere else means the pattern is not code.
+func tolerable(t *Tree, hs, he uint32) bool {
+	e := t.Lang.expando
+	for i := 0; i < len(t.nodes); {
+		n := &t.nodes[i]
+		switch {
+		case n.flags&flagError != 0:
+			if n.start < hs || n.end > he {
+				return false
+			}
+			if m, _ := metaOf(strings.TrimSpace(string(t.Src[n.start:n.end])), e); m == metaNone {
+				return false
+			}
+			i = int(n.next)
+			continue
+		case n.flags&flagMissing != 0:
+			if n.start < hs || n.start > he || !(endsWithMeta(string(t.Src[hs:n.start]), e) || startsWithMeta(string(t.Src[n.start:he]), e)) {
+				return false
+			}
+		}
+		i++
+	}
+	return true
+}
+
+// endsWithMeta reports whether s, trailing space trimmed, ends with a
+// metavariable token (in the expanded text).
+func endsWithMeta(s, e string) bool {
+	s = strings.TrimRight(s, " \t\r\n")
+	i := len(s)
+	for i > 0 && (s[i-1] == '_' || s[i-1] >= 'A' && s[i-1] <= 'Z' || s[i-1] >= '0' && s[i-1] <= '9') {
+		i--
+	}
+	if e == "" {
+		e = "$"
+	}
+	return strings.HasSuffix(s[:i], e) && (i < len(s) || strings.HasSuffix(s[:i], e+e+e))
+}
+
+// startsWithMeta reports whether s, leading space trimmed, starts with a
+// metavariable token.
+func startsWithMeta(s, e string) bool {
+	s = strings.TrimLeft(s, " \t\r\n")
+	if e == "" {
+		e = "$"
+	}
+	for range 3 {
+		if !strings.HasPrefix(s, e) {
+			break
+		}
+		s = s[len(e):]
+		if s == "" || s[0] == '_' || s[0] >= 'A' && s[0] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }

@@ -151,10 +151,10 @@ func cLike(fn, member string) []scaffold {
 
 func classLike(method, expr string) []scaffold {
 	return []scaffold{
-		{name: "statement", prefix: "class _ { " + method + " {\n", suffix: ";\n} }"},
-		{name: "statement", prefix: "class _ { " + method + " {\n", suffix: "\n} }"},
-		{name: "expression", prefix: "class _ { " + expr, suffix: "; }"},
-		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "statement", prefix: "class X_ { " + method + " {\n", suffix: ";\n} }"},
+		{name: "statement", prefix: "class X_ { " + method + " {\n", suffix: "\n} }"},
+		{name: "expression", prefix: "class X_ { " + expr, suffix: "; }"},
+		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 	}
 }
@@ -202,7 +202,7 @@ var languages = []*Language{
 		{name: "declaration", suffix: "\n"},
 	}},
 	{ID: "html", Exts: []string{".html", ".htm"}, ladder: top},
-	{ID: "java", Exts: []string{".java"}, ladder: classLike("void _()", "Object _ = ")},
+	{ID: "java", Exts: []string{".java"}, ladder: classLike("void x_()", "Object x_ = ")},
 	{ID: "javascript", Aliases: []string{"js", "jsx"}, Exts: []string{".js", ".mjs", ".cjs", ".jsx"}, ladder: jsLike(), braceFirst: true},
 	{ID: "json", Exts: []string{".json"}, ladder: top},
 	{ID: "kotlin", Aliases: []string{"kt"}, Exts: []string{".kt", ".kts"}, expando: "µ", ladder: []scaffold{
@@ -251,7 +251,7 @@ var languages = []*Language{
 	{ID: "swift", Exts: []string{".swift"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "func _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "let _ = ", suffix: "\n"},
-		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 	}},
 	{ID: "toml", Exts: []string{".toml"}, ladder: top},

@@ -1,0 +1,80 @@
+package patterns
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// dumpTree renders a flattened tree as an indented outline, for debugging
+// how a pattern or source is read.
+func dumpTree(t *Tree) string {
+	var b strings.Builder
+	var walk func(i, depth int)
+	walk = func(i, depth int) {
+		n := &t.nodes[i]
+		name := t.Lang.kindName(t.Lang.kind(n.sym))
+		if n.flags&flagError != 0 {
+			name = "ERROR"
+		}
+		flags := ""
+		if n.flags&flagMissing != 0 {
+			flags += " MISSING"
+		}
+		if !n.named() {
+			name = fmt.Sprintf("%q", name)
+		}
+		fmt.Fprintf(&b, "%s%s [%d,%d)%s", strings.Repeat("  ", depth), name, n.start, n.end, flags)
+		if n.next == uint32(i)+1 {
+			fmt.Fprintf(&b, " %q", t.Src[n.start:n.end])
+		}
+		b.WriteByte('\n')
+		for c := i + 1; c < int(n.next); c = int(t.nodes[c].next) {
+			walk(c, depth+1)
+		}
+	}
+	if len(t.nodes) > 0 {
+		walk(0, 0)
+	}
+	return b.String()
+}
+
+// TestDump prints the tree of DUMP_SRC (or of DUMP_PAT in each scaffold
+// of DUMP_LANG's ladder); it does nothing without them.
+func TestDump(t *testing.T) {
+	lang, pat, src := os.Getenv("DUMP_LANG"), os.Getenv("DUMP_PAT"), os.Getenv("DUMP_SRC")
+	if lang == "" {
+		t.Skip("set DUMP_LANG and DUMP_PAT or DUMP_SRC")
+	}
+	l, err := LanguageByName(lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newParser()
+	defer p.close()
+	if src != "" {
+		tree, err := p.parse(l, []byte(src), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Log("\n" + dumpTree(tree))
+		return
+	}
+	for _, s := range l.ladder {
+		body := expand(pat, l.expando)
+		if s.indent != "" {
+			body = strings.ReplaceAll(body, "\n", "\n"+s.indent)
+		}
+		tree, err := p.parse(l, []byte(s.prefix+body+s.suffix), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s:\n%s", s.name, dumpTree(tree))
+	}
+	cp, err := Compile(l, pat, CompileOptions{})
+	t.Log(cp, err)
+	if cp != nil {
+		t.Log(cp.ReadAs())
+	}
+}
