@@ -334,7 +334,7 @@ func peel(t *Tree, hs, he uint32) ([]int, string) {
 	for {
 		found := -1
 		for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
-			if t.skip(c) {
+			if t.skip(c) && !t.metaError(c) {
 				continue
 			}
 			if nodes[c].start <= hs && nodes[c].end >= he {
@@ -349,7 +349,7 @@ func peel(t *Tree, hs, he uint32) ([]int, string) {
 	}
 	var kids []int
 	for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
-		if t.skip(c) || nodes[c].end <= hs || nodes[c].start >= he {
+		if t.skip(c) && !t.metaError(c) || nodes[c].end <= hs || nodes[c].start >= he {
 			continue
 		}
 		if nodes[c].start < hs || nodes[c].end > he {
@@ -391,18 +391,33 @@ func (t *Tree) skip(i int) bool {
 	return k >= 0 && t.Lang.comment[k]
 }
 
+// metaError reports an ERROR node whose whole text is a metavariable: a
+// tolerated parse keeps it as that metavariable (see tolerable), although
+// tree-sitter may mark it extra.
+func (t *Tree) metaError(i int) bool {
+	n := &t.nodes[i]
+	if n.flags&flagError == 0 {
+		return false
+	}
+	m, _ := metaOf(strings.TrimSpace(string(t.Src[n.start:n.end])), t.Lang.expando)
+	return m != metaNone
+}
+
 type compiler struct{ t *Tree }
 
 func (c *compiler) build(i int) *pnode {
 	t := c.t
 	n := &t.nodes[i]
 	text := string(t.Src[n.start:n.end])
+	if n.flags&flagError != 0 {
+		text = strings.TrimSpace(text)
+	}
 	if m, name := metaOf(text, t.Lang.expando); m != metaNone {
 		return &pnode{meta: m, name: name}
 	}
 	p := &pnode{kind: t.Lang.kind(n.sym), named: n.named()}
 	for ch := i + 1; ch < int(n.next); ch = int(t.nodes[ch].next) {
-		if t.skip(ch) {
+		if t.skip(ch) && !t.metaError(ch) {
 			continue
 		}
 		p.children = append(p.children, c.build(ch))

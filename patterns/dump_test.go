@@ -75,6 +75,30 @@ func TestDump(t *testing.T) {
 	cp, err := Compile(l, pat, CompileOptions{})
 	t.Log(cp, err)
 	if cp != nil {
-		t.Log(cp.ReadAs())
+		t.Log(cp.ReadAs() + "\n" + dumpPattern(cp))
 	}
+}
+
+// dumpPattern renders a compiled pattern's nodes.
+func dumpPattern(p *Pattern) string {
+	var b strings.Builder
+	var walk func(n *pnode, depth int)
+	walk = func(n *pnode, depth int) {
+		b.WriteString(strings.Repeat("  ", depth))
+		switch {
+		case n.meta != metaNone:
+			fmt.Fprintf(&b, "meta%d %q\n", n.meta, n.name)
+		case n.leaf:
+			fmt.Fprintf(&b, "%s %q named=%v\n", p.Lang.kindName(n.kind), n.text, n.named)
+		default:
+			fmt.Fprintf(&b, "%s\n", p.Lang.kindName(n.kind))
+		}
+		for _, c := range n.children {
+			walk(c, depth+1)
+		}
+	}
+	for _, n := range p.nodes {
+		walk(n, 0)
+	}
+	return b.String()
 }
