@@ -139,22 +139,41 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	} else if lang.braceFirst && strings.HasPrefix(strings.TrimSpace(pattern), "{") {
 		ladder = slices.Clone(ladder)
 		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == "expression" && ladder[j].name != "expression" })
+	} else if ctx := keywordContext(lang, pattern); ctx != "" {
+		// A pattern that opens with a declaration keyword or an access
+		// modifier means a declaration or member, even where a statement
+		// reading parses too (Go's func (r *T) M() *T { … } reads as a
+		// multiplication statement).
+		ladder = slices.Clone(ladder)
+		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == ctx && ladder[j].name != ctx })
 	}
 	expanded := expand(pattern, lang.expando)
 	p := newParser()
 	defer p.close()
 	var fails []string
 	// A clean parse in any context beats one that needs the tolerance
-	// for errors next to metavariables (see tolerable).
+	// for errors next to metavariables (see tolerable), and a single node
+	// covering the whole pattern beats a sequence (C's #define $M $$$ is
+	// a preproc_def, not an identifier and an argument).
+	var seq *Pattern
 	for _, tolerant := range []bool{false, true} {
 		for _, s := range ladder {
 			pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector, tolerant)
-			if pat != nil {
+			if pat != nil && len(pat.nodes) == 1 {
 				return pat, nil
+			}
+			if pat != nil {
+				if seq == nil {
+					seq = pat
+				}
+				continue
 			}
 			if !tolerant && !slices.Contains(fails, why) {
 				fails = append(fails, why)
 			}
+		}
+		if seq != nil {
+			return seq, nil
 		}
 	}
 	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector", lang.ID, strings.Join(fails, "; "))
@@ -181,7 +200,10 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	if i, bad := tree.firstError(); bad && (!tolerant || !tolerable(tree, hs, he)) {
 		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent)
 	}
-	roots, why := peel(tree, hs, he)
+	roots, why := peel(tree, hs, he, false)
+	if roots == nil {
+		roots, _ = peel(tree, hs, he, true)
+	}
 	if roots == nil {
 		return nil, s.name + ": " + why
 	}
@@ -224,6 +246,51 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	return pat, ""
 }
 
+// declKeywords are, per language, the words that open a declaration
+// ("declaration") or only a class member ("member").
+var declKeywords = map[string]map[string]string{
+	"go":         {"func": "declaration", "type": "declaration", "import": "declaration", "package": "declaration"},
+	"c":          {"#define": "declaration", "#include": "declaration", "#if": "declaration", "#ifdef": "declaration", "#ifndef": "declaration", "typedef": "declaration", "struct": "declaration", "static": "declaration"},
+	"cpp":        {"#define": "declaration", "#include": "declaration", "#if": "declaration", "#ifdef": "declaration", "#ifndef": "declaration", "template": "declaration", "namespace": "declaration", "class": "declaration", "typedef": "declaration", "public:": "member", "private:": "member"},
+	"java":       {"import": "declaration", "package": "declaration", "class": "declaration", "interface": "declaration", "enum": "declaration", "record": "declaration", "public": "member", "private": "member", "protected": "member", "@": "member"},
+	"c-sharp":    {"using": "declaration", "namespace": "declaration", "class": "declaration", "interface": "declaration", "enum": "declaration", "struct": "declaration", "record": "declaration", "public": "member", "private": "member", "protected": "member", "internal": "member", "[": "member"},
+	"kotlin":     {"import": "declaration", "package": "declaration", "class": "declaration", "interface": "declaration", "object": "declaration", "fun": "declaration", "data": "declaration", "private": "member", "public": "member", "protected": "member", "internal": "member", "override": "member"},
+	"scala":      {"import": "declaration", "package": "declaration", "class": "declaration", "object": "declaration", "trait": "declaration", "case": "", "def": "member", "private": "member", "override": "member"},
+	"swift":      {"import": "declaration", "class": "declaration", "struct": "declaration", "enum": "declaration", "protocol": "declaration", "extension": "declaration", "func": "member", "private": "member", "public": "member", "@": "member"},
+	"rust":       {"fn": "declaration", "impl": "declaration", "struct": "declaration", "enum": "declaration", "trait": "declaration", "use": "declaration", "mod": "declaration", "pub": "declaration", "#[": "declaration"},
+	"dart":       {"import": "declaration", "export": "declaration", "library": "declaration", "part": "declaration", "class": "declaration", "mixin": "declaration", "extension": "declaration", "@": "member"},
+	"php":        {"namespace": "declaration", "use": "declaration", "class": "declaration", "interface": "declaration", "trait": "declaration", "public": "member", "private": "member", "protected": "member"},
+	"typescript": {"import": "declaration", "export": "declaration", "interface": "declaration", "type": "declaration", "private": "member", "public": "member", "protected": "member", "readonly": "member", "@": "member"},
+	"tsx":        {"import": "declaration", "export": "declaration", "interface": "declaration", "type": "declaration", "private": "member", "public": "member", "protected": "member", "readonly": "member", "@": "member"},
+	"javascript": {"import": "declaration", "export": "declaration", "@": "member"},
+}
+
+// keywordContext returns the context a pattern's first word asks for,
+// when the language has it.
+func keywordContext(lang *Language, pattern string) string {
+	kw := declKeywords[lang.ID]
+	if kw == nil {
+		return ""
+	}
+	s := strings.TrimSpace(pattern)
+	end := strings.IndexAny(s, " \t\n(<{'\"")
+	if end < 0 {
+		end = len(s)
+	}
+	word := s[:end]
+	ctx, ok := kw[word]
+	if !ok && s != "" && (s[0] == '@' || s[0] == '[') {
+		ctx, ok = kw[s[:1]]
+	}
+	if !ok && strings.HasPrefix(s, "#[") {
+		ctx, ok = kw["#["]
+	}
+	if !ok || !slices.Contains(lang.contextNames(), ctx) {
+		return ""
+	}
+	return ctx
+}
+
 // tolerable reports whether every ERROR and MISSING node of a pattern's
 // parse sits at or next to a metavariable: an ERROR whose whole text is
 // one (a lone $$$ where the grammar wants a statement, member, arm or
@@ -232,26 +299,57 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 // an error anywhere else means the pattern is not code.
 func tolerable(t *Tree, hs, he uint32) bool {
 	e := t.Lang.expando
-	for i := 0; i < len(t.nodes); {
+	var ok func(i int) bool
+	ok = func(i int) bool {
 		n := &t.nodes[i]
-		switch {
-		case n.flags&flagError != 0:
-			if n.start < hs || n.end > he {
+		if n.flags&flagMissing != 0 {
+			// Only a separator may be missing: a missing body or name
+			// (Python's class $A) means the pattern is incomplete.
+			k := t.Lang.kindName(t.Lang.kind(n.sym))
+			return (k == ";" || k == ",") && n.start >= hs && n.start <= he &&
+				(endsWithMeta(string(t.Src[hs:n.start]), e) || startsWithMeta(string(t.Src[n.start:he]), e))
+		}
+		var prev int = -1
+		for c := i + 1; c < int(n.next); c = int(t.nodes[c].next) {
+			cn := &t.nodes[c]
+			if cn.flags&flagError != 0 {
+				// A metavariable standing alone where the grammar wanted
+				// something else: between punctuation, not glued to a
+				// word the pattern wrote (class $A).
+				if cn.start < hs || cn.end > he || !t.metaError(c) {
+					return false
+				}
+				nx := int(cn.next)
+				for nx < int(n.next) && t.skip(nx) && !t.metaError(nx) {
+					nx = int(t.nodes[nx].next)
+				}
+				if prev >= 0 && t.wordLeaf(prev) || nx < int(n.next) && t.wordLeaf(nx) {
+					return false
+				}
+			} else if !ok(c) {
 				return false
 			}
-			if m, _ := metaOf(strings.TrimSpace(string(t.Src[n.start:n.end])), e); m == metaNone {
-				return false
-			}
-			i = int(n.next)
-			continue
-		case n.flags&flagMissing != 0:
-			if n.start < hs || n.start > he || !(endsWithMeta(string(t.Src[hs:n.start]), e) || startsWithMeta(string(t.Src[n.start:he]), e)) {
-				return false
+			if !t.skip(c) || t.metaError(c) {
+				prev = c
 			}
 		}
-		i++
+		if n.flags&flagError != 0 && i == 0 {
+			return false
+		}
+		return true
 	}
-	return true
+	return len(t.nodes) > 0 && ok(0)
+}
+
+// wordLeaf reports a named leaf that is not a metavariable: a word the
+// pattern wrote, which an ERROR beside it may have been meant to join.
+func (t *Tree) wordLeaf(i int) bool {
+	n := &t.nodes[i]
+	if !n.named() || n.next != uint32(i)+1 {
+		return false
+	}
+	m, _ := metaOf(string(t.Src[n.start:n.end]), t.Lang.expando)
+	return m == metaNone
 }
 
 // endsWithMeta reports whether s, trailing space trimmed, ends with a
@@ -328,8 +426,20 @@ var sequenceKinds = map[string]bool{
 // peel finds the node(s) that make up the hole [hs,he) of the scaffold: the
 // deepest node covering it when it covers exactly, or the run of its
 // children that tiles it (a sequence).
-func peel(t *Tree, hs, he uint32) ([]int, string) {
+func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 	nodes := t.nodes
+	// With semi, a ';' the scaffold put after the pattern may end the
+	// pattern's statement (Dart's if (…) $X.dispose()): a node ending
+	// there still ends with the pattern.
+	he2 := he
+	for semi && he2 < uint32(len(t.Src)) && (t.Src[he2] == ' ' || t.Src[he2] == '\t') {
+		he2++
+	}
+	if semi && he2 < uint32(len(t.Src)) && t.Src[he2] == ';' {
+		he2++
+	} else {
+		he2 = he
+	}
 	cur := 0
 	for {
 		found := -1
@@ -352,13 +462,13 @@ func peel(t *Tree, hs, he uint32) ([]int, string) {
 		if t.skip(c) && !t.metaError(c) || nodes[c].end <= hs || nodes[c].start >= he {
 			continue
 		}
-		if nodes[c].start < hs || nodes[c].end > he {
+		if nodes[c].start < hs || nodes[c].end > he && nodes[c].end != he2 {
 			return nil, "the pattern does not form whole syntax nodes"
 		}
 		kids = append(kids, c)
 	}
 	n := &nodes[cur]
-	if n.start == hs && n.end == he {
+	if n.start == hs && (n.end == he || n.end == he2) {
 		allNamed := len(kids) >= 2
 		for _, k := range kids {
 			allNamed = allNamed && nodes[k].named()

@@ -59,6 +59,9 @@ func (s *Store) Load(keys []string) error {
 		{pattern: "func($X int) int { $$$ }"},
 		{pattern: "return $$$"},
 		{pattern: "if err != nil { return err }"},
+		{pattern: "func ($R *Store) $M($$$) error { $$$ }"},
+		{pattern: "switch $X { case $V: $$$ }"},
+		{pattern: "switch $X := $Y.(type) { case $T: $$$ }"},
 	}},
 	{lang: "python", ag: "python", ext: ".py", src: `import os
 from typing import Optional

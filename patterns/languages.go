@@ -35,6 +35,9 @@ type Language struct {
 	kindNames []string       // canonical kind → name
 	comment   []bool         // canonical kind → is a comment
 	namedSyms []uint8        // symbol → 1 when named, for pt_flatten
+	// selectorKind is Dart's named "selector" kind (a member-chain link a
+	// metavariable may absorb, see matcher.seq1); -1 elsewhere.
+	selectorKind int32
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -78,6 +81,14 @@ func (l *Language) load() {
 				l.comment = append(l.comment, strings.Contains(name, "comment"))
 			}
 			l.kinds[i] = k
+		}
+		l.selectorKind = -1
+		if l.ID == "dart" {
+			for i, name := range names {
+				if name == "selector" && named[i] {
+					l.selectorKind = l.kinds[i]
+				}
+			}
 		}
 	})
 }

@@ -41,6 +41,9 @@ type matcher struct {
 	gen      uint32
 	repeated map[string]bool
 	steps    int // seq calls for the current candidate
+	// selector is the kind of Dart's member-chain links, which a $X may
+	// absorb after its first node; -1 in other languages.
+	selector int32
 }
 
 // memoAfter is how many seq calls a candidate makes before failures are
@@ -68,7 +71,7 @@ func (p *Pattern) Find(t *Tree) []Span {
 	if t.Lang != p.Lang || len(t.nodes) == 0 {
 		return nil
 	}
-	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated}
+	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated, selector: t.Lang.selectorKind}
 	var out []Span
 	emit := func(start, end uint32) {
 		var caps []Capture
@@ -108,7 +111,8 @@ func (p *Pattern) Find(t *Tree) []Span {
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		for c := uint32(i) + 1; c < n.next; c = m.nodes[c].next {
-			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind {
+			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind ||
+				first.meta == metaSingle && !m.nodes[c].named() {
 				continue
 			}
 			m.unbind(0)
@@ -216,6 +220,20 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		return true
 	}
 	m.unbind(mark)
+	// Dart keeps a receiver's member chain flat (b, .c, .dispose, ())
+	// under one parent: a $X also takes the selectors that follow its
+	// first node, shortest run first, so $X.dispose() binds X = b.c.
+	if p.meta == metaSingle && m.selector >= 0 && n.named() && m.t.Lang.kind(n.sym) != m.selector {
+		last := t
+		for c := m.skipTo(n.next, end); c < end && m.t.Lang.kind(m.nodes[c].sym) == m.selector; c = m.skipTo(m.nodes[c].next, end) {
+			last = c
+			stop := m.nodes[c].next
+			if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
+				return true
+			}
+			m.unbind(mark)
+		}
+	}
 	// Target tokens the pattern does not spell are skipped (async, pub…
 	// are not tokens, so they are not).
 	if !n.named() && m.seq(ps, pi, n.next, end, top, lastEnd) {
