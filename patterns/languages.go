@@ -167,6 +167,7 @@ func classLike(method, expr string) []scaffold {
 		{name: "expression", prefix: "class X_ { " + expr, suffix: "; }"},
 		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("class X_ {\n", "\nvoid x_() {}\n}"),
 	}
 }
 
@@ -176,7 +177,15 @@ func jsLike() []scaffold {
 		{name: "expression", prefix: "_ = (", suffix: "\n)"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("class X_ {\n", "\nx_() {}\n}"),
 	}
+}
+
+// annotation is the context of a decorator, annotation or attribute
+// written alone (@Override, @property): it is parsed on a declaration and
+// selected there.
+func annotation(prefix, suffix string) scaffold {
+	return scaffold{name: "annotation", prefix: prefix, suffix: suffix}
 }
 
 var top = []scaffold{{name: "declaration", suffix: "\n"}}
@@ -199,6 +208,7 @@ var languages = []*Language{
 		{name: "expression", prefix: "var _ = ", suffix: ";\n"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_ {}\n"),
 	}},
 	{ID: "go", Aliases: []string{"golang"}, Exts: []string{".go"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "package p\nfunc _() {\n", suffix: "\n}"},
@@ -221,6 +231,7 @@ var languages = []*Language{
 		{name: "expression", prefix: "val _ = ", suffix: "\n"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_\n"),
 	}},
 	{ID: "lua", Exts: []string{".lua"}, ladder: []scaffold{
 		{name: "statement", prefix: "function _()\n", suffix: "\nend"},
@@ -233,12 +244,14 @@ var languages = []*Language{
 		{name: "expression", prefix: "<?php\n$_ = ", suffix: ";\n"},
 		{name: "member", prefix: "<?php\nclass _ {\n", suffix: "\n}"},
 		{name: "declaration", prefix: "<?php\n", suffix: "\n"},
+		annotation("<?php\n", "\nclass X_ {}\n"),
 	}},
 	{ID: "python", Aliases: []string{"py"}, Exts: []string{".py", ".pyi"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "def _():\n    ", suffix: "\n", indent: "    "},
 		{name: "expression", prefix: "_ = (", suffix: "\n)\n"},
 		{name: "member", prefix: "class _:\n    ", suffix: "\n", indent: "    "},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\ndef _(): pass\n"),
 	}},
 	{ID: "ruby", Aliases: []string{"rb"}, Exts: []string{".rb", ".rake", ".gemspec"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "def _\n", suffix: "\nend\n"},
@@ -258,12 +271,14 @@ var languages = []*Language{
 		{name: "expression", prefix: "object _ { val _ = ", suffix: "\n}"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_\n"),
 	}},
 	{ID: "swift", Exts: []string{".swift"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "func _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "let _ = ", suffix: "\n"},
 		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_ {}\n"),
 	}},
 	{ID: "toml", Exts: []string{".toml"}, ladder: top},
 	{ID: "tsx", Exts: []string{".tsx"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},

@@ -241,8 +241,10 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 	}
 	m.unbind(mark)
 	// A comma before a $$$ that matches nothing is optional:
-	// foo(a, $$$B) matches foo(a).
-	if optional && m.seq(ps, pi+1, t, end, top, lastEnd) {
+	// foo(a, $$$B) matches foo(a). A ';' may be missing only where the
+	// target has no more named nodes to offer: CSS margin: 0 auto; must
+	// not match the start of margin: 0 auto 1px;.
+	if optional && (sepBeforeMulti || !n.named()) && m.seq(ps, pi+1, t, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
@@ -272,7 +274,48 @@ func (m *matcher) node(p *pnode, t uint32) bool {
 	if n.next == t+1 {
 		return false
 	}
-	return m.seq(p.children, 0, t+1, n.next, false, n.start)
+	if m.seq(p.children, 0, t+1, n.next, false, n.start) {
+		return true
+	}
+	return m.stringContent(p, t)
+}
+
+// stringContent matches a string pattern whose whole content is a
+// metavariable ('$P') against a string whose content is plain text, which
+// some grammars (Dart) keep as no node at all: the metavariable captures
+// the text between the quotes, and the quotes must be the same.
+func (m *matcher) stringContent(p *pnode, t uint32) bool {
+	if len(p.children) != 3 || p.children[1].meta != metaSingle || !p.children[0].leaf || !p.children[2].leaf || p.children[0].named || p.children[2].named {
+		return false
+	}
+	open := m.skipTo(t+1, m.nodes[t].next)
+	if open >= m.nodes[t].next {
+		return false
+	}
+	cl := m.skipTo(m.nodes[open].next, m.nodes[t].next)
+	if cl >= m.nodes[t].next || m.skipTo(m.nodes[cl].next, m.nodes[t].next) != m.nodes[t].next {
+		return false
+	}
+	o, c := &m.nodes[open], &m.nodes[cl]
+	src := m.t.Src
+	if string(src[o.start:o.end]) != p.children[0].text || string(src[c.start:c.end]) != p.children[2].text {
+		return false
+	}
+	name := p.children[1].name
+	if name == "" {
+		return true
+	}
+	cp := Capture{Name: name, Start: o.end, End: c.start, first: cl, stop: cl}
+	for _, b := range m.binds {
+		if b.Name == name {
+			return bytes.Equal(src[b.Start:b.End], src[cp.Start:cp.End])
+		}
+	}
+	m.binds = append(m.binds, cp)
+	if m.repeated[name] {
+		m.gen++
+	}
+	return true
 }
 
 // bindRange binds p's metavariable to the target nodes [first, stop) with
