@@ -187,8 +187,15 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		// Lazy, with backtracking: the shortest run after which the rest
 		// matches.
 		cur, e := t, lastEnd
+		next := ps[pi+1]
 		for {
-			if m.bindRange(p, t, cur, lastEnd, e) {
+			// The run keeps the separators it owns: an unnamed token
+			// the next pattern node cannot be (the trailing ',' before
+			// a ')') is absorbed, not left between the run and what
+			// follows, so a rewrite keeps it.
+			probe := cur >= end || m.nodes[cur].named() || next.meta == metaAny ||
+				next.meta == metaNone && next.leaf && m.t.Lang.kind(m.nodes[cur].sym) == next.kind
+			if probe && m.bindRange(p, t, cur, lastEnd, e) {
 				if m.seq(ps, pi+1, cur, end, top, e) {
 					return true
 				}
