@@ -8,6 +8,7 @@ package patterns
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -75,6 +76,10 @@ func (p *pnode) isSemicolon() bool {
 // isComma reports a ',' token: the separator that may be left out next
 // to an empty $$$.
 func (p *pnode) isComma() bool { return p.meta == metaNone && p.leaf && !p.named && p.text == "," }
+
+// lowerMeta finds a would-be metavariable with a lowercase name ($args),
+// which is plain text to the grammar.
+var lowerMeta = regexp.MustCompile(`\$+[a-z][A-Za-z0-9_]*`)
 
 // CompileOptions force how a pattern is read.
 type CompileOptions struct {
@@ -176,7 +181,11 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 			return seq, nil
 		}
 	}
-	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector", lang.ID, strings.Join(fails, "; "))
+	hint := ""
+	if m := lowerMeta.FindString(pattern); m != "" {
+		hint = fmt.Sprintf("; %s is not a metavariable: names are uppercase (%s)", m, strings.ToUpper(m))
+	}
+	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector%s", lang.ID, strings.Join(fails, "; "), hint)
 }
 
 func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string, tolerant bool) (*Pattern, string) {
@@ -198,7 +207,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 		he--
 	}
 	if i, bad := tree.firstError(); bad && (!tolerant || !tolerable(tree, hs, he)) {
-		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent)
+		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent, pattern)
 	}
 	roots, why := peel(tree, hs, he, false)
 	if roots == nil {
@@ -388,8 +397,9 @@ func startsWithMeta(s, e string) bool {
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // describeError locates the first ERROR or MISSING node relative to the
-// pattern text.
-func describeError(t *Tree, i int, hs, he uint32, prefix, indent string) string {
+// pattern, in the user's own text (metavariables as written, never the
+// placeholder they were parsed as).
+func describeError(t *Tree, i int, hs, he uint32, prefix, indent, pattern string) string {
 	n := &t.nodes[i]
 	what := "syntax error"
 	if n.flags&flagMissing != 0 {
@@ -398,19 +408,62 @@ func describeError(t *Tree, i int, hs, he uint32, prefix, indent string) string 
 	if n.start < uint32(len(prefix)) || n.start > he {
 		return what + " at the end of the pattern"
 	}
-	// Line and column inside the pattern (expanded text, 1-based).
-	e := t.Lang.expando
-	frag := restore(string(t.Src[len(prefix):n.start]), e)
+	body := string(t.Src[len(prefix) : uint32(len(t.Src))-0])
+	from := userOffset(pattern, t.Lang.expando, indent, body, int(n.start)-len(prefix))
+	to := userOffset(pattern, t.Lang.expando, indent, body, int(min(n.end, he))-len(prefix))
+	frag := pattern[:from]
 	line := strings.Count(frag, "\n") + 1
 	col := utf8.RuneCountInString(frag[strings.LastIndex(frag, "\n")+1:]) + 1
-	if line > 1 {
-		col -= len(indent)
+	near := pattern[from:max(from, to)]
+	if r := []rune(near); len(r) > 20 {
+		near = string(r[:20])
 	}
-	near := restore(string(t.Src[n.start:min(n.end, n.start+20, uint32(len(t.Src)))]), e)
 	if near != "" && n.flags&flagMissing == 0 {
 		return fmt.Sprintf("%s at %d:%d near %q", what, line, col, near)
 	}
 	return fmt.Sprintf("%s at %d:%d", what, line, col)
+}
+
+// userOffset maps an offset in the parsed body (the expanded pattern with
+// indent after each newline) back to the user's pattern.
+func userOffset(pattern, e, indent, body string, off int) int {
+	exp := expand(pattern, e)
+	// body → expanded: drop the indent inserted after each newline.
+	x := 0
+	for b := 0; b < off && b < len(body) && x < len(exp); {
+		if body[b] == '\n' && indent != "" && strings.HasPrefix(body[b+1:], indent) {
+			b += 1 + len(indent)
+			x++
+			continue
+		}
+		b++
+		x++
+	}
+	// expanded → pattern: walk both as expand does.
+	if e == "" {
+		return min(x, len(pattern))
+	}
+	i, j := 0, 0
+	for i < len(pattern) && j < x {
+		if pattern[i] == '$' {
+			k := 0
+			for i+k < len(pattern) && pattern[i+k] == '$' {
+				k++
+			}
+			switch {
+			case k >= 3:
+				i, j = i+3, j+3*len(e)
+			case i+k < len(pattern) && (pattern[i+k] == '_' || pattern[i+k] >= 'A' && pattern[i+k] <= 'Z'):
+				i, j = i+k, j+k*len(e)
+			default:
+				i, j = i+k, j+k
+			}
+			continue
+		}
+		i++
+		j++
+	}
+	return i
 }
 
 // sequenceKinds are containers whose children are a run of statements: a
