@@ -122,6 +122,30 @@ func (p *Pattern) ReadAs() string {
 	return fmt.Sprintf("%s: sequence of %d (%s)", p.Context, len(p.Roots), strings.Join(p.Roots, ", "))
 }
 
+// OtherReadings returns the patterns p's source compiles to when another
+// context of the ladder is forced, when they read it as different nodes:
+// the readings a user may have meant when p's own finds nothing.
+func (p *Pattern) OtherReadings() []*Pattern {
+	var out []*Pattern
+	seen := map[string]bool{strings.TrimPrefix(p.ReadAs(), p.Context+": "): true}
+	for _, name := range p.Lang.contextNames() {
+		if name == p.Context {
+			continue
+		}
+		q, err := Compile(p.Lang, p.Source, CompileOptions{Context: name})
+		if err != nil {
+			continue
+		}
+		node := strings.TrimPrefix(q.ReadAs(), q.Context+": ")
+		if seen[node] {
+			continue
+		}
+		seen[node] = true
+		out = append(out, q)
+	}
+	return out
+}
+
 // Compile parses pattern for lang.
 func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, error) {
 	if ok, why := lang.Available(); !ok {
@@ -158,8 +182,9 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	var fails []string
 	// A clean parse in any context beats one that needs the tolerance
 	// for errors next to metavariables (see tolerable), and a single node
-	// covering the whole pattern beats a sequence (C's #define $M $$$ is
-	// a preproc_def, not an identifier and an argument).
+	// covering the whole pattern, even a tolerated one, beats a sequence
+	// (C's #define $M $$$ is a preproc_def, not an identifier and an
+	// argument; Dart's for ($$$) { $$$ } a loop, not a method).
 	var seq *Pattern
 	for _, tolerant := range []bool{false, true} {
 		for _, s := range ladder {
@@ -177,9 +202,9 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 				fails = append(fails, why)
 			}
 		}
-		if seq != nil {
-			return seq, nil
-		}
+	}
+	if seq != nil {
+		return seq, nil
 	}
 	hint := ""
 	if m := lowerMeta.FindString(pattern); m != "" {
@@ -589,7 +614,30 @@ func (c *compiler) build(i int) *pnode {
 		p.leaf = true
 		p.text = restore(text, t.Lang.expando)
 	}
-	return p
+	return dartBlock(t.Lang, p)
+}
+
+// dartBlock reads Dart's { $$$ } statement as the block a person means:
+// after if (…) or for (…) the grammar takes it for a set literal statement
+// (ast-grep's documented Dart trap), which no loop body would match.
+func dartBlock(l *Language, p *pnode) *pnode {
+	if l.ID != "dart" || l.kindName(p.kind) != "expression_statement" || len(p.children) == 0 {
+		return p
+	}
+	lit := p.children[0]
+	if lit.meta != metaNone || l.kindName(lit.kind) != "set_or_map_literal" || len(lit.children) < 2 {
+		return p
+	}
+	for _, c := range lit.children[1 : len(lit.children)-1] {
+		if c.meta == metaNone {
+			return p
+		}
+	}
+	block, ok := l.kindOf("block", true)
+	if !ok {
+		return p
+	}
+	return &pnode{kind: block, named: true, children: lit.children}
 }
 
 // expand rewrites metavariables for grammars that cannot parse '$' in

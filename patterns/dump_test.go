@@ -59,6 +59,9 @@ func TestDump(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Log("\n" + dumpTree(tree))
+		if pat != "" {
+			t.Log(find(t, lang, pat, src, CompileOptions{}))
+		}
 		return
 	}
 	for _, s := range l.ladder {

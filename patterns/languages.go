@@ -115,6 +115,16 @@ func (l *Language) kind(sym uint16) int32 {
 	return errorKind
 }
 
+// kindOf returns the canonical kind with this name and namedness.
+func (l *Language) kindOf(name string, named bool) (int32, bool) {
+	for sym, k := range l.kinds {
+		if l.kindNames[k] == name && l.namedSyms[sym] == 1 == named {
+			return k, true
+		}
+	}
+	return 0, false
+}
+
 func (l *Language) kindName(k int32) string {
 	if k < 0 || int(k) >= len(l.kindNames) {
 		return "ERROR"
