@@ -140,18 +140,18 @@ type MatchOut struct {
 
 // GrepResult is ast_grep's result.
 type GrepResult struct {
-	ReadAs        []ReadAs   `json:"readAs" jsonschema_description:"how the pattern was read, per language searched"`
-	Matches       []MatchOut `json:"matches" jsonschema_description:"the matches shown, in path order"`
-	Total         int        `json:"total" jsonschema_description:"all matches found (a lower bound when totalIsLowerBound)"`
+	ReadAs  []ReadAs   `json:"readAs" jsonschema_description:"how the pattern was read, per language searched"`
+	Matches []MatchOut `json:"matches" jsonschema_description:"the matches shown, in path order"`
+	Total   int        `json:"total" jsonschema_description:"all matches found (a lower bound when totalIsLowerBound)"`
 	// TotalIsLowerBound says counting stopped at the bound.
 	TotalIsLowerBound bool `json:"totalIsLowerBound,omitempty" jsonschema_description:"counting stopped at the bound: there are at least total matches, and files not yet searched were left out"`
 	// OtherReadings, given when nothing matched, are other ways the
 	// pattern parses.
 	OtherReadings []ReadAs `json:"otherReadings,omitempty" jsonschema_description:"when nothing matched: other contexts in which the pattern parses, to retry with context"`
-	Shown         int        `json:"shown" jsonschema_description:"matches listed (at most max_results)"`
-	FilesSearched int        `json:"filesSearched" jsonschema_description:"files in a searched language"`
-	FilesMatched  int        `json:"filesMatched" jsonschema_description:"files with at least one match"`
-	Skipped       []string   `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
+	Shown         int      `json:"shown" jsonschema_description:"matches listed (at most max_results)"`
+	FilesSearched int      `json:"filesSearched" jsonschema_description:"files in a searched language"`
+	FilesMatched  int      `json:"filesMatched" jsonschema_description:"files with at least one match"`
+	Skipped       []string `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
 }
 
 func readAs(ps []*Pattern) []ReadAs {
