@@ -81,6 +81,10 @@ func (p *pnode) isComma() bool { return p.meta == metaNone && p.leaf && !p.named
 // which is plain text to the grammar.
 var lowerMeta = regexp.MustCompile(`\$+[a-z][A-Za-z0-9_]*`)
 
+// loneBody finds braces holding only a $$$ metavariable (expanded: any
+// run of three identical non-space characters then a name).
+var loneBody = regexp.MustCompile(`\{\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\}`)
+
 // CompileOptions force how a pattern is read.
 type CompileOptions struct {
 	// Context restricts the ladder to one context: statement, expression,
@@ -205,6 +209,15 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	}
 	if seq != nil {
 		return seq, nil
+	}
+	// A body that is a lone $$$ where a statement needs its ';' (C#
+	// reads { $$$ } after if (…) as an initializer): retry with the ';'.
+	if semi := loneBody.ReplaceAllString(expanded, "{ ${1}; }"); semi != expanded && opts.Selector == "" {
+		for _, s := range ladder {
+			if pat, _ := tryScaffold(p, lang, s, pattern, semi, "", true); pat != nil && len(pat.nodes) == 1 {
+				return pat, nil
+			}
+		}
 	}
 	hint := ""
 	if m := lowerMeta.FindString(pattern); m != "" {
@@ -613,6 +626,11 @@ func (c *compiler) build(i int) *pnode {
 	if len(p.children) == 0 {
 		p.leaf = true
 		p.text = restore(text, t.Lang.expando)
+	}
+	// A statement that is only a $$$ and its ';' is that $$$: { $$$; }
+	// is a body of any statements.
+	if len(p.children) == 2 && p.children[0].meta == metaMulti && p.children[1].isSemicolon() {
+		return p.children[0]
 	}
 	return dartBlock(t.Lang, p)
 }

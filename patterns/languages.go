@@ -206,7 +206,7 @@ var languages = []*Language{
 		{name: "statement", suffix: "\n"},
 	}},
 	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _")},
-	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void _()", "object _ = ")},
+	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void x_()", "object x_ = ")},
 	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: cLike("void _()", "class _")},
 	{ID: "css", Exts: []string{".css"}, expando: "_", ladder: []scaffold{
 		{name: "member", prefix: "a {\n", suffix: "\n}"},
