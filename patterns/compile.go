@@ -85,6 +85,34 @@ var lowerMeta = regexp.MustCompile(`\$+[a-z][A-Za-z0-9_]*`)
 // run of three identical non-space characters then a name).
 var loneBody = regexp.MustCompile(`\{\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\}`)
 
+// loneFor finds a for header that is only a $$$ metavariable.
+var loneFor = regexp.MustCompile(`\bfor\s*\(\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\)`)
+
+// dropForSemis removes the two ';' a retried for ($$$;;) header added
+// after its $$$, so the run takes the whole header.
+func dropForSemis(p *pnode) {
+	for i := 0; i+3 < len(p.children); i++ {
+		c := p.children
+		if c[i].meta == metaMulti && c[i+1].isSemicolon() && c[i+2].isSemicolon() && c[i+3].leaf && c[i+3].text == ")" {
+			p.children = append(c[:i+1:i+1], c[i+3:]...)
+			break
+		}
+	}
+	for _, c := range p.children {
+		dropForSemis(c)
+	}
+}
+
+// keywordAsName reports a reading whose first token is a name spelled
+// like one of the grammar's keywords (a method named switch).
+func (p *Pattern) keywordAsName() bool {
+	n := p.nodes[0]
+	for !n.leaf && n.meta == metaNone && len(n.children) > 0 {
+		n = n.children[0]
+	}
+	return n.leaf && n.named && isWord(n.text) && p.Lang.keywords[n.text]
+}
+
 // CompileOptions force how a pattern is read.
 type CompileOptions struct {
 	// Context restricts the ladder to one context: statement, expression,
@@ -189,10 +217,18 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	// covering the whole pattern, even a tolerated one, beats a sequence
 	// (C's #define $M $$$ is a preproc_def, not an identifier and an
 	// argument; Dart's for ($$$) { $$$ } a loop, not a method).
-	var seq *Pattern
+	// A reading that takes a keyword for a name (Java's for ($$$) { $$$ }
+	// as a constructor named for) comes last of all.
+	var seq, suspect *Pattern
 	for _, tolerant := range []bool{false, true} {
 		for _, s := range ladder {
 			pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector, tolerant)
+			if pat != nil && pat.keywordAsName() {
+				if suspect == nil {
+					suspect = pat
+				}
+				continue
+			}
 			if pat != nil && len(pat.nodes) == 1 {
 				return pat, nil
 			}
@@ -211,13 +247,21 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 		return seq, nil
 	}
 	// A body that is a lone $$$ where a statement needs its ';' (C#
-	// reads { $$$ } after if (…) as an initializer): retry with the ';'.
-	if semi := loneBody.ReplaceAllString(expanded, "{ ${1}; }"); semi != expanded && opts.Selector == "" {
+	// reads { $$$ } after if (…) as an initializer), and a for header
+	// that is a lone $$$: retry with the ';'s, which the pattern then
+	// drops again.
+	retry := loneBody.ReplaceAllString(expanded, "{ ${1}; }")
+	retry = loneFor.ReplaceAllString(retry, "for (${1};;)")
+	if retry != expanded && opts.Selector == "" {
 		for _, s := range ladder {
-			if pat, _ := tryScaffold(p, lang, s, pattern, semi, "", true); pat != nil && len(pat.nodes) == 1 {
+			if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", true); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
+				dropForSemis(pat.nodes[0])
 				return pat, nil
 			}
 		}
+	}
+	if suspect != nil {
+		return suspect, nil
 	}
 	hint := ""
 	if m := lowerMeta.FindString(pattern); m != "" {

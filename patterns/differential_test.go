@@ -254,7 +254,11 @@ func TestDifferential(t *testing.T) {
 					continue
 				}
 				if report {
-					t.Errorf("case %d %q:\n ours: %s\n ast-grep: %s", i, c.pattern, ours, peer)
+					w := fmt.Sprintf("%#v", ours.texts)
+					if ours.err != "" {
+						w = `[]string{"error: unparseable"}`
+					}
+					t.Errorf("case %d %q:\n ours: %s\n ast-grep: %s\n WANT %s", i, c.pattern, ours, peer, w)
 				} else {
 					t.Errorf("case %d %q: ours %s; ast-grep %s", i, c.pattern, ours, peer)
 				}

@@ -38,6 +38,7 @@ type Language struct {
 	// selectorKind is Dart's named "selector" kind (a member-chain link a
 	// metavariable may absorb, see matcher.seq1); -1 elsewhere.
 	selectorKind int32
+	keywords     map[string]bool // words the grammar has as anonymous tokens
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -81,6 +82,12 @@ func (l *Language) load() {
 				l.comment = append(l.comment, strings.Contains(name, "comment"))
 			}
 			l.kinds[i] = k
+		}
+		l.keywords = map[string]bool{}
+		for i, name := range names {
+			if !named[i] && isWord(name) {
+				l.keywords[name] = true
+			}
 		}
 		l.selectorKind = -1
 		if l.ID == "dart" {
