@@ -208,7 +208,7 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 		ladder = slices.Clone(ladder)
 		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == ctx && ladder[j].name != ctx })
 	}
-	expanded := expand(pattern, lang.expando)
+	expanded := lang.expand(pattern)
 	p := newParser()
 	defer p.close()
 	var fails []string
@@ -439,7 +439,7 @@ func (t *Tree) wordLeaf(i int) bool {
 	if !n.named() || n.next != uint32(i)+1 {
 		return false
 	}
-	m, _ := metaOf(string(t.Src[n.start:n.end]), t.Lang.expando)
+	m, _ := t.Lang.metaText(string(t.Src[n.start:n.end]))
 	return m == metaNone
 }
 
@@ -603,7 +603,11 @@ func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 		kids = append(kids, c)
 	}
 	n := &nodes[cur]
-	if n.start == hs && (n.end == he || n.end == he2) {
+	end := n.end // a node may end with the newline after the pattern (a TOML table)
+	for end > he && isSpace(t.Src[end-1]) {
+		end--
+	}
+	if n.start == hs && (end == he || end == he2) {
 		allNamed := len(kids) >= 2
 		for _, k := range kids {
 			allNamed = allNamed && nodes[k].named()
@@ -644,7 +648,7 @@ func (t *Tree) metaError(i int) bool {
 	if n.flags&flagError == 0 {
 		return false
 	}
-	m, _ := metaOf(strings.TrimSpace(string(t.Src[n.start:n.end])), t.Lang.expando)
+	m, _ := t.Lang.metaText(strings.TrimSpace(string(t.Src[n.start:n.end])))
 	return m != metaNone
 }
 
@@ -657,7 +661,7 @@ func (c *compiler) build(i int) *pnode {
 	if n.flags&flagError != 0 {
 		text = strings.TrimSpace(text)
 	}
-	if m, name := metaOf(text, t.Lang.expando); m != metaNone {
+	if m, name := t.Lang.metaText(text); m != metaNone {
 		return &pnode{meta: m, name: name}
 	}
 	p := &pnode{kind: t.Lang.kind(n.sym), named: n.named()}
@@ -732,6 +736,48 @@ func expand(s, e string) string {
 		}
 	}
 	return b.String()
+}
+
+// expand rewrites a pattern's metavariables for l's grammar. TOML has
+// no token that is both a key and a value but a quoted string, so there
+// each metavariable not already inside quotes is also quoted.
+func (l *Language) expand(s string) string {
+	x := expand(s, l.expando)
+	if !l.quoteMeta {
+		return x
+	}
+	var b strings.Builder
+	e := l.expando
+	for i := 0; i < len(x); {
+		if !strings.HasPrefix(x[i:], e) {
+			b.WriteByte(x[i])
+			i++
+			continue
+		}
+		j := i
+		for strings.HasPrefix(x[j:], e) {
+			j += len(e)
+		}
+		for j < len(x) && (x[j] == '_' || x[j] >= 'A' && x[j] <= 'Z' || x[j] >= '0' && x[j] <= '9') {
+			j++
+		}
+		if i > 0 && x[i-1] == '"' {
+			b.WriteString(x[i:j])
+		} else {
+			b.WriteString(`"` + x[i:j] + `"`)
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// metaText recognises a node whose whole text is a metavariable (for
+// TOML, inside the quotes expand added).
+func (l *Language) metaText(text string) (metaKind, string) {
+	if l.quoteMeta && len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	}
+	return metaOf(text, l.expando)
 }
 
 func restore(s, e string) string {

@@ -995,7 +995,7 @@ lto = true
 `, cases: []diffCase{
 		{pattern: "version = $V", want: []string{"version = \"1.2.3\"", "version = \"1.0\""}},
 		{pattern: "name = $N", want: []string{"name = \"shop\"", "name = \"shop-cli\""}},
-		{pattern: "[package]\n$$$", want: []string{"[package]\nname = \"shop\"\nversion = \"1.2.3\"\ndescription = \"version = \\\"0.0.0\\\" in a string\"\n# version = \"9.9.9\" in a comment"}},
+		{pattern: "[package]\n$$$", want: []string{"[package]\nname = \"shop\"\nversion = \"1.2.3\"\ndescription = \"version = \\\"0.0.0\\\" in a string\""}},
 		{pattern: "[[bin]]\n$$$", want: []string{"[[bin]]\nname = \"shop-cli\"\npath = \"src/main.rs\""}},
 		{pattern: "$K = { $$$ }", want: []string{"serde = { version = \"1.0\", features = [\"derive\"] }"}},
 		{pattern: "features = [$$$]", want: []string{"features = [\"derive\"]"}},

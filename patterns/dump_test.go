@@ -65,7 +65,7 @@ func TestDump(t *testing.T) {
 		return
 	}
 	for _, s := range l.ladder {
-		body := expand(pat, l.expando)
+		body := l.expand(pat)
 		if s.indent != "" {
 			body = strings.ReplaceAll(body, "\n", "\n"+s.indent)
 		}

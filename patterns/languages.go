@@ -39,6 +39,7 @@ type Language struct {
 	// metavariable may absorb, see matcher.seq1); -1 elsewhere.
 	selectorKind int32
 	keywords     map[string]bool // words the grammar has as anonymous tokens
+	quoteMeta    bool            // metavariables are parsed as quoted strings (TOML)
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -297,7 +298,7 @@ var languages = []*Language{
 		{name: "declaration", suffix: "\n"},
 		annotation("", "\nclass X_ {}\n"),
 	}},
-	{ID: "toml", Exts: []string{".toml"}, ladder: top},
+	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, ladder: top},
 	{ID: "tsx", Exts: []string{".tsx"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
 	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
 	{ID: "yaml", Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},
