@@ -291,6 +291,14 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	if i, bad := tree.firstError(); bad && (!tolerant || !tolerable(tree, hs, he)) {
 		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent, pattern)
 	}
+	for i := range tree.nodes {
+		if n := &tree.nodes[i]; n.start == n.end && n.start == he && n.named() && n.flags&flagMissing == 0 && !tree.skip(i) {
+			// An empty node the grammar allows (Python's body after
+			// def f():) is not code the pattern wrote: nothing could
+			// match it.
+			return nil, fmt.Sprintf("%s: the pattern is incomplete (an empty %s)", s.name, lang.kindName(lang.kind(n.sym)))
+		}
+	}
 	roots, why := peel(tree, hs, he, false)
 	if roots == nil {
 		roots, _ = peel(tree, hs, he, true)
@@ -311,7 +319,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 			return nil, fmt.Sprintf("%s: no %s node in the pattern", s.name, selector)
 		}
 	}
-	c := &compiler{t: tree}
+	c := &compiler{t: tree, he: he}
 	pat := &Pattern{Source: pattern, Lang: lang, Context: s.name}
 	for _, r := range roots {
 		pn := c.build(r)
@@ -597,16 +605,13 @@ func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 		if t.skip(c) && !t.metaError(c) || nodes[c].end <= hs || nodes[c].start >= he {
 			continue
 		}
-		if nodes[c].start < hs || nodes[c].end > he && nodes[c].end != he2 {
+		if ce := t.trimEnd(c, he); nodes[c].start < hs || ce > he && ce != he2 {
 			return nil, "the pattern does not form whole syntax nodes"
 		}
 		kids = append(kids, c)
 	}
 	n := &nodes[cur]
-	end := n.end // a node may end with the newline after the pattern (a TOML table)
-	for end > he && isSpace(t.Src[end-1]) {
-		end--
-	}
+	end := t.trimEnd(cur, he)
 	if n.start == hs && (end == he || end == he2) {
 		allNamed := len(kids) >= 2
 		for _, k := range kids {
@@ -627,6 +632,16 @@ func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 		return nil, "the pattern does not form whole syntax nodes"
 	}
 	return named, ""
+}
+
+// trimEnd is node i's end, less the whitespace after the pattern's end
+// he that it may hold (a TOML table or YAML item owns its newline).
+func (t *Tree) trimEnd(i int, he uint32) uint32 {
+	end := t.nodes[i].end
+	for end > he && isSpace(t.Src[end-1]) {
+		end--
+	}
+	return end
 }
 
 // skip reports nodes that matching ignores: comments, other extras, and
@@ -652,7 +667,10 @@ func (t *Tree) metaError(i int) bool {
 	return m != metaNone
 }
 
-type compiler struct{ t *Tree }
+type compiler struct {
+	t  *Tree
+	he uint32 // where the pattern's text ends in the scaffold
+}
 
 func (c *compiler) build(i int) *pnode {
 	t := c.t
@@ -665,19 +683,35 @@ func (c *compiler) build(i int) *pnode {
 		return &pnode{meta: m, name: name}
 	}
 	p := &pnode{kind: t.Lang.kind(n.sym), named: n.named()}
+	missing := false
 	for ch := i + 1; ch < int(n.next); ch = int(t.nodes[ch].next) {
-		if t.skip(ch) && !t.metaError(ch) {
+		// A token the parser invented, or the ';' the scaffold put after
+		// the pattern, is not the user's.
+		invented := t.nodes[ch].flags&flagMissing != 0 || t.nodes[ch].start >= c.he && c.he > 0
+		missing = missing || invented
+		if t.skip(ch) && !t.metaError(ch) || invented {
 			continue
 		}
 		p.children = append(p.children, c.build(ch))
+	}
+	// The ';' after a $$$ in a body ({ $$$; }) may parse as an empty
+	// statement of its own: it only ends the $$$.
+	for k := 1; k < len(p.children); k++ {
+		if e := p.children[k]; p.children[k-1].meta == metaMulti && !e.leaf && len(e.children) == 1 && e.children[0].isSemicolon() {
+			p.children = append(p.children[:k], p.children[k+1:]...)
+			break
+		}
 	}
 	if len(p.children) == 0 {
 		p.leaf = true
 		p.text = restore(text, t.Lang.expando)
 	}
 	// A statement that is only a $$$ and its ';' is that $$$: { $$$; }
-	// is a body of any statements.
-	if len(p.children) == 2 && p.children[0].meta == metaMulti && p.children[1].isSemicolon() {
+	// is a body of any statements. A node that is only a metavariable and
+	// a token the parser had to invent (C's $S in if ($X) $S, missing its
+	// ';') is that metavariable: any statement.
+	if len(p.children) == 2 && p.children[0].meta == metaMulti && p.children[1].isSemicolon() ||
+		len(p.children) == 1 && p.children[0].meta != metaNone && missing {
 		return p.children[0]
 	}
 	return dartBlock(t.Lang, p)

@@ -106,7 +106,7 @@ func runAstGrep(bin, file string, dl diffLang, c diffCase) answer {
 	if c.peer != "" {
 		pat, sel = c.peer, c.peerSel
 	}
-	args := []string{"run", "-p", pat, "-l", dl.ag, "--json=compact"}
+	args := []string{"run", "--pattern=" + pat, "-l", dl.ag, "--json=compact"}
 	if sel != "" {
 		args = append(args, "--selector", sel)
 	}

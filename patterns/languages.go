@@ -243,7 +243,10 @@ var languages = []*Language{
 	{ID: "html", Exts: []string{".html", ".htm"}, ladder: top},
 	{ID: "java", Exts: []string{".java"}, ladder: classLike("void x_()", "Object x_ = ")},
 	{ID: "javascript", Aliases: []string{"js", "jsx"}, Exts: []string{".js", ".mjs", ".cjs", ".jsx"}, ladder: jsLike(), braceFirst: true},
-	{ID: "json", Exts: []string{".json"}, ladder: top},
+	{ID: "json", Exts: []string{".json"}, ladder: []scaffold{
+		{name: "declaration", suffix: "\n"},
+		{name: "member", prefix: "{\n", suffix: "\n}\n"},
+	}},
 	{ID: "kotlin", Aliases: []string{"kt"}, Exts: []string{".kt", ".kts"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "fun _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "val _ = ", suffix: "\n"},

@@ -247,6 +247,15 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		return true
 	}
 	m.unbind(mark)
+	// Before a closing '}', more siblings like the pattern's last one
+	// (the other cases of a switch, arms of a match) are ignored:
+	// switch $X { case $V: $$$ } matches a switch with several cases.
+	if n.named() && pi > 0 && p.meta == metaNone && p.leaf && !p.named && p.text == "}" {
+		if q := ps[pi-1]; q.meta == metaNone && !q.leaf && q.kind == m.t.Lang.kind(n.sym) && m.seq(ps, pi, n.next, end, top, lastEnd) {
+			return true
+		}
+		m.unbind(mark)
+	}
 	// A comma before a $$$ that matches nothing is optional:
 	// foo(a, $$$B) matches foo(a). A ';' may be missing only where the
 	// target has no more named nodes to offer: CSS margin: 0 auto; must
