@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/agent-tools/agent-tools/internal/testutil"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -25,9 +26,7 @@ func runPatCases(t *testing.T, tests []patCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			l, _ := LanguageByName(tt.lang)
-			if ok, why := l.Available(); !ok {
-				t.Skip(why) // Dart without -tags dart; the differential suite fails on it under AGENT_TOOLS_REQUIRE_ALL
-			}
+			testutil.NeedsFunc(t, tt.lang+" grammar", func() string { _, why := l.Available(); return why })
 			if diff := cmp.Diff(tt.want, find(t, tt.lang, tt.pattern, tt.src, tt.opts)); diff != "" {
 				t.Errorf("%s %q (-want +got):\n%s", tt.lang, tt.pattern, diff)
 			}

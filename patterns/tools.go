@@ -111,13 +111,13 @@ const patternHelp = "$NAME matches one named node, $$$NAME a run of siblings (po
 
 // countBound is how many matches ast_grep counts before it stops: a
 // pattern as general as $X would otherwise match every node of every file.
-func countBound(maxResults int) int { return max(maxResults, 10000) }
+func countBound(maxResults int) int { return max(maxResults, 100000) }
 
 type grepArgs struct {
 	Pattern    string `json:"pattern" jsonschema_description:"code fragment in the target language with metavariables, e.g. fmt.Errorf($$$ARGS) or if err != nil { return $$$ }"`
 	Path       string `json:"path,omitempty" jsonschema_description:"file or directory to search, relative to the workspace root; default the whole workspace"`
 	Language   string `json:"language,omitempty" jsonschema_description:"language id (go, python, rust, c, cpp, javascript, typescript, tsx, java, c-sharp, ruby, bash, json, php, css, html, scala, kotlin, swift, lua, yaml, toml, haskell, dart); inferred from path when it names a file; without it a directory search covers every language the pattern parses in"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 10000 or max_results, whichever is larger, and then reported as a lower bound"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 100000 or max_results, whichever is larger, and then reported as a lower bound"`
 	Context    string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
 	Selector   string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
 }
