@@ -85,6 +85,9 @@ var lowerMeta = regexp.MustCompile(`\$+[a-z][A-Za-z0-9_]*`)
 // run of three identical non-space characters then a name).
 var loneBody = regexp.MustCompile(`\{\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\}`)
 
+// phpMeta finds an expanded PHP metavariable's marker run.
+var phpMeta = regexp.MustCompile(`µ+`)
+
 // loneFor finds a for header that is only a $$$ metavariable.
 var loneFor = regexp.MustCompile(`\bfor\s*\(\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\)`)
 
@@ -257,6 +260,18 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 			if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", true); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
 				dropForSemis(pat.nodes[0])
 				return pat, nil
+			}
+		}
+	}
+	// PHP writes variables with '$': a $X where the grammar wants a
+	// variable ($X = $Y, catch (Exception $E)) is read as one.
+	if lang.ID == "php" && opts.Selector == "" {
+		vars := phpMeta.ReplaceAllString(expanded, "$$$0")
+		for _, tolerant := range []bool{false, true} {
+			for _, s := range ladder {
+				if pat, _ := tryScaffold(p, lang, s, pattern, vars, "", tolerant); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
+					return pat, nil
+				}
 			}
 		}
 	}
@@ -810,6 +825,9 @@ func (l *Language) expand(s string) string {
 func (l *Language) metaText(text string) (metaKind, string) {
 	if l.quoteMeta && len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
 		text = text[1 : len(text)-1]
+	}
+	if l.ID == "php" && strings.HasPrefix(text, "$"+l.expando) {
+		text = text[1:] // a metavariable read as a PHP variable
 	}
 	return metaOf(text, l.expando)
 }

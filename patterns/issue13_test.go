@@ -200,6 +200,10 @@ func TestReadingsThatMatched(t *testing.T) {
 			src: "package p\nfunc f() {\n\tswitch x {\n\tcase 1:\n\tcase 2:\n\t}\n}\n", want: []string{"switch x {\n\tcase 1:\n\tcase 2:\n\t} {X=x} {V=1}"}},
 		{name: "c define", lang: "c", pattern: "#define $M $$$",
 			src: "#define A 1\nint x = A;\n#define B(x) x\n", want: []string{"#define A 1 {M=A}"}},
+		{name: "php metavariables as variables", lang: "php", pattern: "$X = $Y",
+			src: "<?php\n$a = 1;\nf($b);\n", want: []string{"$a = 1 {X=$a} {Y=1}"}},
+		{name: "php catch variable", lang: "php", pattern: "try { $$$ } catch (Exception $E) { $$$ }",
+			src: "<?php\ntry { f(); } catch (Exception $e) { g($e); }\n", want: []string{"try { f(); } catch (Exception $e) { g($e); } {E=$e}"}},
 		{name: "go import block", lang: "go", pattern: "import ($$$)",
 			src: "package p\nimport (\n\t\"a\"\n\t\"b\"\n)\nimport \"c\"\n", want: []string{"import (\n\t\"a\"\n\t\"b\"\n)"}},
 	})
