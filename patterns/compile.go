@@ -678,8 +678,15 @@ func (t *Tree) metaError(i int) bool {
 	if n.flags&flagError == 0 {
 		return false
 	}
-	m, _ := t.Lang.metaText(strings.TrimSpace(string(t.Src[n.start:n.end])))
+	m, _ := t.Lang.metaText(trimSeparators(string(t.Src[n.start:n.end])))
 	return m != metaNone
+}
+
+// trimSeparators drops the space and commas around an ERROR
+// node's text: an ERROR that swallowed the ',' before a lone $$$ (JSON's
+// ["a", $$$]) still stands for that $$$ (build puts the comma back).
+func trimSeparators(s string) string {
+	return strings.Trim(s, " \t\r\n,")
 }
 
 type compiler struct {
@@ -692,7 +699,7 @@ func (c *compiler) build(i int) *pnode {
 	n := &t.nodes[i]
 	text := string(t.Src[n.start:n.end])
 	if n.flags&flagError != 0 {
-		text = strings.TrimSpace(text)
+		text = trimSeparators(text)
 	}
 	if m, name := t.Lang.metaText(text); m != metaNone {
 		return &pnode{meta: m, name: name}
@@ -706,6 +713,11 @@ func (c *compiler) build(i int) *pnode {
 		missing = missing || invented
 		if t.skip(ch) && !t.metaError(ch) || invented {
 			continue
+		}
+		if t.metaError(ch) && strings.HasPrefix(strings.TrimSpace(string(t.Src[t.nodes[ch].start:t.nodes[ch].end])), ",") {
+			if k, ok := t.Lang.kindOf(",", false); ok {
+				p.children = append(p.children, &pnode{kind: k, leaf: true, text: ","})
+			}
 		}
 		p.children = append(p.children, c.build(ch))
 	}

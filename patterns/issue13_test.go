@@ -94,6 +94,8 @@ func TestFragments(t *testing.T) {
 			src: `{"version": "1.2", "d": "\"version\": \"x\"", "n": {"version": 3}}`, want: []string{`"version": "1.2" {V=1.2}`}},
 		{name: "json pair by selector", lang: "json", pattern: `"version": "$V"`, opts: CompileOptions{Selector: "pair"},
 			src: `{"version": 1, "v": {"version": "2"}}`, want: []string{`"version": "2" {V=2}`}},
+		{name: "json array rest", lang: "json", pattern: `["a", $$$R]`,
+			src: `[["a", 1, 2], ["b", 1]]`, want: []string{`["a", 1, 2] {R=1, 2}`}},
 		{name: "yaml sequence item", lang: "yaml", pattern: "- name: $N\n  uses: $U",
 			src: "steps:\n  - name: A\n    uses: x@v1\n  - name: B\n    run: echo\n", want: []string{"- name: A\n    uses: x@v1 {N=A} {U=x@v1}"}},
 		{name: "c single-metavariable statement", lang: "c", pattern: "if ($X) $S",
