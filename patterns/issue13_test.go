@@ -253,3 +253,18 @@ func TestCountingStopsAtBound(t *testing.T) {
 		t.Errorf("unbounded search: partial=%v files=%d, want every file", full.Partial, len(full.Files))
 	}
 }
+
+// The answer says when the total is a lower bound, and names the other
+// readings when nothing matched.
+func TestGrepResultSaysSo(t *testing.T) {
+	partial := GrepResult{Total: 100000, TotalIsLowerBound: true, Shown: 1, FilesMatched: 40, FilesSearched: 880,
+		Matches: []MatchOut{{Path: "a.go", Start: Position{1, 1}, Text: "package p"}}}
+	if got := partial.Text(); !strings.Contains(got, "1 shown of at least 100000 matches: counting stopped there") {
+		t.Errorf("partial answer:\n%s", got)
+	}
+	none := GrepResult{FilesSearched: 3, ReadAs: []ReadAs{{Language: "go", Context: "statement", Node: "binary_expression"}},
+		OtherReadings: []ReadAs{{Language: "go", Context: "declaration", Node: "method_declaration"}}}
+	if got := none.Text(); !strings.Contains(got, `the go pattern also parses as declaration: method_declaration; retry with context: "declaration"`) {
+		t.Errorf("empty answer:\n%s", got)
+	}
+}
