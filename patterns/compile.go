@@ -85,8 +85,8 @@ var lowerMeta = regexp.MustCompile(`\$+[a-z][A-Za-z0-9_]*`)
 // run of three identical non-space characters then a name).
 var loneBody = regexp.MustCompile(`\{\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\}`)
 
-// phpMeta finds an expanded PHP metavariable's marker run.
-var phpMeta = regexp.MustCompile(`µ+`)
+// altMeta finds an expanded metavariable's marker run (see altPrefix).
+var altMeta = regexp.MustCompile(`µ+`)
 
 // loneFor finds a for header that is only a $$$ metavariable.
 var loneFor = regexp.MustCompile(`\bfor\s*\(\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\)`)
@@ -263,10 +263,12 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 			}
 		}
 	}
-	// PHP writes variables with '$': a $X where the grammar wants a
-	// variable ($X = $Y, catch (Exception $E)) is read as one.
-	if lang.ID == "php" && opts.Selector == "" {
-		vars := phpMeta.ReplaceAllString(expanded, "$$$0")
+	// PHP writes variables with '$', and Ruby's class names are
+	// constants: a $X where the grammar wants one ($X = $Y, catch
+	// (Exception $E), class $C < $B) is read as one, with the language's
+	// prefix before the placeholder.
+	if lang.altPrefix != "" && opts.Selector == "" {
+		vars := altMeta.ReplaceAllStringFunc(expanded, func(m string) string { return lang.altPrefix + m })
 		for _, tolerant := range []bool{false, true} {
 			for _, s := range ladder {
 				if pat, _ := tryScaffold(p, lang, s, pattern, vars, "", tolerant); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
@@ -838,8 +840,8 @@ func (l *Language) metaText(text string) (metaKind, string) {
 	if l.quoteMeta && len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
 		text = text[1 : len(text)-1]
 	}
-	if l.ID == "php" && strings.HasPrefix(text, "$"+l.expando) {
-		text = text[1:] // a metavariable read as a PHP variable
+	if l.altPrefix != "" && strings.HasPrefix(text, l.altPrefix+l.expando) {
+		text = text[len(l.altPrefix):] // a metavariable read as a PHP variable or Ruby constant
 	}
 	return metaOf(text, l.expando)
 }

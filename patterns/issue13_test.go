@@ -206,6 +206,8 @@ func TestReadingsThatMatched(t *testing.T) {
 			src: "<?php\n$a = 1;\nf($b);\n", want: []string{"$a = 1 {X=$a} {Y=1}"}},
 		{name: "php catch variable", lang: "php", pattern: "try { $$$ } catch (Exception $E) { $$$ }",
 			src: "<?php\ntry { f(); } catch (Exception $e) { g($e); }\n", want: []string{"try { f(); } catch (Exception $e) { g($e); } {E=$e}"}},
+		{name: "ruby class names are constants", lang: "ruby", pattern: "class $C < $B\n  $$$\nend",
+			src: "class A < B\n  def f; end\nend\nclass C\nend\n", want: []string{"class A < B\n  def f; end\nend {C=A} {B=B}"}},
 		{name: "go import block", lang: "go", pattern: "import ($$$)",
 			src: "package p\nimport (\n\t\"a\"\n\t\"b\"\n)\nimport \"c\"\n", want: []string{"import (\n\t\"a\"\n\t\"b\"\n)"}},
 	})

@@ -40,6 +40,10 @@ type Language struct {
 	selectorKind int32
 	keywords     map[string]bool // words the grammar has as anonymous tokens
 	quoteMeta    bool            // metavariables are parsed as quoted strings (TOML)
+	// altPrefix, put before a metavariable's placeholder, makes it the
+	// token a grammar wants in some places: a PHP variable ($), a Ruby
+	// constant (X). Tried when the plain reading fails.
+	altPrefix string
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -259,7 +263,7 @@ var languages = []*Language{
 		{name: "expression", prefix: "local _ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
 	}},
-	{ID: "php", Exts: []string{".php"}, expando: "µ", ladder: []scaffold{
+	{ID: "php", Exts: []string{".php"}, expando: "µ", altPrefix: "$", ladder: []scaffold{
 		{name: "statement", prefix: "<?php\nfunction _() {\n", suffix: ";\n}"},
 		{name: "statement", prefix: "<?php\nfunction _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "<?php\n$_ = ", suffix: ";\n"},
@@ -274,7 +278,7 @@ var languages = []*Language{
 		{name: "declaration", suffix: "\n"},
 		annotation("", "\ndef _(): pass\n"),
 	}},
-	{ID: "ruby", Aliases: []string{"rb"}, Exts: []string{".rb", ".rake", ".gemspec"}, expando: "µ", ladder: []scaffold{
+	{ID: "ruby", Aliases: []string{"rb"}, Exts: []string{".rb", ".rake", ".gemspec"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		{name: "statement", prefix: "def _\n", suffix: "\nend\n"},
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "member", prefix: "class X_\n", suffix: "\nend\n"},
