@@ -208,6 +208,8 @@ func TestReadingsThatMatched(t *testing.T) {
 			src: "<?php\ntry { f(); } catch (Exception $e) { g($e); }\n", want: []string{"try { f(); } catch (Exception $e) { g($e); } {E=$e}"}},
 		{name: "ruby class names are constants", lang: "ruby", pattern: "class $C < $B\n  $$$\nend",
 			src: "class A < B\n  def f; end\nend\nclass C\nend\n", want: []string{"class A < B\n  def f; end\nend {C=A} {B=B}"}},
+		{name: "haskell module names are constants", lang: "haskell", pattern: "import qualified $M as $N",
+			src: "module A where\nimport qualified Data.Map as Map\nimport Data.List\n", want: []string{"import qualified Data.Map as Map {M=Data.Map} {N=Map}"}},
 		{name: "go import block", lang: "go", pattern: "import ($$$)",
 			src: "package p\nimport (\n\t\"a\"\n\t\"b\"\n)\nimport \"c\"\n", want: []string{"import (\n\t\"a\"\n\t\"b\"\n)"}},
 	})

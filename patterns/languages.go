@@ -239,7 +239,7 @@ var languages = []*Language{
 		{name: "declaration", prefix: "package p\n", suffix: "\n"},
 		{name: "type", prefix: "package p\nvar _ ", suffix: "\n"},
 	}},
-	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", ladder: []scaffold{
+	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		{name: "statement", prefix: "_ = do\n  ", suffix: "\n", indent: "  "},
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
