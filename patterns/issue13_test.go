@@ -142,6 +142,9 @@ func TestWholeNodeMatches(t *testing.T) {
 	runPatCases(t, []patCase{
 		{name: "css declaration", lang: "css", pattern: "margin: 0 auto;",
 			src: "a { margin: 0 auto; }\nb { margin: 0 auto 1px; }\n", want: []string{"margin: 0 auto;"}},
+		{name: "go ';' between statements may be a newline", lang: "go", pattern: "if err != nil { log.Print($E); $$$REST }",
+			src:  "package p\nfunc f() {\n\tif err != nil {\n\t\tlog.Print(err)\n\t\tcleanup()\n\t}\n}\n",
+			want: []string{"if err != nil {\n\t\tlog.Print(err)\n\t\tcleanup()\n\t} {E=err} {REST=cleanup()}"}},
 	})
 }
 

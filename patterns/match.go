@@ -257,10 +257,11 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		m.unbind(mark)
 	}
 	// A comma before a $$$ that matches nothing is optional:
-	// foo(a, $$$B) matches foo(a). A ';' may be missing only where the
-	// target has no more named nodes to offer: CSS margin: 0 auto; must
-	// not match the start of margin: 0 auto 1px;.
-	if optional && (sepBeforeMulti || !n.named()) && m.seq(ps, pi+1, t, end, top, lastEnd) {
+	// foo(a, $$$B) matches foo(a). A ';' that ends the pattern's node may
+	// be missing only where the target has no more named nodes to offer:
+	// CSS margin: 0 auto; must not match the start of margin: 0 auto 1px;
+	// (between Go statements, where the pattern goes on, it may).
+	if optional && (sepBeforeMulti || !n.named() || pi+1 < len(ps)) && m.seq(ps, pi+1, t, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
