@@ -211,6 +211,11 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 		ladder = slices.Clone(ladder)
 		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == ctx && ladder[j].name != ctx })
 	}
+	// The annotation context serves patterns that are an annotation
+	// alone; others need not hear about it.
+	if tp := strings.TrimSpace(pattern); opts.Context == "" && !strings.HasPrefix(tp, "@") && !strings.HasPrefix(tp, "[") && !strings.HasPrefix(tp, "#[") {
+		ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return s.name == "annotation" })
+	}
 	expanded := lang.expand(pattern)
 	p := newParser()
 	defer p.close()
