@@ -37,6 +37,9 @@ type SearchOptions struct {
 	MaxFileBytes int64 // 0 means DefaultMaxFileBytes
 	KeepSource   bool  // keep matched files' sources (rewrites need them)
 	Workers      int   // 0 means GOMAXPROCS
+	// MaxMatches, when positive, stops the search once that many matches
+	// are found (no new file is started); the result is then Partial.
+	MaxMatches int
 	// Progress, if set, is called now and then with files done and total.
 	Progress func(done, total int)
 }
@@ -77,6 +80,9 @@ type SearchResult struct {
 	Files    []FileMatches // files with matches, in path order
 	Searched int           // files whose language was searched
 	Total    int           // matches
+	// Partial says the search stopped at MaxMatches: Total is a lower
+	// bound and Files cover only the files searched.
+	Partial bool
 }
 
 // Search finds pattern under root.
@@ -174,7 +180,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].size > files[order[b]].size })
-	var next, done atomic.Int64
+	var next, done, found atomic.Int64
 	var progressMu sync.Mutex // serialises Progress calls
 	var wg sync.WaitGroup
 	for range min(workers, max(len(files), 1)) {
@@ -184,6 +190,9 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 			p := newParser()
 			defer p.close()
 			for {
+				if opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) {
+					return
+				}
 				k := int(next.Add(1) - 1)
 				if k >= len(files) || ctx.Err() != nil {
 					return
@@ -191,6 +200,9 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 				i := order[k]
 				f := files[i]
 				results[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
+				if results[i] != nil {
+					found.Add(int64(len(results[i].Matches)))
+				}
 				if d := done.Add(1); opts.Progress != nil && (d%256 == 0 || int(d) == len(files)) {
 					progressMu.Lock()
 					opts.Progress(int(d), len(files))
@@ -203,6 +215,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	res.Partial = opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) && int(next.Load()) < len(files)
 	for _, fm := range results {
 		if fm != nil && len(fm.Matches) > 0 {
 			res.Files = append(res.Files, *fm)
