@@ -87,47 +87,91 @@ type SearchResult struct {
 
 // Search finds pattern under root.
 func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*SearchResult, error) {
-	abs, rel, isDir, err := resolvePath(root, opts.Path)
-	if err != nil {
-		return nil, err
-	}
-	realRoot, _ := filepath.EvalSymlinks(root)
 	var forced *Language
 	if opts.Language != "" {
+		var err error
 		if forced, err = LanguageByName(opts.Language); err != nil {
 			return nil, err
 		}
 	}
-	type file struct {
-		abs, rel string
-		lang     *Language
-		size     int64 // from the walk; 0 when unknown
+	files, where, err := listFiles(root, opts.Path, forced)
+	if err != nil {
+		return nil, err
 	}
-	var files []file
+	res := &SearchResult{}
+	compiled, err := compileFor(res, files, forced, pattern, where, opts.CompileOptions)
+	if err != nil {
+		return nil, err
+	}
+	kept := files[:0]
+	for _, f := range files {
+		if compiled[f.lang] != nil {
+			kept = append(kept, f)
+		}
+	}
+	files = kept
+	res.Searched = len(files)
+	results, partial, err := searchAll(ctx, files, compiled, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Partial = partial
+	for _, fm := range results {
+		if fm != nil && len(fm.Matches) > 0 {
+			res.Files = append(res.Files, *fm)
+			res.Total += len(fm.Matches)
+		}
+	}
+	return res, nil
+}
+
+// searchedFile is a file to search, with its language.
+type searchedFile struct {
+	abs, rel string
+	lang     *Language
+	size     int64 // from the walk; 0 when unknown
+}
+
+// listFiles resolves path under root and lists the files to search: the
+// file itself, or those of the workspace walk below the directory whose
+// language is known (forced, when not nil, keeps only that language's).
+// where is the path relative to the root, for messages.
+func listFiles(root, path string, forced *Language) (files []searchedFile, where string, err error) {
+	abs, rel, isDir, err := resolvePath(root, path)
+	if err != nil {
+		return nil, "", err
+	}
 	if !isDir {
 		lang := forced
 		if lang == nil {
 			if lang = LanguageForPath(abs); lang == nil {
-				return nil, fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
+				return nil, "", fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
 			}
 		}
-		files = append(files, file{abs, rel, lang, 0})
-	} else {
-		walk(realRoot, abs, func(a, r string, e fs.DirEntry) {
-			l := LanguageForPath(a)
-			if l != nil && (forced == nil || l == forced) {
-				var size int64
-				if info, err := e.Info(); err == nil {
-					size = info.Size()
-				}
-				files = append(files, file{a, r, l, size})
-			}
-		})
+		return []searchedFile{{abs, rel, lang, 0}}, rel, nil
 	}
-	res := &SearchResult{}
+	realRoot, _ := filepath.EvalSymlinks(root)
+	walk(realRoot, abs, func(a, r string, e fs.DirEntry) {
+		l := LanguageForPath(a)
+		if l != nil && (forced == nil || l == forced) {
+			var size int64
+			if info, err := e.Info(); err == nil {
+				size = info.Size()
+			}
+			files = append(files, searchedFile{a, r, l, size})
+		}
+	})
+	return files, rel, nil
+}
+
+// compileFor compiles pattern for the forced language, or for each
+// language present among files; a language the pattern does not parse in
+// is skipped and noted in res.Skipped, unless none parses at all. It sets
+// res.Patterns.
+func compileFor(res *SearchResult, files []searchedFile, forced *Language, pattern, where string, co CompileOptions) (map[*Language]*Pattern, error) {
 	compiled := map[*Language]*Pattern{}
 	if forced != nil {
-		p, err := Compile(forced, pattern, opts.CompileOptions)
+		p, err := Compile(forced, pattern, co)
 		if err != nil {
 			return nil, err
 		}
@@ -140,30 +184,29 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 		var fails []string
 		for _, id := range sortedIDs(present) {
 			l, _ := LanguageByName(id)
-			p, err := Compile(l, pattern, opts.CompileOptions)
+			p, err := Compile(l, pattern, co)
 			if err != nil {
 				fails = append(fails, err.Error())
-				res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f file) bool { return f.lang == l }), err))
+				res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f searchedFile) bool { return f.lang == l }), err))
 				continue
 			}
 			compiled[l] = p
 		}
 		if len(present) > 0 && len(compiled) == 0 {
-			return nil, fmt.Errorf("the pattern does not parse in any language found under %s: %s", displayPath(rel), strings.Join(fails, " | "))
+			return nil, fmt.Errorf("the pattern does not parse in any language found under %s: %s", displayPath(where), strings.Join(fails, " | "))
 		}
 	}
 	for _, id := range sortedLangs(compiled) {
 		res.Patterns = append(res.Patterns, compiled[id])
 	}
-	kept := files[:0]
-	for _, f := range files {
-		if compiled[f.lang] != nil {
-			kept = append(kept, f)
-		}
-	}
-	files = kept
-	res.Searched = len(files)
+	return compiled, nil
+}
 
+// searchAll searches files in parallel (opts.Workers parsers, largest
+// files first so no worker is left with a big one at the end) and returns
+// each file's matches in files' order. partial says the search stopped at
+// opts.MaxMatches with files left unsearched.
+func searchAll(ctx context.Context, files []searchedFile, compiled map[*Language]*Pattern, opts SearchOptions) (results []*FileMatches, partial bool, err error) {
 	maxBytes := opts.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
@@ -172,9 +215,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]*FileMatches, len(files))
-	// Workers take the largest files first, so that no worker is left
-	// parsing a big file alone at the end; results keep path order.
+	results = make([]*FileMatches, len(files))
 	order := make([]int, len(files))
 	for i := range order {
 		order[i] = i
@@ -184,9 +225,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 	var progressMu sync.Mutex // serialises Progress calls
 	var wg sync.WaitGroup
 	for range min(workers, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			p := newParser()
 			defer p.close()
 			for {
@@ -209,20 +248,14 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 					progressMu.Unlock()
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	res.Partial = opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) && int(next.Load()) < len(files)
-	for _, fm := range results {
-		if fm != nil && len(fm.Matches) > 0 {
-			res.Files = append(res.Files, *fm)
-			res.Total += len(fm.Matches)
-		}
-	}
-	return res, nil
+	partial = opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) && int(next.Load()) < len(files)
+	return results, partial, nil
 }
 
 func count[T any](xs []T, f func(T) bool) int {
