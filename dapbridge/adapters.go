@@ -47,11 +47,13 @@ func adapterByID(id string) *adapterDef {
 
 // AdapterStatus is one adapter's availability for a root.
 type AdapterStatus struct {
-	ID      string `json:"id" jsonschema_description:"adapter id: dart, debugpy, delve or lldb"`
-	Command string `json:"command" jsonschema_description:"the adapter command"`
-	Usable  bool   `json:"usable" jsonschema_description:"whether a session can start here"`
-	Marker  string `json:"marker,omitempty" jsonschema_description:"the root marker found"`
-	Reason  string `json:"reason,omitempty" jsonschema_description:"why it is not usable"`
+	ID      string   `json:"id" jsonschema_description:"adapter id: dart, debugpy, delve or lldb"`
+	Command string   `json:"command" jsonschema_description:"the adapter command"`
+	Usable  bool     `json:"usable" jsonschema_description:"whether a session can start here"`
+	Marker  string   `json:"marker,omitempty" jsonschema_description:"the first root marker found under the root (shallowest), relative to it: go.mod, py/pyproject.toml"`
+	Markers []string `json:"markers,omitempty" jsonschema_description:"every marker found under the root, shallowest first (at most 5)"`
+	More    int      `json:"moreMarkers,omitempty" jsonschema_description:"how many more markers were found than listed"`
+	Reason  string   `json:"reason,omitempty" jsonschema_description:"why it is not usable"`
 }
 
 // binary is a resolved adapter command.
@@ -120,13 +122,17 @@ func markerList(a *adapterDef) string {
 	return strings.Join(a.markers[:len(a.markers)-1], ", ") + " or " + a.markers[len(a.markers)-1]
 }
 
-// status reports whether a is usable for sessions rooted at dir (the
-// markers are looked for in dir itself).
-func (r *resolver) status(ctx context.Context, a *adapterDef, root string) AdapterStatus {
+// status reports whether a is usable in the root: a marker anywhere
+// under it (found, from scanMarkers) and a binary that resolves.
+func (r *resolver) status(ctx context.Context, a *adapterDef, root string, found []string) AdapterStatus {
 	st := AdapterStatus{ID: a.id, Command: a.command}
 	var why []string
-	if st.Marker = markerIn(a, root); st.Marker == "" {
-		why = append(why, "no "+markerList(a)+" in the root")
+	if len(found) == 0 {
+		why = append(why, "no "+markerList(a)+" under the root")
+	} else {
+		st.Marker = found[0]
+		st.Markers = found[:min(len(found), maxMarkersShown)]
+		st.More = len(found) - len(st.Markers)
 	}
 	if b := r.resolve(ctx, a, root); b.why != "" {
 		why = append(why, b.why)

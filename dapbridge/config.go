@@ -3,46 +3,36 @@
 package dapbridge
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"time"
+	"io"
+	"os"
+
+	"github.com/agent-tools/agent-tools/internal/config"
 )
 
-// Config is the "debug" section of the configuration file. Durations are
-// Go duration strings ("30m", "15s"); absent fields keep the defaults of
-// [DefaultOptions].
+// Config is the "debug" section of the configuration file, decoded by
+// internal/config: snake_case keys, Go duration strings ("30m", "15s");
+// absent keys keep the defaults of [DefaultOptions]. The camelCase keys of
+// earlier releases (stopWait, launchTimeout) are read with a deprecation
+// warning.
 type Config struct {
-	TTL           string `json:"ttl,omitempty"`           // session lifetime, default "30m"
-	StopWait      string `json:"stopWait,omitempty"`      // wait for a stop after launch/continue/step/pause, default "15s"
-	LaunchTimeout string `json:"launchTimeout,omitempty"` // bound on the handshake (delve builds), default "120s"
+	TTL           config.Duration `json:"ttl"`            // session lifetime, default "30m"
+	StopWait      config.Duration `json:"stop_wait"`      // wait for a stop after launch/continue/step/pause, default "15s"
+	LaunchTimeout config.Duration `json:"launch_timeout"` // bound on the handshake (delve builds), default "120s"
 }
 
-// ParseConfig decodes the debug section strictly; nil gives the defaults.
+// ParseConfig decodes the debug section (unknown keys are errors naming
+// the section and the key; old spellings warn on stderr) over the
+// defaults; a nil section gives the defaults.
 func ParseConfig(raw json.RawMessage) (Options, error) {
-	opts := DefaultOptions
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return opts, nil
+	return parseConfig(raw, os.Stderr)
+}
+
+func parseConfig(raw json.RawMessage, warn io.Writer) (Options, error) {
+	d := DefaultOptions
+	c := Config{TTL: config.Duration(d.TTL), StopWait: config.Duration(d.StopWait), LaunchTimeout: config.Duration(d.LaunchTimeout)}
+	if err := config.Decode("debug", raw, &c, warn); err != nil {
+		return d, err
 	}
-	var c Config
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return opts, fmt.Errorf("want {\"ttl\", \"stopWait\", \"launchTimeout\"} as duration strings: %w", err)
-	}
-	for _, f := range []struct {
-		name string
-		s    string
-		dst  *time.Duration
-	}{{"ttl", c.TTL, &opts.TTL}, {"stopWait", c.StopWait, &opts.StopWait}, {"launchTimeout", c.LaunchTimeout, &opts.LaunchTimeout}} {
-		if f.s == "" {
-			continue
-		}
-		d, err := time.ParseDuration(f.s)
-		if err != nil || d <= 0 {
-			return opts, fmt.Errorf("%s: want a positive duration such as \"30s\", got %q", f.name, f.s)
-		}
-		*f.dst = d
-	}
-	return opts, nil
+	return Options{TTL: c.TTL.D(), StopWait: c.StopWait.D(), LaunchTimeout: c.LaunchTimeout.D()}, nil
 }

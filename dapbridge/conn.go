@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/rs/zerolog"
 )
 
 // message is any DAP message. Decoding into one envelope (instead of
@@ -64,6 +65,12 @@ type conn struct {
 	// onResponse, when set, sees each response on the reader goroutine
 	// before its waiter does, in stream order with the events.
 	onResponse func(*message)
+	// onSend, when set, sees the command of each request as it is sent
+	// (tests count the requests an op makes). Set before the first send.
+	onSend func(command string)
+	// log gets the requests the adapter left unanswered. Set before the
+	// first send; the zero Logger discards.
+	log zerolog.Logger
 
 	wmu sync.Mutex // guards w and seq
 	w   io.Writer
@@ -171,6 +178,9 @@ func (c *conn) send(command string, args any) (<-chan *message, error) {
 	}
 	c.pending[seq] = ch
 	c.mu.Unlock()
+	if c.onSend != nil {
+		c.onSend(command)
+	}
 	data, err := json.Marshal(request{Seq: seq, Type: "request", Command: command, Arguments: args})
 	if err == nil {
 		err = dap.WriteBaseMessage(c.w, data)
@@ -200,6 +210,7 @@ func (c *conn) await(ctx context.Context, command string, ch <-chan *message, d 
 		}
 		return m, nil
 	case <-t.C:
+		c.log.Warn().Str("request", command).Dur("timeout", d).Msg("debug adapter did not answer in time")
 		return nil, fmt.Errorf("%s: no answer from the debug adapter within %v", command, d)
 	case <-ctx.Done():
 		return nil, ctx.Err()

@@ -1,10 +1,12 @@
 package dapbridge
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -106,10 +108,13 @@ func TestDebugpy(t *testing.T) {
 }
 
 // TestDebugpyTTL: a short TTL ends the session and kills the debuggee;
-// the next call reports it. A busy loop is paused first.
+// the next call reports it, and the supervisor's log has the adapter's
+// start, the expiry, the session's end and the adapter's exit. A busy
+// loop is paused first.
 func TestDebugpyTTL(t *testing.T) {
 	needDebugpy(t)
-	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second}, pyFixture)
+	var log logBuf
+	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second, Log: log.logger()}, pyFixture)
 	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}})
 	if res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
@@ -132,6 +137,34 @@ func TestDebugpyTTL(t *testing.T) {
 		t.Errorf("after the TTL: adapter alive %v, debuggee alive %v", alive(adapter), alive(debuggee))
 	}
 	waitNoProcessesIn(t, r.root, 5*time.Second)
+	pid := fmt.Sprintf(`"pid":%d`, adapter)
+	wantLog(t, &log, `"level":"info"`, `"adapter":"debugpy"`, pid, `"message":"debug adapter started"`)
+	wantLog(t, &log, `"level":"info"`, `"ttl":4000`, `"message":"debug session's TTL expired"`)
+	wantLog(t, &log, `"level":"info"`, `"reason":"terminated: its TTL of 4s expired"`, `"message":"debug session ended"`)
+	wantLog(t, &log, `"level":"info"`, pid, `"message":"debug adapter exited"`)
+}
+
+// TestDebugpyAdapterCrashLogged: an adapter killed under a running
+// session ends it, and the log has a warning with the exit status.
+func TestDebugpyAdapterCrashLogged(t *testing.T) {
+	needDebugpy(t)
+	var log logBuf
+	r := newRig(t, &Options{StopWait: time.Second, Log: log.logger()}, pyFixture)
+	if res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}}); res.State != stateRunning {
+		t.Fatalf("spin: %s", res.State)
+	}
+	sess := r.session()
+	syscall.Kill(sess.proc.Pid(), syscall.SIGKILL)
+	for deadline := time.Now().Add(10 * time.Second); !sess.ended() && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	res := r.do(Request{Op: "status"})
+	if res.State != stateEnded || !strings.Contains(res.Ended, "the debug adapter exited") {
+		t.Errorf("after the crash: state %s, ended %q", res.State, res.Ended)
+	}
+	wantLog(t, &log, `"level":"warn"`, `"adapter":"debugpy"`, fmt.Sprintf(`"pid":%d`, sess.proc.Pid()), `"status":"`, `signal: killed"`, `"message":"debug adapter exited"`)
+	wantLog(t, &log, `"level":"info"`, `"reason":"the debug adapter exited`, `"message":"debug session ended"`)
+	waitNoProcessesIn(t, r.root, 5*time.Second)
 }
 
 // TestDebugpyAttach attaches to a program listening with
@@ -139,7 +172,7 @@ func TestDebugpyTTL(t *testing.T) {
 // it running.
 func TestDebugpyAttach(t *testing.T) {
 	needDebugpy(t)
-	r := newRig(t, testOptions, pyFixture+`-- wait.py --
+	r := newRig(t, &Options{StopWait: time.Minute}, pyFixture+`-- wait.py --
 import time
 def work(i):
     return i * 2
@@ -148,36 +181,61 @@ while True:
     i = work(i % 1000 + 1)
     time.sleep(0.01)
 `)
-	python := newResolver().debugpy(t.Context(), r.root).path
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	// Without breakpoints the attach answers at once, running (it used to
+	// wait StopWait for a stop that could not come).
+	port, p := startDebugpyListener(t, r.root)
+	begin := time.Now()
+	res := attachWhenListening(t, r, port)
+	if res.State != stateRunning || !strings.Contains(res.Notice, "no breakpoints") || time.Since(begin) > r.sup.opts.StopWait/2 {
+		t.Fatalf("attach without breakpoints: state %s, notice %q after %v", res.State, res.Notice, time.Since(begin))
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	p, err := proc.Start(proc.Spec{Path: python, Args: []string{"-m", "debugpy", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--wait-for-client", filepath.Join(r.root, "wait.py")}, Dir: r.root})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { p.Stop(t.Context(), nil) })
+	r.do(Request{Op: "terminate"})
+	p.Stop(t.Context(), nil)
+
+	port, p = startDebugpyListener(t, r.root)
 	r.do(Request{Op: "breakpoints", File: "wait.py", Lines: []int{3}})
-	var res *Result
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
-		res, err = r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
-		if err == nil || time.Now().After(deadline) || !strings.Contains(err.Error(), "connection refused") {
-			break
-		}
-		time.Sleep(50 * time.Millisecond) // the listener is not up yet: no readiness signal exists
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
+	res = attachWhenListening(t, r, port)
 	wantStop(t, res, "breakpoint", "wait.py", 3)
 	r.do(Request{Op: "terminate"})
 	select {
 	case <-p.Done():
 		t.Fatal("the attached program died at detach")
 	default:
+	}
+}
+
+// startDebugpyListener starts wait.py under python -m debugpy --listen.
+func startDebugpyListener(t *testing.T, root string) (int, *proc.Process) {
+	t.Helper()
+	python := newResolver().debugpy(t.Context(), root).path
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	p, err := proc.Start(proc.Spec{Path: python, Args: []string{"-m", "debugpy", "--listen", fmt.Sprintf("127.0.0.1:%d", port), "--wait-for-client", filepath.Join(root, "wait.py")}, Dir: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(context.Background(), nil) })
+	return port, p
+}
+
+// attachWhenListening attaches, retrying while the listener is not up
+// (debugpy --listen prints no readiness line).
+func attachWhenListening(t *testing.T, r *rig, port int) *Result {
+	t.Helper()
+	deadline := time.Now().Add(testutil.IntegrationTimeout())
+	for {
+		res, err := r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
+		if err == nil {
+			r.t.Logf("attach →\n%s", res.Text())
+			return res
+		}
+		if time.Now().After(deadline) || !strings.Contains(err.Error(), "connection refused") {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -8,12 +8,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// goFixture is a Go program: sum's loop body is line 13, the call of sum
+// goFixture is a Go program: sum's loop body is line 12, the call of sum
 // line 25; with the argument "spin" it loops forever (for pause).
 const goFixture = `
 -- go.mod --
@@ -62,12 +63,7 @@ func spin() {
 // continue to exit, output in order, then a second program paused in a
 // busy loop and terminated. One debug build per launch (warm cache ~1 s).
 func TestDelve(t *testing.T) {
-	testutil.NeedsFunc(t, "dlv", func() string {
-		if newResolver().dlvPath() == "" {
-			return "dlv not found on PATH or in $GOPATH/bin"
-		}
-		return ""
-	})
+	needDlv(t)
 	r := newRig(t, testOptions, goFixture)
 	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{25}})
 	res := r.do(Request{Op: "launch", Program: "main.go"})
@@ -150,19 +146,50 @@ func TestDelve(t *testing.T) {
 // TestDelveAttach attaches to a headless dlv server (remote mode), stops
 // at a breakpoint in a running loop, and detaches leaving it running.
 func TestDelveAttach(t *testing.T) {
+	needDlv(t)
+	r := newRig(t, &Options{StopWait: time.Minute}, goFixture)
+	build := exec.CommandContext(t.Context(), "go", "build", "-gcflags=all=-N -l", "-o", "app", ".")
+	build.Dir = r.root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	port, p := startHeadlessDlv(t, r.root)
+	// Without breakpoints the attach answers at once, running (it used to
+	// wait StopWait, 15 s by default, for a stop that could not come).
+	start := time.Now()
+	res := r.do(Request{Op: "attach", Port: port, Adapter: "delve"})
+	if res.State != stateRunning || !strings.Contains(res.Notice, "no breakpoints") || time.Since(start) > r.sup.opts.StopWait/2 {
+		t.Fatalf("attach without breakpoints: state %s, notice %q after %v", res.State, res.Notice, time.Since(start))
+	}
+	r.do(Request{Op: "terminate"})
+	p.Stop(context.Background(), nil)
+
+	port, p = startHeadlessDlv(t, r.root)
+	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{32}})
+	res = r.do(Request{Op: "attach", Port: port, Adapter: "delve"})
+	wantStop(t, res, "breakpoint", "main.go", 32)
+	r.do(Request{Op: "terminate"})
+	select {
+	case <-p.Done():
+		t.Fatalf("detaching ended the headless dlv and its program: %s", p.StderrTail(0))
+	default:
+	}
+}
+
+func needDlv(t *testing.T) {
 	testutil.NeedsFunc(t, "dlv", func() string {
 		if newResolver().dlvPath() == "" {
 			return "dlv not found on PATH or in $GOPATH/bin"
 		}
 		return ""
 	})
-	r := newRig(t, testOptions, goFixture)
-	build := exec.CommandContext(t.Context(), "go", "build", "-gcflags=all=-N -l", "-o", "app", ".")
-	build.Dir = r.root
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	p, err := proc.Start(proc.Spec{Path: newResolver().dlvPath(), Dir: r.root, Stdout: true,
+}
+
+// startHeadlessDlv starts "dlv exec --headless" on the fixture's app
+// (spinning) and returns its port once it listens.
+func startHeadlessDlv(t *testing.T, root string) (int, *proc.Process) {
+	t.Helper()
+	p, err := proc.Start(proc.Spec{Path: newResolver().dlvPath(), Dir: root, Stdout: true,
 		Args: []string{"exec", "--headless", "--listen", "127.0.0.1:0", "--accept-multiclient", "./app", "--", "spin"}})
 	if err != nil {
 		t.Fatal(err)
@@ -173,16 +200,8 @@ func TestDelveAttach(t *testing.T) {
 	i := strings.LastIndex(line, ":")
 	port, perr := strconv.Atoi(strings.TrimSpace(line[i+1:]))
 	if err != nil || i < 0 || perr != nil {
-		t.Fatalf("dlv's listening line: %q %v (%s)", line, err, p.StderrTail())
+		t.Fatalf("dlv's listening line: %q %v (%s)", line, err, p.StderrTail(0))
 	}
 	go io.Copy(io.Discard, p.Stdout())
-	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{32}})
-	res := r.do(Request{Op: "attach", Port: port, Adapter: "delve"})
-	wantStop(t, res, "breakpoint", "main.go", 32)
-	r.do(Request{Op: "terminate"})
-	select {
-	case <-p.Done():
-		t.Fatalf("detaching ended the headless dlv and its program: %s", p.StderrTail())
-	default:
-	}
+	return port, p
 }

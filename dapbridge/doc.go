@@ -33,4 +33,13 @@
 //
 // Child processes (the adapters; the debuggees are their children) are
 // started and stopped through internal/proc only.
+//
+// # Paths, config and log
+//
+// Every path an agent gives (the breakpoints file, the program to launch
+// or attach to) is confined to the root by internal/workspace.Resolve; the
+// adapters op's search for root markers uses internal/workspace.Walk (it
+// honours .gitignore). The debug section of --config is decoded by
+// internal/config. The supervisor writes adapter starts and exits, session
+// ends, TTL expiries, kills and unanswered requests to [Options.Log].
 package dapbridge

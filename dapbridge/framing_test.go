@@ -28,3 +28,19 @@ func TestCallGarbageAdapter(t *testing.T) {
 		t.Fatalf("call: %v, want the framing error", err)
 	}
 }
+
+// TestUnansweredRequestLogged: a request the adapter leaves unanswered
+// fails naming the bound, and the log has a warning naming the request.
+func TestUnansweredRequestLogged(t *testing.T) {
+	a, b := net.Pipe()
+	c := newConn(a, a, a, func(*message) {}, nil)
+	defer c.close()
+	var log logBuf
+	c.log = *log.logger()
+	go io.Copy(io.Discard, b) // reads the request, never answers
+	err := c.call(t.Context(), "threads", nil, 50*time.Millisecond, nil)
+	if err == nil || !strings.Contains(err.Error(), "no answer from the debug adapter within 50ms") {
+		t.Fatalf("call: %v, want the timeout", err)
+	}
+	wantLog(t, &log, `"level":"warn"`, `"request":"threads"`, `"timeout":50`, "did not answer")
+}

@@ -7,9 +7,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/testutil"
@@ -162,4 +165,56 @@ func waitNoProcessesIn(t *testing.T, dir string, within time.Duration) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// logBuf is a log a supervisor writes to from several goroutines.
+type logBuf struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// logger returns a logger writing JSON lines to l.
+func (l *logBuf) logger() *zerolog.Logger {
+	log := zerolog.New(l)
+	return &log
+}
+
+// wantLog waits (bounded) until the log has a line holding every one of
+// parts; the supervisor writes some lines from its own goroutines.
+func wantLog(t *testing.T, l *logBuf, parts ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, line := range strings.Split(l.String(), "\n") {
+			if containsAll(line, parts) {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("no log line holds %q; the log:\n%s", parts, l.String())
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func containsAll(s string, parts []string) bool {
+	for _, p := range parts {
+		if !strings.Contains(s, p) {
+			return false
+		}
+	}
+	return true
 }

@@ -22,6 +22,9 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
 	}
+	if f, ok := c.exceptions[sp.adapter.id]; ok {
+		sp.exceptions = append([]string{}, f...) // non-nil: exactly these
+	}
 	sess, err := connect(ctx, sp)
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
@@ -31,9 +34,10 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	if err != nil {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
+		sess.log.Warn().Str("session", sess.label).Err(err).Msg("debug session did not start")
 		sess.finish(stopCtx, "the start failed")
 		if sess.proc != nil {
-			if tail := lastLines(sess.proc.StderrTail(), 5); tail != "" && !strings.Contains(err.Error(), tail) {
+			if tail := oneLine(sess.proc.StderrTail(5)); tail != "" && !strings.Contains(err.Error(), tail) {
 				err = fmt.Errorf("%w (adapter stderr: %s)", err, tail)
 			}
 		}
@@ -46,13 +50,47 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	sess.mu.Lock()
 	gen := sess.configGen
 	sess.mu.Unlock()
-	stopped, err := sess.waitChange(ctx, gen, s.opts.StopWait)
+	// An attach without breakpoints has nothing to wait for: the program
+	// was running before us and goes on (a launch waits, for a crash
+	// stopped by the exception filters, or the end).
+	wait := s.opts.StopWait
+	if sp.attach && len(c.bps) == 0 {
+		wait = 0
+	}
+	stopped, err := sess.waitChange(ctx, gen, wait)
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
 	}
 	res := s.result(ctx, c, r.Op)
 	res.Breakpoints = bps
+	res.Marker = relTo(root, filepath.Join(sp.dir, sp.marker))
+	var notes []string
+	if bad := sess.unknownFilters(sp.exceptions); len(bad) > 0 {
+		notes = append(notes, fmt.Sprintf("%s does not advertise the exception filter(s) %s (it has: %s); they were not set", sp.adapter.id, strings.Join(bad, ", "), sess.filterIDs()))
+	}
+	if f := sess.filterList(); len(f) > 0 && !sp.attach {
+		var on []string
+		for _, e := range f {
+			if e.Enabled {
+				on = append(on, e.ID)
+			}
+		}
+		if len(on) == 0 {
+			on = []string{"none"}
+		}
+		notes = append(notes, fmt.Sprintf("stops on exceptions: %s (change with op exceptions)", strings.Join(on, ", ")))
+	}
+	defer func() {
+		if len(notes) > 0 {
+			if res.Notice != "" {
+				notes = append([]string{res.Notice}, notes...)
+			}
+			res.Notice = strings.Join(notes, "; ")
+		}
+	}()
 	switch {
+	case !stopped && sp.attach && len(c.bps) == 0:
+		res.Notice = "attached; no breakpoints are set, so the program runs on: set breakpoints, or pause"
 	case !stopped && len(c.bps) == 0:
 		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", s.opts.StopWait)
 	case !stopped:
@@ -71,6 +109,7 @@ func (s *Supervisor) expire(c *conversation, sess *session) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	why := fmt.Sprintf("terminated: its TTL of %v expired", s.opts.TTL)
+	sess.log.Info().Str("session", sess.label).Dur("ttl", s.opts.TTL).Msg("debug session's TTL expired")
 	sess.finish(ctx, why)
 	c.timer = nil
 	c.notice = fmt.Sprintf("the debug session %s was %s", sess.label, why)
@@ -89,12 +128,12 @@ func label(root string, sp startSpec) string {
 // plan decides the adapter and checks the intersection rule: a marker and
 // a binary that resolves.
 func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpec, error) {
-	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout}
+	sp := startSpec{root: root, attach: r.Op == "attach", args: r.Args, port: r.Port, pid: r.Pid, launchTO: s.opts.LaunchTimeout, trace: s.trace, log: s.log}
 	dir := root
 	if r.Program != "" {
-		p, err := resolveIn(root, r.Program)
+		p, err := agentPath(root, "program", r.Program)
 		if err != nil {
-			return sp, fmt.Errorf("argument 'program': %w", err)
+			return sp, err
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
@@ -164,8 +203,9 @@ func (s *Supervisor) chooseAdapter(ctx context.Context, root string, r Request, 
 		return adapterForProgram(program), nil
 	}
 	var usable []string
+	sc := scanMarkers(root)
 	for _, a := range adapterDefs {
-		if st := s.res.status(ctx, a, root); st.Usable {
+		if st := s.res.status(ctx, a, root, sc.found[a.id]); st.Usable {
 			usable = append(usable, a.id)
 		}
 	}

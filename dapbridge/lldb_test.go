@@ -212,3 +212,32 @@ func TestLLDBRust(t *testing.T) {
 	}
 	waitNoProcessesIn(t, r.root, 5*time.Second)
 }
+
+// TestLLDBStepTruthAndArrays: a step_out interrupted by a breakpoint
+// stays pending in lldb-dap, so a later continue stops where it ends with
+// reason step: the stop says that it is the earlier step finishing. And
+// evaluate of a C array shows its elements (lldb-dap gives only
+// "int[200] @ 0x…"), capped.
+func TestLLDBStepTruthAndArrays(t *testing.T) {
+	needLLDB(t)
+	r := newRig(t, testOptions, cFixture)
+	buildC(t, r.root)
+	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{5}})
+	r.do(Request{Op: "launch", Program: "app"})
+	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{5, 7}})
+	res := r.do(Request{Op: "step_out"})
+	wantStop(t, res, "breakpoint", "main.c", 7)
+	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{}})
+	res = r.do(Request{Op: "continue"})
+	if res.Stop == nil {
+		t.Fatalf("continue: lldb-dap no longer keeps the interrupted step_out (fine: then this test can go): %s", res.Text())
+	}
+	if !strings.Contains(res.Stop.Detail, "step_out interrupted earlier finished here") || res.Stop.Line != 22 {
+		t.Errorf("continue after an interrupted step_out: %s", res.Text())
+	}
+	ev := r.do(Request{Op: "evaluate", Expression: "xs"})
+	if !strings.HasPrefix(ev.Value.Value, "[0, 1, 2, 3,") || !strings.Contains(ev.Value.Value, "… 150 more]") {
+		t.Errorf("evaluate xs = %q", ev.Value.Value)
+	}
+	r.do(Request{Op: "terminate"})
+}

@@ -9,6 +9,8 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -17,24 +19,32 @@ import (
 
 // defaultThread is the last stopped thread; when the stop named none
 // (delve after pause), the thread delve marks current ("* "), else the
-// first one.
+// first one, remembered until the program moves.
 func (s *session) defaultThread(ctx context.Context) (int, error) {
-	if t := s.snap().thread; t != 0 {
-		return t, nil
+	sn := s.snap()
+	if sn.thread != 0 {
+		return sn.thread, nil
 	}
 	var body dap.ThreadsResponseBody
 	if err := s.conn.call(ctx, "threads", nil, requestTimeout, &body); err != nil {
 		return 0, err
 	}
-	for _, t := range body.Threads {
-		if strings.HasPrefix(t.Name, "* ") {
-			return t.Id, nil
-		}
-	}
 	if len(body.Threads) == 0 {
 		return 0, fmt.Errorf("the adapter lists no threads")
 	}
-	return body.Threads[0].Id, nil
+	tid := body.Threads[0].Id
+	for _, t := range body.Threads {
+		if strings.HasPrefix(t.Name, "* ") {
+			tid = t.Id
+			break
+		}
+	}
+	s.mu.Lock()
+	if s.gen == sn.gen && s.state == stateStopped {
+		s.lastThread = tid
+	}
+	s.mu.Unlock()
+	return tid, nil
 }
 
 func (s *session) threads(ctx context.Context) ([]Thread, int, error) {
@@ -52,7 +62,7 @@ func (s *session) threads(ctx context.Context) ([]Thread, int, error) {
 	return out, len(body.Threads), nil
 }
 
-// stack returns up to levels frames of thread tid.
+// stack returns up to levels frames of thread tid, with our frame ids.
 func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, error) {
 	if err := s.needStopped(); err != nil {
 		return nil, 0, err
@@ -63,27 +73,21 @@ func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, err
 			return nil, 0, err
 		}
 	}
-	var body dap.StackTraceResponseBody
-	args := map[string]any{"threadId": tid, "startFrame": 0, "levels": levels}
-	if err := s.conn.call(ctx, "stackTrace", args, requestTimeout, &body); err != nil {
+	c, err := s.framesOf(ctx, tid, levels)
+	if err != nil {
 		return nil, 0, err
 	}
-	frames := body.StackFrames
-	if len(frames) > levels {
-		frames = frames[:levels]
-	}
+	frames := c.frames[:min(len(c.frames), levels)]
 	out := make([]Frame, len(frames))
 	s.mu.Lock()
 	for i, f := range frames {
-		s.frames[f.Id] = true
-		out[i] = Frame{ID: f.Id, Function: f.Name, Line: f.Line, Column: f.Column}
+		out[i] = Frame{ID: s.ids.frameID(frameKey{tid, i}), Function: f.Name, Line: f.Line, Column: f.Column}
 		if f.Source != nil && f.Source.Path != "" {
 			out[i].File = s.rel(f.Source.Path)
 		}
 	}
 	s.mu.Unlock()
-	total := max(body.TotalFrames, len(body.StackFrames))
-	return out, total, nil
+	return out, c.total, nil
 }
 
 func (s *session) needStopped() error {
@@ -96,8 +100,18 @@ func (s *session) needStopped() error {
 	return errNotStopped
 }
 
-// stopInfo describes the current stop: reason, thread, top frame and its
-// source line. It is nil unless the program is stopped.
+// isException reports whether a stop is an exception, a panic or a
+// signal: one whose top frames may be the runtime's, not the user's.
+func isException(b dap.StoppedEventBody) bool {
+	return b.Reason == "exception" || b.Reason == "panic"
+}
+
+// stopInfo describes the current stop: reason, thread, current frame and
+// its source line, and for an exception its type and message. The
+// current frame is the top one, except at an exception raised in the
+// runtime or a library (a Go panic stops in runtime.gopanic), where it is
+// the first frame whose source is under the root. It is nil unless the
+// program is stopped.
 func (s *session) stopInfo(ctx context.Context) *Stop {
 	sn := s.snap()
 	if sn.state != stateStopped {
@@ -112,21 +126,44 @@ func (s *session) stopInfo(ctx context.Context) *Stop {
 		return st
 	}
 	st.ThreadID = tid
-	var body dap.StackTraceResponseBody
-	args := map[string]any{"threadId": tid, "startFrame": 0, "levels": 1}
-	if s.conn.call(ctx, "stackTrace", args, requestTimeout, &body) != nil || len(body.StackFrames) == 0 {
+	levels := 1
+	exc := isException(sn.stop)
+	if exc {
+		levels = maxFrames
+		st.Exception = s.exceptionInfo(ctx, tid, sn)
+	}
+	c, err := s.framesOf(ctx, tid, levels)
+	if err != nil || len(c.frames) == 0 {
 		return st
 	}
-	f := body.StackFrames[0]
+	depth := 0
+	if exc {
+		depth = s.userFrame(c.frames)
+	}
+	f := c.frames[depth]
 	s.mu.Lock()
-	s.frames[f.Id] = true
+	st.FrameID = s.ids.frameID(frameKey{tid, depth})
+	if s.gen == sn.gen {
+		s.current = depth
+	}
 	s.mu.Unlock()
-	st.FrameID, st.Function, st.Line = f.Id, f.Name, f.Line
+	st.Function, st.Line, st.Depth = f.Name, f.Line, depth
 	if f.Source != nil && f.Source.Path != "" {
 		st.File = s.rel(f.Source.Path)
 		st.Source = sourceLine(f.Source.Path, f.Line)
 	}
 	return st
+}
+
+// userFrame is the depth of the first frame whose source is under the
+// root (the user's code), or 0 when there is none.
+func (s *session) userFrame(frames []dap.StackFrame) int {
+	for i, f := range frames {
+		if f.Source != nil && f.Source.Path != "" && relTo(s.root, f.Source.Path) != f.Source.Path {
+			return i
+		}
+	}
+	return 0
 }
 
 // sourceLine returns line n of a file, trimmed and capped, or "".
@@ -155,23 +192,27 @@ func (s *session) scopes(ctx context.Context, frameID int) ([]Scope, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	known := s.frames[frameID]
+	adapterID, known := s.ids.adapterFrame(frameID)
 	s.mu.Unlock()
 	if !known {
-		return nil, fmt.Errorf("frame %d is not a frame of the current stop: call stack for fresh frame ids", frameID)
+		return nil, staleFrame(frameID)
 	}
 	var body dap.ScopesResponseBody
-	if err := s.conn.call(ctx, "scopes", map[string]any{"frameId": frameID}, requestTimeout, &body); err != nil {
+	if err := s.conn.call(ctx, "scopes", map[string]any{"frameId": adapterID}, requestTimeout, &body); err != nil {
 		return nil, err
 	}
 	out := make([]Scope, len(body.Scopes))
 	s.mu.Lock()
 	for i, sc := range body.Scopes {
-		out[i] = Scope{Name: sc.Name, Reference: sc.VariablesReference, Expensive: sc.Expensive}
-		s.refs[sc.VariablesReference] = countOrUnknown(sc.NamedVariables, sc.IndexedVariables)
+		ref := s.ids.ref(sc.VariablesReference, countOrUnknown(sc.NamedVariables, sc.IndexedVariables))
+		out[i] = Scope{Name: sc.Name, Reference: ref, Expensive: sc.Expensive}
 	}
 	s.mu.Unlock()
 	return out, nil
+}
+
+func staleFrame(id int) error {
+	return fmt.Errorf("frame %d is not a frame of the current stop: call stack for the frame ids of this stop", id)
 }
 
 func countOrUnknown(named, indexed int) int {
@@ -189,23 +230,25 @@ func (s *session) variables(ctx context.Context, ref int) ([]Variable, int, erro
 		return nil, 0, err
 	}
 	s.mu.Lock()
-	known, ok := s.refs[ref]
+	ar, ok := s.ids.refs[ref]
 	s.mu.Unlock()
 	if !ok {
 		return nil, 0, fmt.Errorf("reference %d is not from the current stop: get fresh references from scopes, variables or evaluate", ref)
 	}
+	return s.children(ctx, ar, maxChildren)
+}
+
+// children fetches up to limit children of an adapter reference.
+func (s *session) children(ctx context.Context, ar adapterRef, limit int) ([]Variable, int, error) {
 	var body dap.VariablesResponseBody
-	args := map[string]any{"variablesReference": ref, "start": 0, "count": maxChildren + 1}
+	args := map[string]any{"variablesReference": ar.ref, "start": 0, "count": limit + 1}
 	if err := s.conn.call(ctx, "variables", args, requestTimeout, &body); err != nil {
 		return nil, 0, err
 	}
 	vars := body.Variables
-	total := len(vars)
-	if known > total {
-		total = known
-	}
-	if len(vars) > maxChildren {
-		vars = vars[:maxChildren]
+	total := max(len(vars), ar.count)
+	if len(vars) > limit {
+		vars = vars[:limit]
 	}
 	out := make([]Variable, len(vars))
 	s.mu.Lock()
@@ -217,15 +260,34 @@ func (s *session) variables(ctx context.Context, ref int) ([]Variable, int, erro
 }
 
 func (s *session) variableLocked(name, value, typ string, ref, named, indexed int) Variable {
-	v := Variable{Name: name, Type: typ, Reference: ref}
+	v := Variable{Name: name, Type: typ, Reference: s.ids.ref(ref, countOrUnknown(named, indexed))}
 	v.Value, v.Truncated = capValue(value)
-	if ref != 0 {
-		s.refs[ref] = countOrUnknown(named, indexed)
-	}
 	return v
 }
 
-// evaluate evaluates expr in a frame (default: the top frame of the
+// currentFrame is our id of the current frame of the default thread: the
+// stop's (the top, or an exception's first user frame).
+func (s *session) currentFrame(ctx context.Context) (int, error) {
+	tid, err := s.defaultThread(ctx)
+	if err != nil {
+		return 0, err
+	}
+	s.mu.Lock()
+	depth := s.current
+	s.mu.Unlock()
+	c, err := s.framesOf(ctx, tid, depth+1)
+	if err != nil {
+		return 0, err
+	}
+	if len(c.frames) <= depth {
+		return 0, fmt.Errorf("no frame to evaluate in")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.ids.frameID(frameKey{tid, depth}), nil
+}
+
+// evaluate evaluates expr in a frame (default: the current frame of the
 // default thread) in the watch context: without a frame debugpy looks in
 // globals and lldb-dap fails, and lldb's repl context runs commands.
 func (s *session) evaluate(ctx context.Context, expr string, frameID int) (*Variable, error) {
@@ -233,30 +295,54 @@ func (s *session) evaluate(ctx context.Context, expr string, frameID int) (*Vari
 		return nil, err
 	}
 	if frameID == 0 {
-		frames, _, err := s.stack(ctx, 0, 1)
-		if err != nil {
+		var err error
+		if frameID, err = s.currentFrame(ctx); err != nil {
 			return nil, err
 		}
-		if len(frames) == 0 {
-			return nil, fmt.Errorf("no frame to evaluate in")
-		}
-		frameID = frames[0].ID
 	}
 	s.mu.Lock()
-	known := s.frames[frameID]
+	adapterID, known := s.ids.adapterFrame(frameID)
 	s.mu.Unlock()
 	if !known {
-		return nil, fmt.Errorf("frame %d is not a frame of the current stop: call stack for fresh frame ids", frameID)
+		return nil, staleFrame(frameID)
 	}
 	var body dap.EvaluateResponseBody
-	args := map[string]any{"expression": expr, "frameId": frameID, "context": "watch"}
+	args := map[string]any{"expression": expr, "frameId": adapterID, "context": "watch"}
 	if err := s.conn.call(ctx, "evaluate", args, requestTimeout, &body); err != nil {
 		return nil, err
 	}
 	s.mu.Lock()
 	v := s.variableLocked(expr, body.Result, body.Type, body.VariablesReference, body.NamedVariables, body.IndexedVariables)
 	s.mu.Unlock()
+	if s.adapter.id == "lldb" && body.VariablesReference != 0 && (body.IndexedVariables > 0 || strings.Contains(body.Result, "] @ 0x")) {
+		// lldb-dap shows an array as "int[5] @ 0x7ffe…": its elements,
+		// one level, capped as the variables op caps them.
+		ar := adapterRef{body.VariablesReference, countOrUnknown(body.NamedVariables, body.IndexedVariables)}
+		if m := arrayLen.FindStringSubmatch(body.Type); m != nil && ar.count < 0 {
+			ar.count, _ = strconv.Atoi(m[1]) // lldb-dap 19 gives no indexedVariables here
+		}
+		if kids, total, err := s.children(ctx, ar, maxChildren); err == nil {
+			v.Value, v.Truncated = capValue(elementList(kids, total))
+		}
+	}
 	return &v, nil
+}
+
+// arrayLen reads a C array type's length: int[200].
+var arrayLen = regexp.MustCompile(`\[([0-9]+)\]$`)
+
+// elementList shows an array's elements on one line: "[0, 1, 2]", with
+// how many are left out.
+func elementList(kids []Variable, total int) string {
+	vals := make([]string, len(kids))
+	for i, k := range kids {
+		vals[i] = k.Value
+	}
+	s := "[" + strings.Join(vals, ", ")
+	if total > len(kids) {
+		s += fmt.Sprintf(", … %d more", total-len(kids))
+	}
+	return s + "]"
 }
 
 // resume sends continue, next, stepIn or stepOut and waits up to wait for
@@ -274,14 +360,21 @@ func (s *session) resume(ctx context.Context, command string, tid int, wait time
 	s.mu.Lock()
 	gen := s.gen
 	s.state = stateRunning
-	s.frames, s.refs = map[int]bool{}, map[int]int{}
+	s.resumed = command
 	s.mu.Unlock()
-	if err := s.conn.call(ctx, command, map[string]any{"threadId": tid}, requestTimeout, nil); err != nil {
-		s.mu.Lock()
-		if s.gen == gen && s.state == stateRunning {
-			s.state = stateStopped // the adapter refused: nothing moved
-		}
-		s.mu.Unlock()
+	err := s.conn.call(ctx, command, map[string]any{"threadId": tid}, requestTimeout, nil)
+	s.mu.Lock()
+	switch {
+	case s.gen != gen:
+		// It stopped again already; that stop reset the ids.
+	case err != nil && s.state == stateRunning:
+		s.state = stateStopped // the adapter refused: nothing moved, the ids hold
+		s.resumed = ""
+	case err == nil:
+		s.resetStopLocked()
+	}
+	s.mu.Unlock()
+	if err != nil {
 		return false, err
 	}
 	return s.waitChange(ctx, gen, wait)

@@ -19,24 +19,26 @@ const (
 
 // Result is the answer to one debug call.
 type Result struct {
-	Op          string          `json:"op" jsonschema_description:"the operation that ran"`
-	Session     string          `json:"session,omitempty" jsonschema_description:"the conversation's session: adapter, launch or attach, program"`
-	State       string          `json:"state" jsonschema_description:"none (no session), starting, running, stopped or ended"`
-	Notice      string          `json:"notice,omitempty" jsonschema_description:"something to know first: a session that expired, a wait that timed out"`
-	Stop        *Stop           `json:"stop,omitempty" jsonschema_description:"where and why the program stopped"`
-	Ended       string          `json:"ended,omitempty" jsonschema_description:"why the session ended"`
-	ExitCode    *int            `json:"exitCode,omitempty" jsonschema_description:"the program's exit code, once it exited"`
-	Adapters    []AdapterStatus `json:"adapters,omitempty" jsonschema_description:"adapters op: each adapter and why it is not usable"`
-	Breakpoints []Breakpoint    `json:"breakpoints,omitempty" jsonschema_description:"breakpoints and how the adapter placed them"`
-	Threads     []Thread        `json:"threads,omitempty" jsonschema_description:"threads op"`
-	Frames      []Frame         `json:"frames,omitempty" jsonschema_description:"stack op, innermost first"`
-	Scopes      []Scope         `json:"scopes,omitempty" jsonschema_description:"scopes op"`
-	Variables   []Variable      `json:"variables,omitempty" jsonschema_description:"variables op"`
-	Value       *Variable       `json:"value,omitempty" jsonschema_description:"evaluate op"`
-	Output      []OutputChunk   `json:"output,omitempty" jsonschema_description:"output op: debuggee output not read before, in order"`
-	Dropped     int             `json:"droppedBytes,omitempty" jsonschema_description:"output bytes dropped because the buffer was full"`
-	Shown       int             `json:"shown,omitempty" jsonschema_description:"how many items are listed"`
-	Total       int             `json:"total,omitempty" jsonschema_description:"how many items exist, when more than shown (0 when unknown or all shown)"`
+	Op          string            `json:"op" jsonschema_description:"the operation that ran"`
+	Session     string            `json:"session,omitempty" jsonschema_description:"the conversation's session: adapter, launch or attach, program"`
+	State       string            `json:"state" jsonschema_description:"none (no session), starting, running, stopped or ended"`
+	Marker      string            `json:"marker,omitempty" jsonschema_description:"launch, attach: the root marker the adapter went by, relative to the root (the one nearest the program: delve runs in its folder)"`
+	Notice      string            `json:"notice,omitempty" jsonschema_description:"something to know first: a session that expired, a wait that timed out"`
+	Stop        *Stop             `json:"stop,omitempty" jsonschema_description:"where and why the program stopped"`
+	Ended       string            `json:"ended,omitempty" jsonschema_description:"why the session ended"`
+	ExitCode    *int              `json:"exitCode,omitempty" jsonschema_description:"the program's exit code, once it exited"`
+	Adapters    []AdapterStatus   `json:"adapters,omitempty" jsonschema_description:"adapters op: each adapter and why it is not usable"`
+	Breakpoints []Breakpoint      `json:"breakpoints,omitempty" jsonschema_description:"breakpoints and how the adapter placed them"`
+	Exceptions  []ExceptionFilter `json:"exceptions,omitempty" jsonschema_description:"exceptions op: the adapter's exception filters"`
+	Threads     []Thread          `json:"threads,omitempty" jsonschema_description:"threads op"`
+	Frames      []Frame           `json:"frames,omitempty" jsonschema_description:"stack op, innermost first"`
+	Scopes      []Scope           `json:"scopes,omitempty" jsonschema_description:"scopes op"`
+	Variables   []Variable        `json:"variables,omitempty" jsonschema_description:"variables op"`
+	Value       *Variable         `json:"value,omitempty" jsonschema_description:"evaluate op"`
+	Output      []OutputChunk     `json:"output,omitempty" jsonschema_description:"output op: debuggee output not read before, in order"`
+	Dropped     int               `json:"droppedBytes,omitempty" jsonschema_description:"output bytes dropped because the buffer was full"`
+	Shown       int               `json:"shown,omitempty" jsonschema_description:"how many items are listed"`
+	Total       int               `json:"total,omitempty" jsonschema_description:"how many items exist, when more than shown (0 when unknown or all shown)"`
 }
 
 // Stop is where the program stopped.
@@ -49,16 +51,29 @@ type Stop struct {
 	Function string `json:"function,omitempty" jsonschema_description:"function of the top frame"`
 	FrameID  int    `json:"frameId,omitempty" jsonschema_description:"id of the top frame (the default for frame_id)"`
 	Source   string `json:"source,omitempty" jsonschema_description:"the text of that line"`
+	Depth    int    `json:"depth,omitempty" jsonschema_description:"frames above the current one (an exception raised in the runtime or a library: the current frame is the first in your code)"`
+	// Exception is the exception stopped at (DAP exceptionInfo).
+	Exception *ExceptionInfo `json:"exception,omitempty" jsonschema_description:"the exception stopped at: its type and message"`
+}
+
+// ExceptionInfo is the exception a stop is for.
+type ExceptionInfo struct {
+	Type    string `json:"type" jsonschema_description:"the exception's type or id (IndexError, panic, …)"`
+	Message string `json:"message,omitempty" jsonschema_description:"its message (a Go panic: its value)"`
 }
 
 // Breakpoint is one requested breakpoint.
 type Breakpoint struct {
-	File     string `json:"file" jsonschema_description:"source file"`
-	Line     int    `json:"line" jsonschema_description:"the line requested"`
-	Verified bool   `json:"verified" jsonschema_description:"whether the adapter placed it"`
-	Pending  bool   `json:"pending,omitempty" jsonschema_description:"no session yet: it is sent at launch"`
-	MovedTo  int    `json:"movedTo,omitempty" jsonschema_description:"the line the adapter moved it to"`
-	Message  string `json:"message,omitempty" jsonschema_description:"the adapter's reason when not verified"`
+	File string `json:"file" jsonschema_description:"source file"`
+	Line int    `json:"line" jsonschema_description:"the line requested"`
+	// The line's condition, hit condition and log message, as asked.
+	Condition    string `json:"condition,omitempty" jsonschema_description:"stops only when this is true"`
+	HitCondition string `json:"hitCondition,omitempty" jsonschema_description:"stops only on these hits"`
+	LogMessage   string `json:"logMessage,omitempty" jsonschema_description:"a logpoint: prints this to output, does not stop"`
+	Verified     bool   `json:"verified" jsonschema_description:"whether the adapter placed it"`
+	Pending      bool   `json:"pending,omitempty" jsonschema_description:"no session yet: it is sent at launch"`
+	MovedTo      int    `json:"movedTo,omitempty" jsonschema_description:"the line the adapter moved it to"`
+	Message      string `json:"message,omitempty" jsonschema_description:"the adapter's reason when not verified"`
 }
 
 // Thread is one thread (a goroutine under delve).
@@ -111,7 +126,11 @@ func (r *Result) Text() string {
 	case "adapters":
 		for _, a := range r.Adapters {
 			if a.Usable {
-				fmt.Fprintf(&b, "%s  usable  %s (%s)\n", a.ID, a.Command, a.Marker)
+				fmt.Fprintf(&b, "%s  usable  %s (%s", a.ID, a.Command, strings.Join(a.Markers, ", "))
+				if a.More > 0 {
+					fmt.Fprintf(&b, ", %d more", a.More)
+				}
+				b.WriteString(")\n")
 			} else {
 				fmt.Fprintf(&b, "%s  unavailable  %s\n", a.ID, a.Reason)
 			}
@@ -138,13 +157,23 @@ func (r *Result) writeState(b *strings.Builder) {
 		fmt.Fprintf(b, "session %s ended: %s\n", r.Session, r.Ended)
 	case r.Stop != nil:
 		fmt.Fprintf(b, "stopped: %s", r.Stop.Reason)
-		if r.Stop.Detail != "" && r.Stop.Detail != r.Stop.Reason {
+		if d := r.Stop.Detail; d != "" && d != r.Stop.Reason && (r.Stop.Exception == nil || d != r.Stop.Exception.Message && d != r.Stop.Exception.Type) {
 			fmt.Fprintf(b, " (%s)", r.Stop.Detail)
 		}
 		if r.Stop.ThreadID != 0 {
 			fmt.Fprintf(b, "  thread %d", r.Stop.ThreadID)
 		}
 		b.WriteString("\n")
+		if e := r.Stop.Exception; e != nil {
+			fmt.Fprintf(b, "exception %s", e.Type)
+			if e.Message != "" {
+				fmt.Fprintf(b, ": %s", strings.ReplaceAll(e.Message, "\n", `\n`))
+			}
+			b.WriteString("\n")
+		}
+		if r.Stop.Depth > 0 {
+			fmt.Fprintf(b, "current frame: the first in your code, %s below the top (stack shows them all)\n", plural(r.Stop.Depth, "frame"))
+		}
 		if r.Stop.File != "" {
 			fmt.Fprintf(b, "%s:%d  %s", r.Stop.File, r.Stop.Line, r.Stop.Function)
 			if r.Stop.FrameID != 0 {
@@ -165,6 +194,15 @@ func (r *Result) writeState(b *strings.Builder) {
 func (r *Result) writeLists(b *strings.Builder) {
 	for _, bp := range r.Breakpoints {
 		fmt.Fprintf(b, "%s:%d  ", bp.File, bp.Line)
+		if bp.Condition != "" {
+			fmt.Fprintf(b, "if %s  ", bp.Condition)
+		}
+		if bp.HitCondition != "" {
+			fmt.Fprintf(b, "hit %s  ", bp.HitCondition)
+		}
+		if bp.LogMessage != "" {
+			fmt.Fprintf(b, "log %q  ", bp.LogMessage)
+		}
 		switch {
 		case bp.Pending:
 			b.WriteString("pending (sent at launch)")
@@ -177,6 +215,17 @@ func (r *Result) writeLists(b *strings.Builder) {
 			if bp.Message != "" {
 				b.WriteString(": " + bp.Message)
 			}
+		}
+		b.WriteString("\n")
+	}
+	for _, e := range r.Exceptions {
+		state := "off"
+		if e.Enabled {
+			state = "on"
+		}
+		fmt.Fprintf(b, "exceptions %s  %s  (%s)", e.ID, state, e.Label)
+		if e.Default {
+			b.WriteString("  default on")
 		}
 		b.WriteString("\n")
 	}
@@ -220,4 +269,11 @@ func writeVar(b *strings.Builder, v Variable) {
 		fmt.Fprintf(b, "  [reference %d]", v.Reference)
 	}
 	b.WriteString("\n")
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }

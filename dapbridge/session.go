@@ -4,6 +4,7 @@
 package dapbridge
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 )
@@ -46,6 +48,7 @@ type session struct {
 	conn     *conn
 	tmpDir   string // delve's build output; removed at the end
 	caps     dap.Capabilities
+	log      zerolog.Logger // the supervisor's, with the adapter
 
 	finishOnce sync.Once
 
@@ -63,21 +66,25 @@ type session struct {
 	unadopt     func()        // releases the debuggee's own group from the reaper
 	configGen   int           // gen when configurationDone was answered
 	out         outputRing
-	frames      map[int]bool // frame ids valid at this stop
-	refs        map[int]int  // variable references valid at this stop → known child count (-1 unknown)
+	ids         handles        // frame ids and references of this stop
+	current     int            // depth of the stop's current frame (an exception's first user frame)
+	exception   *ExceptionInfo // the stop's exception, once asked (exceptionInfo)
+	filters     []string       // the exception filters set
+	resumed     string         // the DAP command that last resumed the program (continue, next, stepIn, stepOut)
+	interrupted string         // a step whose stop was something else (a breakpoint), still pending in lldb
 }
 
 func newSession(a *adapterDef, root string) *session {
-	return &session{
+	s := &session{
 		adapter:     a,
 		root:        root,
 		state:       stateStarting,
 		initialized: make(chan struct{}),
 		changed:     make(chan struct{}),
 		out:         outputRing{limit: outputLimit},
-		frames:      map[int]bool{},
-		refs:        map[int]int{},
 	}
+	s.ids.reset()
+	return s
 }
 
 // onEvent is the state machine. It runs on the reader goroutine.
@@ -96,13 +103,14 @@ func (s *session) onEvent(m *message) {
 		json.Unmarshal(m.Body, &b)
 		b.Reason = normalizeReason(b.Reason, b.Description, s.pausing)
 		s.pausing = false
+		b.Description = s.stepTruthLocked(b)
 		s.stop = b
 		s.lastThread = b.ThreadId // 0 (delve after pause): defaultThread asks
 		if s.state != stateEnded {
 			s.state = stateStopped
 		}
 		s.gen++
-		s.frames, s.refs = map[int]bool{}, map[int]int{}
+		s.resetStopLocked()
 	case "continued":
 		if s.state == stateStopped {
 			s.state = stateRunning
@@ -146,7 +154,7 @@ func (s *session) onResponse(m *message) {
 	defer s.mu.Unlock()
 	if s.state == stateStopped {
 		s.state = stateRunning
-		s.frames, s.refs = map[int]bool{}, map[int]int{}
+		s.resetStopLocked()
 	}
 	s.configGen = s.gen
 }
@@ -163,14 +171,43 @@ func (s *session) endLocked(why string) {
 	s.state = stateEnded
 	s.endReason = why
 	s.gen++
-	s.frames, s.refs = map[int]bool{}, map[int]int{}
+	s.resetStopLocked()
 	s.notifyLocked()
+}
+
+// resetStopLocked forgets what belonged to the last stop: its frames,
+// references, current frame and exception.
+func (s *session) resetStopLocked() {
+	s.ids.reset()
+	s.current, s.exception = 0, nil
 }
 
 func (s *session) end(why string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.endLocked(why)
+}
+
+// stepTruthLocked keeps the stop's description true about steps. A step
+// that a breakpoint interrupts stays pending in lldb-dap (its thread
+// plan), and a later continue then stops with reason "step (step out)"
+// where the interrupted step ends: the description says so, rather than
+// pass it off as a step the agent just asked for.
+func (s *session) stepTruthLocked(b dap.StoppedEventBody) string {
+	resumed := s.resumed
+	s.resumed = ""
+	step := map[string]string{"next": "step_over", "stepIn": "step_in", "stepOut": "step_out"}
+	switch {
+	case step[resumed] != "" && b.Reason != "step":
+		s.interrupted = step[resumed]
+	case resumed == "continue" && b.Reason == "step" && s.interrupted != "":
+		why := fmt.Sprintf("the %s interrupted earlier finished here: %s keeps an interrupted step pending across continue", s.interrupted, s.adapter.id)
+		s.interrupted = ""
+		return why
+	case b.Reason == "step":
+		s.interrupted = ""
+	}
+	return b.Description
 }
 
 // normalizeReason maps adapter-specific stop reasons onto DAP's: lldb-dap
@@ -228,18 +265,47 @@ func (s *session) ended() bool { return s.snap().state == stateEnded }
 // watchConn ends the session when the adapter connection closes.
 func (s *session) watchConn() {
 	<-s.conn.done
+	// Before finish, the adapter going away is unexpected: a crash.
+	unexpected := !s.ended()
 	why := "the debug adapter closed the connection"
+	tail := ""
 	if s.proc != nil {
 		select {
 		case <-s.proc.Done():
 			why = "the debug adapter exited"
 		case <-time.After(200 * time.Millisecond):
 		}
-		if tail := lastLines(s.proc.StderrTail(), 5); tail != "" {
+		if tail = oneLine(s.proc.StderrTail(5)); tail != "" {
 			why += ": " + tail
 		}
 	}
 	s.end(why)
+	ev := s.log.Info()
+	if unexpected {
+		ev = s.log.Warn()
+	}
+	if s.proc == nil {
+		ev.Msg("debug adapter connection closed")
+		return
+	}
+	ev = ev.Int("pid", s.proc.Pid())
+	if unexpected && tail != "" {
+		ev = ev.Str("stderr", tail)
+	}
+	select {
+	case <-s.proc.Done():
+		ev.Str("status", exitStatus(s.proc.Err())).Msg("debug adapter exited")
+	default:
+		ev.Msg("debug adapter closed the connection")
+	}
+}
+
+// exitStatus describes a process's exit for the log.
+func exitStatus(err error) string {
+	if err == nil {
+		return "exit 0"
+	}
+	return err.Error()
 }
 
 // finishWhenEnded stops the adapter as soon as the program has ended, so
@@ -265,6 +331,7 @@ func (s *session) finishWhenEnded() {
 func (s *session) finish(ctx context.Context, why string) {
 	s.finishOnce.Do(func() {
 		s.end(why) // first: the adapter's exit that follows is not the reason
+		s.log.Info().Str("session", s.label).Str("reason", why).Msg("debug session ended")
 		goodbye := func(ctx context.Context) error {
 			select {
 			case <-s.conn.done:
@@ -276,7 +343,9 @@ func (s *session) finish(ctx context.Context, why string) {
 			return nil
 		}
 		if s.proc != nil {
-			s.proc.Stop(ctx, goodbye)
+			if err := s.proc.Stop(ctx, goodbye); err != nil {
+				s.log.Warn().Err(err).Msg("debug adapter did not stop")
+			}
 			if out := s.proc.Stdout(); out != nil {
 				out.Close()
 			}
@@ -290,8 +359,8 @@ func (s *session) finish(ctx context.Context, why string) {
 		s.mu.Lock()
 		pid := s.debuggee
 		s.mu.Unlock()
-		if pid > 0 && !s.attached {
-			killGroup(pid)
+		if pid > 0 && !s.attached && killGroup(pid) {
+			s.log.Warn().Int("debuggee", pid).Msg("killed the debuggee, which outlived its adapter")
 		}
 		s.mu.Lock()
 		if s.unadopt != nil {
@@ -319,16 +388,33 @@ func (s *session) adoptDebuggeeLocked() {
 }
 
 // killGroup SIGKILLs a launched debuggee that outlived its adapter, and
-// its group when it leads one.
-func killGroup(pid int) {
+// its group when it leads one (an exited debuggee's group too: its
+// children may live on). It reports whether the debuggee itself was
+// still running.
+func killGroup(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
-		return
+		return false
 	}
+	running := !zombie(pid)
 	if pgid, err := syscall.Getpgid(pid); err == nil && pgid == pid {
 		syscall.Kill(-pid, syscall.SIGKILL)
 	}
 	syscall.Kill(pid, syscall.SIGKILL)
+	return running
 }
+
+// zombie reports whether pid has exited and waits to be reaped.
+func zombie(pid int) bool {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	return i >= 0 && i+2 < len(b) && b[i+2] == 'Z'
+}
+
+// oneLine joins lines with " | ", for a message that is one line.
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", " | ") }
 
 func lastLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")

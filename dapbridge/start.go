@@ -12,12 +12,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/google/go-dap"
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 )
@@ -35,6 +35,11 @@ type startSpec struct {
 	dir      string // the directory holding the marker (delve: the go.mod dir)
 	marker   string // the marker found there
 	launchTO time.Duration
+	trace    func(command string) // sees every request sent (tests)
+	log      zerolog.Logger       // the supervisor's log
+	// exceptions are the exception filters to set, nil for the adapter's
+	// defaults (those it advertises as default: debugpy's uncaught).
+	exceptions []string
 }
 
 // connect starts the adapter (or dials the listening process) and returns
@@ -42,6 +47,7 @@ type startSpec struct {
 func connect(ctx context.Context, sp startSpec) (*session, error) {
 	s := newSession(sp.adapter, sp.root)
 	s.attached = sp.attach
+	s.log = sp.log.With().Str("adapter", sp.adapter.id).Logger()
 	var err error
 	switch {
 	case sp.attach && (sp.adapter.id == "delve" || sp.adapter.id == "debugpy"):
@@ -52,7 +58,15 @@ func connect(ctx context.Context, sp startSpec) (*session, error) {
 		err = s.startStdio(sp)
 	}
 	if err != nil {
+		s.log.Warn().Err(err).Msg("debug adapter did not start")
 		return nil, err
+	}
+	s.conn.onSend = sp.trace
+	s.conn.log = s.log
+	if s.proc != nil {
+		s.log.Info().Int("pid", s.proc.Pid()).Str("path", sp.bin.path).Msg("debug adapter started")
+	} else {
+		s.log.Info().Int("port", sp.port).Msg("connected to a listening debug adapter")
 	}
 	go s.watchConn()
 	return s, nil
@@ -103,7 +117,7 @@ func (s *session) startDelve(ctx context.Context, sp startSpec) error {
 	select {
 	case a = <-ch:
 	case <-p.Done():
-		a.err = fmt.Errorf("dlv exited before connecting: %s", lastLines(p.StderrTail(), 5))
+		a.err = fmt.Errorf("dlv exited before connecting: %s", oneLine(p.StderrTail(5)))
 	case <-t.C:
 		a.err = errors.New("dlv did not connect within 20s")
 	case <-ctx.Done():
@@ -204,7 +218,7 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 // initialize → launch/attach (not awaited) → initialized → breakpoints →
 // configurationDone → the launch/attach answer. It returns the
 // breakpoints as the adapter placed them.
-func (s *session) handshake(ctx context.Context, sp startSpec, table map[string][]int) ([]Breakpoint, error) {
+func (s *session) handshake(ctx context.Context, sp startSpec, table map[string][]LineSpec) ([]Breakpoint, error) {
 	init := dap.InitializeRequestArguments{
 		ClientID: "agent-tools", ClientName: "agent-tools", AdapterID: sp.adapter.id,
 		PathFormat: "path", LinesStartAt1: true, ColumnsStartAt1: true,
@@ -255,6 +269,9 @@ func (s *session) handshake(ctx context.Context, sp startSpec, table map[string]
 	if err != nil {
 		return nil, err
 	}
+	if err := s.applyExceptionFilters(ctx, sp.exceptions); err != nil {
+		return nil, err
+	}
 	if s.caps.SupportsConfigurationDoneRequest {
 		if err := s.conn.call(ctx, "configurationDone", nil, requestTimeout, nil); err != nil {
 			if sp.attach && sp.adapter.id == "delve" && strings.Contains(err.Error(), "running") {
@@ -292,60 +309,6 @@ func (s *session) outputHint() string {
 		return " (adapter output: " + text + ")"
 	}
 	return ""
-}
-
-// replayBreakpoints sends the conversation's breakpoint table, one
-// setBreakpoints per file with its full line list.
-func (s *session) replayBreakpoints(ctx context.Context, table map[string][]int) ([]Breakpoint, error) {
-	files := make([]string, 0, len(table))
-	for f := range table {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	var out []Breakpoint
-	for _, f := range files {
-		bps, err := s.setBreakpoints(ctx, f, table[f])
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, bps...)
-	}
-	return out, nil
-}
-
-// setBreakpointsArgs has no omitempty on breakpoints: an empty list must
-// be sent as [] (debugpy's pydevd crashes when the key is missing).
-type setBreakpointsArgs struct {
-	Source      dap.Source             `json:"source"`
-	Breakpoints []dap.SourceBreakpoint `json:"breakpoints"`
-}
-
-// setBreakpoints replaces the breakpoints of one file.
-func (s *session) setBreakpoints(ctx context.Context, file string, lines []int) ([]Breakpoint, error) {
-	args := setBreakpointsArgs{
-		Source:      dap.Source{Name: filepath.Base(file), Path: file},
-		Breakpoints: make([]dap.SourceBreakpoint, 0, len(lines)),
-	}
-	for _, l := range lines {
-		args.Breakpoints = append(args.Breakpoints, dap.SourceBreakpoint{Line: l})
-	}
-	var body dap.SetBreakpointsResponseBody
-	if err := s.conn.call(ctx, "setBreakpoints", args, requestTimeout, &body); err != nil {
-		return nil, err
-	}
-	out := make([]Breakpoint, len(lines))
-	for i, l := range lines {
-		out[i] = Breakpoint{File: s.rel(file), Line: l}
-		if i < len(body.Breakpoints) {
-			b := body.Breakpoints[i]
-			out[i].Verified = b.Verified
-			out[i].Message = b.Message
-			if b.Line != 0 && b.Line != l {
-				out[i].MovedTo = b.Line
-			}
-		}
-	}
-	return out, nil
 }
 
 // rel shows a path relative to the root when it is inside it.

@@ -14,6 +14,10 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // Options configures a [Supervisor]. Zero fields take the defaults in
@@ -29,6 +33,10 @@ type Options struct {
 	// LaunchTimeout bounds the handshake up to the launch answer (delve
 	// builds the program then: 17 s on a cold cache here). Default 120 s.
 	LaunchTimeout time.Duration
+	// Log receives the supervisor's events: adapters started and exited
+	// (with the end of their stderr), sessions ended, TTL expiries, kills
+	// and timeouts. Nil discards them.
+	Log *zerolog.Logger
 }
 
 // DefaultOptions are the defaults of [Options].
@@ -48,29 +56,34 @@ func (o *Options) withDefaults() Options {
 	if o.LaunchTimeout > 0 {
 		d.LaunchTimeout = o.LaunchTimeout
 	}
+	d.Log = o.Log
 	return d
 }
 
 // Request is one debug call. Which fields matter depends on Op.
 type Request struct {
-	Op         string   // adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate
-	File       string   // breakpoints
-	Lines      []int    // breakpoints; empty clears the file
-	Program    string   // launch; lldb attach (optional)
-	Args       []string // launch
-	Adapter    string   // launch, attach: override the choice
-	Port       int      // attach
-	Pid        int      // attach (lldb)
-	ThreadID   int      // continue, pause, steps, stack
-	FrameID    int      // scopes, evaluate
-	Reference  int      // variables
-	Expression string   // evaluate
+	Op         string     // adapters, status, breakpoints, launch, attach, continue, pause, step_over, step_in, step_out, threads, stack, scopes, variables, evaluate, output, terminate
+	File       string     // breakpoints
+	Lines      []int      // breakpoints: plain lines; with Specs empty, clears the file
+	Specs      []LineSpec // breakpoints: lines with a condition, hit condition or log message
+	Filters    *[]string  // exceptions: the filters to enable; nil lists them
+	Program    string     // launch; lldb attach (optional)
+	Args       []string   // launch
+	Adapter    string     // launch, attach: override the choice
+	Port       int        // attach
+	Pid        int        // attach (lldb)
+	ThreadID   int        // continue, pause, steps, stack
+	FrameID    int        // scopes, evaluate
+	Reference  int        // variables
+	Expression string     // evaluate
 }
 
 // Supervisor owns the debug sessions of a run.
 type Supervisor struct {
-	opts Options
-	res  *resolver
+	opts  Options
+	log   zerolog.Logger // the zero Logger discards
+	res   *resolver
+	trace func(command string) // when set, sees every DAP request sent (tests)
 
 	mu     sync.Mutex // guards convs, live and closed
 	convs  map[string]*conversation
@@ -87,16 +100,23 @@ func (s *Supervisor) track(sess *session) {
 // conversation is one conversation's debug state. Its call token (lock)
 // guards every field: calls, TTL expiry and Close take it.
 type conversation struct {
-	lock   chan struct{}
-	bps    map[string][]int // absolute file → lines: our breakpoint table
-	sess   *session         // the live session, or the last one that ended
-	notice string           // told once by the next call (a TTL expiry)
-	timer  *time.Timer      // the live session's TTL
+	lock chan struct{}
+	bps  map[string][]LineSpec // absolute file → lines: our breakpoint table
+	// exceptions are the exception filters asked for, per adapter id;
+	// an adapter without an entry gets its defaults.
+	exceptions map[string][]string
+	sess       *session    // the live session, or the last one that ended
+	notice     string      // told once by the next call (a TTL expiry)
+	timer      *time.Timer // the live session's TTL
 }
 
 // NewSupervisor returns a supervisor; opts may be nil.
 func NewSupervisor(opts *Options) *Supervisor {
-	return &Supervisor{opts: opts.withDefaults(), res: newResolver(), convs: map[string]*conversation{}}
+	s := &Supervisor{opts: opts.withDefaults(), res: newResolver(), convs: map[string]*conversation{}}
+	if s.opts.Log != nil {
+		s.log = *s.opts.Log
+	}
+	return s
 }
 
 func (s *Supervisor) conversation(id string) (*conversation, error) {
@@ -107,7 +127,7 @@ func (s *Supervisor) conversation(id string) (*conversation, error) {
 	}
 	c := s.convs[id]
 	if c == nil {
-		c = &conversation{lock: make(chan struct{}, 1), bps: map[string][]int{}}
+		c = &conversation{lock: make(chan struct{}, 1), bps: map[string][]LineSpec{}, exceptions: map[string][]string{}}
 		s.convs[id] = c
 	}
 	return c, nil
@@ -173,8 +193,12 @@ func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Req
 	switch r.Op {
 	case "adapters":
 		res := &Result{Op: r.Op, State: "none"}
+		sc := scanMarkers(root)
 		for _, a := range adapterDefs {
-			res.Adapters = append(res.Adapters, s.res.status(ctx, a, root))
+			res.Adapters = append(res.Adapters, s.res.status(ctx, a, root, sc.found[a.id]))
+		}
+		if sc.stopped {
+			res.Notice = fmt.Sprintf("the marker search stopped after %d directories: markers further on were not looked for", maxMarkerDirs)
 		}
 		s.fill(ctx, c, res)
 		return res, nil
@@ -188,6 +212,8 @@ func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Req
 		return s.breakpoints(ctx, c, root, r)
 	case "launch", "attach":
 		return s.start(ctx, c, root, r)
+	case "exceptions":
+		return s.exceptions(ctx, c, r)
 	case "terminate":
 		if c.sess == nil || c.sess.ended() {
 			res := s.result(ctx, c, r.Op)
@@ -201,13 +227,13 @@ func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Req
 		c.sess.finish(ctx, "terminated by the terminate op")
 		return s.result(ctx, c, r.Op), nil
 	case "output":
-		res := s.result(ctx, c, r.Op)
+		res := &Result{Op: r.Op}
+		s.fillState(c, res)
 		if c.sess != nil {
 			c.sess.mu.Lock()
 			res.Output, res.Dropped = c.sess.out.take()
 			c.sess.mu.Unlock()
 		}
-		res.Stop = nil
 		return res, nil
 	}
 	sess := c.sess
@@ -253,8 +279,8 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 		if err != nil {
 			return nil, fmt.Errorf("op stack: %w", err)
 		}
-		res := s.result(ctx, c, r.Op)
-		res.Stop = nil
+		res := &Result{Op: r.Op}
+		s.fillState(c, res)
 		res.Frames, res.Shown, res.Total = fs, len(fs), total
 		return res, nil
 	case "scopes":
@@ -296,17 +322,23 @@ func (s *Supervisor) result(ctx context.Context, c *conversation, op string) *Re
 }
 
 func (s *Supervisor) fill(ctx context.Context, c *conversation, res *Result) {
+	s.fillState(c, res)
+	if res.State == stateStopped {
+		res.Stop = c.sess.stopInfo(ctx)
+	}
+}
+
+// fillState fills the session, state and end, without the stop (which
+// may cost requests: the ops that do not show it skip it).
+func (s *Supervisor) fillState(c *conversation, res *Result) {
 	if c.sess == nil {
 		res.State = "none"
 		return
 	}
 	sn := c.sess.snap()
 	res.Session, res.State = c.sess.label, sn.state
-	switch sn.state {
-	case stateEnded:
+	if sn.state == stateEnded {
 		res.Ended, res.ExitCode = sn.endReason, sn.exitCode
-	case stateStopped:
-		res.Stop = c.sess.stopInfo(ctx)
 	}
 }
 
@@ -315,21 +347,21 @@ func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root stri
 	if r.File == "" {
 		return nil, errors.New("op breakpoints: argument 'file' is required")
 	}
-	file, err := resolveIn(root, r.File)
+	file, err := agentPath(root, "file", r.File)
 	if err != nil {
 		return nil, fmt.Errorf("op breakpoints: %w", err)
 	}
 	if fi, err := os.Stat(file); err != nil || fi.IsDir() {
 		return nil, fmt.Errorf("op breakpoints: argument 'file': %s is not a file", r.File)
 	}
-	lines := slices.Clone(r.Lines)
-	for _, l := range lines {
-		if l < 1 {
-			return nil, fmt.Errorf("op breakpoints: argument 'lines': want lines ≥ 1, got %d", l)
-		}
+	specs := slices.Clone(r.Specs)
+	for _, l := range r.Lines {
+		specs = append(specs, LineSpec{Line: l})
 	}
-	slices.Sort(lines)
-	lines = slices.Compact(lines)
+	lines, err := checkSpecs(specs)
+	if err != nil {
+		return nil, fmt.Errorf("op breakpoints: %w", err)
+	}
 	if len(lines) == 0 {
 		delete(c.bps, file)
 	} else {
@@ -344,7 +376,9 @@ func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root stri
 		res.Breakpoints = bps
 	} else {
 		for _, l := range lines {
-			res.Breakpoints = append(res.Breakpoints, Breakpoint{File: relTo(root, file), Line: l, Pending: true})
+			bp := breakpointOf(relTo(root, file), l)
+			bp.Pending = true
+			res.Breakpoints = append(res.Breakpoints, bp)
 		}
 	}
 	if len(lines) == 0 {
@@ -353,7 +387,7 @@ func (s *Supervisor) breakpoints(ctx context.Context, c *conversation, root stri
 	return res, nil
 }
 
-func pendingList(root string, table map[string][]int) []Breakpoint {
+func pendingList(root string, table map[string][]LineSpec) []Breakpoint {
 	files := make([]string, 0, len(table))
 	for f := range table {
 		files = append(files, f)
@@ -362,33 +396,25 @@ func pendingList(root string, table map[string][]int) []Breakpoint {
 	var out []Breakpoint
 	for _, f := range files {
 		for _, l := range table[f] {
-			out = append(out, Breakpoint{File: relTo(root, f), Line: l, Pending: true})
+			bp := breakpointOf(relTo(root, f), l)
+			bp.Pending = true
+			out = append(out, bp)
 		}
 	}
 	return out
 }
 
-// resolveIn resolves a path given by the agent: relative to root, or
-// absolute inside it; symlinks may not lead out of it.
-func resolveIn(root, given string) (string, error) {
-	p := given
-	if !filepath.IsAbs(p) {
-		p = filepath.Join(root, p)
-	}
-	p = filepath.Clean(p)
-	if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) && rel != "." {
-		return "", fmt.Errorf("%s is outside the workspace root", given)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
+// agentPath confines a path the agent gave as argument arg (relative to
+// root, or absolute) with workspace.Resolve, the one confinement check,
+// and returns it under root as given, so that it shows relative to root
+// as the agent's other paths do. An in-root symlink is followed: the
+// adapter gets the file it points to.
+func agentPath(root, arg, given string) (string, error) {
+	_, rel, err := workspace.Resolve(root, given)
 	if err != nil {
-		realRoot = root
+		return "", fmt.Errorf("argument '%s': %w", arg, err)
 	}
-	if real, err := filepath.EvalSymlinks(p); err == nil {
-		if rel, err := filepath.Rel(realRoot, real); err != nil || !filepath.IsLocal(rel) && rel != "." {
-			return "", fmt.Errorf("%s leads outside the workspace root through a symlink", given)
-		}
-	}
-	return p, nil
+	return filepath.Join(root, filepath.FromSlash(rel)), nil
 }
 
 // Close terminates every session. It does not wait for running calls:

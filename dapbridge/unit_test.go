@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // TestAdapterStatus checks the intersection rule's reasons: a missing
@@ -30,18 +31,18 @@ func TestAdapterStatus(t *testing.T) {
 		lookPath func(string) (string, error)
 		want     AdapterStatus
 	}{
-		{"delve usable", "delve", found, AdapterStatus{ID: "delve", Command: "dlv dap", Usable: true, Marker: "go.mod"}},
-		{"delve binary missing", "delve", noBinaries, AdapterStatus{ID: "delve", Command: "dlv dap", Marker: "go.mod",
+		{"delve usable", "delve", found, AdapterStatus{ID: "delve", Command: "dlv dap", Usable: true, Marker: "go.mod", Markers: []string{"go.mod"}}},
+		{"delve binary missing", "delve", noBinaries, AdapterStatus{ID: "delve", Command: "dlv dap", Marker: "go.mod", Markers: []string{"go.mod"},
 			Reason: "dlv not found on PATH or in $GOPATH/bin (go install github.com/go-delve/delve/cmd/dlv@v1.27.2)"}},
-		{"dart marker missing", "dart", found, AdapterStatus{ID: "dart", Command: "dart debug_adapter", Reason: "no pubspec.yaml in the root"}},
+		{"dart marker missing", "dart", found, AdapterStatus{ID: "dart", Command: "dart debug_adapter", Reason: "no pubspec.yaml under the root"}},
 		{"dart both missing", "dart", noBinaries, AdapterStatus{ID: "dart", Command: "dart debug_adapter",
-			Reason: "no pubspec.yaml in the root; dart not found on PATH (install the Dart SDK)"}},
+			Reason: "no pubspec.yaml under the root; dart not found on PATH (install the Dart SDK)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := newResolver()
 			r.lookPath = tt.lookPath
-			got := r.status(context.Background(), adapterByID(tt.adapter), root)
+			got := r.status(context.Background(), adapterByID(tt.adapter), root, scanMarkers(root).found[tt.adapter])
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("status (-want +got):\n%s", diff)
 			}
@@ -261,21 +262,34 @@ func TestCapValue(t *testing.T) {
 	}
 }
 
-func TestResolveIn(t *testing.T) {
+// TestAgentPath: the agent's paths go through workspace.Resolve; a
+// refusal names the argument and the path and wraps ErrOutside, and an
+// accepted path comes back under the root as given (an in-root symlink
+// followed to its target).
+func TestAgentPath(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "a.go"), nil, 0o644)
 	os.Symlink(os.TempDir(), filepath.Join(root, "out"))
-	tests := []struct{ in, wantErr string }{
-		{"a.go", ""},
-		{filepath.Join(root, "a.go"), ""},
-		{"../x.go", "../x.go is outside the workspace root"},
-		{"/etc/passwd", "/etc/passwd is outside the workspace root"},
-		{"out", "out leads outside the workspace root through a symlink"},
+	os.Symlink("a.go", filepath.Join(root, "alias.go"))
+	tests := []struct{ in, want, wantErr string }{
+		{"a.go", "a.go", ""},
+		{filepath.Join(root, "a.go"), "a.go", ""},
+		{"alias.go", "a.go", ""},
+		{"new/b.go", "new/b.go", ""}, // does not exist yet: the caller's stat says so
+		{"../x.go", "", `argument 'file': path "../x.go" leads outside the workspace root`},
+		{"/etc/passwd", "", `argument 'file': path "/etc/passwd" leads outside the workspace root`},
+		{"out/x.go", "", `argument 'file': path "out/x.go" leads outside the workspace root through a symlink`},
 	}
 	for _, tt := range tests {
-		_, err := resolveIn(root, tt.in)
-		if got := errString(err); got != tt.wantErr {
-			t.Errorf("resolveIn(%q) = %q, want %q", tt.in, got, tt.wantErr)
+		got, err := agentPath(root, "file", tt.in)
+		if tt.wantErr == "" {
+			if err != nil || got != filepath.Join(root, tt.want) {
+				t.Errorf("agentPath(%q) = %q, %v; want %q", tt.in, got, err, filepath.Join(root, tt.want))
+			}
+			continue
+		}
+		if !errors.Is(err, workspace.ErrOutside) || !strings.HasPrefix(errString(err), tt.wantErr) {
+			t.Errorf("agentPath(%q) error = %q, want it to start %q and wrap ErrOutside", tt.in, errString(err), tt.wantErr)
 		}
 	}
 }
@@ -287,27 +301,44 @@ func errString(err error) string {
 	return err.Error()
 }
 
+// TestParseConfig: snake_case keys over the defaults; the old camelCase
+// keys read with a deprecation warning; unknown keys and bad durations
+// are errors naming the section and the key.
 func TestParseConfig(t *testing.T) {
+	d := DefaultOptions
 	tests := []struct {
-		name, in string
-		want     Options
-		wantErr  bool
+		name, in  string
+		want      Options
+		warn, err string
 	}{
-		{"nil", "", DefaultOptions, false},
-		{"ttl", `{"ttl":"2m","stopWait":"3s"}`, Options{TTL: 2 * time.Minute, StopWait: 3 * time.Second, LaunchTimeout: DefaultOptions.LaunchTimeout}, false},
-		{"unknown field", `{"tll":"2m"}`, DefaultOptions, true},
-		{"bad duration", `{"ttl":"soon"}`, DefaultOptions, true},
+		{name: "nil", in: "", want: d},
+		{name: "snake_case", in: `{"ttl":"2m","stop_wait":"3s","launch_timeout":"1m"}`,
+			want: Options{TTL: 2 * time.Minute, StopWait: 3 * time.Second, LaunchTimeout: time.Minute}},
+		{name: "camelCase warns", in: `{"ttl":"2m","stopWait":"3s"}`,
+			want: Options{TTL: 2 * time.Minute, StopWait: 3 * time.Second, LaunchTimeout: d.LaunchTimeout},
+			warn: `config debug.stopWait is deprecated: write "stop_wait"`},
+		{name: "unknown key", in: `{"tll":"2m"}`, err: `config debug: unknown key "tll" (known: ttl, stop_wait, launch_timeout)`},
+		{name: "bad duration", in: `{"ttl":"soon"}`, err: `config debug.ttl: want a positive duration`},
+		{name: "seconds as a number", in: `{"stop_wait":15}`, err: `config debug.stop_wait: want a duration string such as "15s"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseConfig(json.RawMessage(tt.in))
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("err = %v", err)
-			}
-			if err == nil {
-				if diff := cmp.Diff(tt.want, got); diff != "" {
-					t.Errorf("(-want +got):\n%s", diff)
+			var warn strings.Builder
+			got, err := parseConfig(json.RawMessage(tt.in), &warn)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.err)
 				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if !strings.Contains(warn.String(), tt.warn) || (tt.warn == "") != (warn.Len() == 0) {
+				t.Errorf("warning %q, want %q", warn.String(), tt.warn)
 			}
 		})
 	}

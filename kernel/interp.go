@@ -308,7 +308,7 @@ func runProbe(ctx context.Context, path, dir string, args ...string) (string, er
 		return "", fmt.Errorf("%s did not answer within %v", path, probeTimeout)
 	}
 	if err := p.Err(); err != nil {
-		return string(out), fmt.Errorf("%s: %s%s", path, exitStatus(err), stderrNote(p.StderrTail()))
+		return string(out), fmt.Errorf("%s: %s%s", path, exitStatus(err), stderrNote(p.StderrTail(stderrNoteLines)))
 	}
 	return string(out), nil
 }

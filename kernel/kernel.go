@@ -137,14 +137,14 @@ func (k *Kernel) waitReady(ctx context.Context) error {
 		case m, ok := <-k.msgs:
 			if !ok {
 				<-k.proc.Done()
-				return fmt.Errorf("the %s kernel (%s) exited during start-up (%v)%s", k.Lang, k.Interp.Path, k.proc.Err(), stderrNote(k.proc.StderrTail()))
+				return fmt.Errorf("the %s kernel (%s) exited during start-up (%v)%s", k.Lang, k.Interp.Path, k.proc.Err(), stderrNote(k.proc.StderrTail(stderrNoteLines)))
 			}
 			if m.T == "ready" {
 				k.Version = m.Version
 				return nil
 			}
 		case <-t.C:
-			return fmt.Errorf("the %s kernel (%s) did not start within %v%s", k.Lang, k.Interp.Path, startTimeout, stderrNote(k.proc.StderrTail()))
+			return fmt.Errorf("the %s kernel (%s) did not start within %v%s", k.Lang, k.Interp.Path, startTimeout, stderrNote(k.proc.StderrTail(stderrNoteLines)))
 		case <-ctx.Done():
 			return fmt.Errorf("starting the %s kernel: %w", k.Lang, ctx.Err())
 		}
@@ -705,10 +705,10 @@ func (c *cell) crashedWith(stopping string) RunResult {
 	res := c.result(StatusCrashed)
 	res.StateLost = true
 	status := exitText(c.k.proc.Err())
-	c.k.log.Warn().Int("cell", c.id).Str("status", status).Str("stderr", stderrLines(c.k.proc.StderrTail(), logStderrLines)).
+	c.k.log.Warn().Int("cell", c.id).Str("status", status).Str("stderr", cleanStderr(c.k.proc.StderrTail(logStderrLines))).
 		Msg("the kernel exited while running a cell")
 	res.Err = fmt.Sprintf("the %s kernel exited (%s) while running the cell; the next cell starts a fresh kernel: kernel restarted; state lost%s",
-		c.k.Lang, status, stderrNote(c.k.proc.StderrTail()))
+		c.k.Lang, status, stderrNote(c.k.proc.StderrTail(stderrNoteLines)))
 	if stopping != "" {
 		res.Status = stopping
 	}
@@ -726,29 +726,21 @@ func exitStatus(err error) string {
 	return err.Error()
 }
 
-// stderrNote is the tail of the interpreter's own stderr, if any, for a
-// result.
+// stderrNoteLines is how many lines of an interpreter's stderr an error
+// about its exit shows; logStderrLines, how many a log line carries.
+const (
+	stderrNoteLines = 15
+	logStderrLines  = 5
+)
+
+// stderrNote follows an error about an interpreter's exit with the end of
+// its stderr (already cut to lines by proc's StderrTail).
 func stderrNote(tail string) string {
-	lines := stderrLines(tail, 15)
-	if lines == "" {
+	if tail = cleanStderr(tail); tail == "" {
 		return ""
 	}
-	return "\nits stderr ends with:\n" + lines
+	return "\nits stderr ends with:\n" + tail
 }
 
-// logStderrLines is how many lines of an interpreter's stderr a log line
-// about its exit carries.
-const logStderrLines = 5
-
-// stderrLines is the last n lines of an interpreter's stderr, cleaned.
-func stderrLines(tail string, n int) string {
-	tail = strings.TrimSpace(cleanText(tail))
-	if tail == "" {
-		return ""
-	}
-	lines := strings.Split(tail, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
+// cleanStderr is an interpreter's stderr as text fit for a message.
+func cleanStderr(tail string) string { return strings.TrimSpace(cleanText(tail)) }

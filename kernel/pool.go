@@ -148,7 +148,7 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 	if s.k != nil {
 		if exited, err := s.k.Exited(); exited {
 			s.note = fmt.Sprintf("the previous %s kernel had exited (%s): kernel restarted; state lost", lang, exitText(err))
-			s.k.log.Warn().Str("status", exitText(err)).Str("stderr", stderrLines(s.k.proc.StderrTail(), logStderrLines)).
+			s.k.log.Warn().Str("status", exitText(err)).Str("stderr", cleanStderr(s.k.proc.StderrTail(logStderrLines))).
 				Msg("the kernel had exited between cells: restarting it")
 			s.k = nil
 		}

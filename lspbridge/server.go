@@ -111,8 +111,8 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	defer cancel()
 	if err := s.initialize(ictx); err != nil {
 		s.shutdown(context.WithoutCancel(ctx))
-		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", lastLines(p.StderrTail(), logStderrLines)).Msg("language server did not initialize")
-		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail()))
+		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", p.StderrTail(logStderrLines)).Msg("language server did not initialize")
+		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail(8)))
 	}
 	log.Info().Dur("took", time.Since(s.started)).Msg("language server started")
 	go s.logExit()
@@ -132,7 +132,7 @@ func (s *server) logExit() {
 	case s.stopped.Load():
 		// stop logs it, once the process is gone.
 	default:
-		s.log.Warn().Str("status", exitStatus(s.proc)).Str("stderr", lastLines(s.proc.StderrTail(), logStderrLines)).
+		s.log.Warn().Str("status", exitStatus(s.proc)).Str("stderr", s.proc.StderrTail(logStderrLines)).
 			Msg("language server exited on its own; the next call restarts it")
 	}
 }
@@ -153,24 +153,10 @@ func exitStatus(p *proc.Process) string {
 
 // tail formats a child's stderr tail for an error message: its last lines.
 func tail(stderr string) string {
-	last := lastLines(stderr, 8)
-	if last == "" {
+	if stderr == "" {
 		return " (no stderr output)"
 	}
-	return "; stderr: " + strings.ReplaceAll(last, "\n", "\n  ")
-}
-
-// lastLines is the last n lines of a child's stderr, trimmed.
-func lastLines(stderr string, n int) string {
-	stderr = strings.TrimSpace(stderr)
-	if stderr == "" {
-		return ""
-	}
-	lines := strings.Split(stderr, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
+	return "; stderr: " + strings.ReplaceAll(stderr, "\n", "\n  ")
 }
 
 // initialize runs the LSP handshake.
@@ -352,7 +338,7 @@ func (s *server) loading() bool {
 
 // exitErr says that the server exited, with its stderr tail.
 func (s *server) exitErr() error {
-	return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail()))
+	return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail(8)))
 }
 
 // hung stops a server that did not answer or read within RequestTimeout
@@ -365,7 +351,7 @@ func (s *server) hung(what string) error {
 	s.proc.Signal(syscall.SIGKILL)
 	go s.proc.Stop(context.Background(), nil)
 	return fmt.Errorf("%s did not %s within %s: it was stopped and starts afresh on next use%s",
-		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail()))
+		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail(8)))
 }
 
 // call is conn.call bounded by the caller's ctx, RequestTimeout and the

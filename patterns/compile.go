@@ -8,6 +8,7 @@ package patterns
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -76,6 +77,45 @@ func (p *pnode) isSemicolon() bool {
 // to an empty $$$.
 func (p *pnode) isComma() bool { return p.meta == metaNone && p.leaf && !p.named && p.text == "," }
 
+// lowerMeta finds a would-be metavariable with a lowercase name ($args),
+// which is plain text to the grammar.
+var lowerMeta = regexp.MustCompile(`\$+[a-z][A-Za-z0-9_]*`)
+
+// loneBody finds braces holding only a $$$ metavariable (expanded: any
+// run of three identical non-space characters then a name).
+var loneBody = regexp.MustCompile(`\{\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\}`)
+
+// altMeta finds an expanded metavariable's marker run (see altPrefix).
+var altMeta = regexp.MustCompile(`µ+`)
+
+// loneFor finds a for header that is only a $$$ metavariable.
+var loneFor = regexp.MustCompile(`\bfor\s*\(\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\)`)
+
+// dropForSemis removes the two ';' a retried for ($$$;;) header added
+// after its $$$, so the run takes the whole header.
+func dropForSemis(p *pnode) {
+	for i := 0; i+3 < len(p.children); i++ {
+		c := p.children
+		if c[i].meta == metaMulti && c[i+1].isSemicolon() && c[i+2].isSemicolon() && c[i+3].leaf && c[i+3].text == ")" {
+			p.children = append(c[:i+1:i+1], c[i+3:]...)
+			break
+		}
+	}
+	for _, c := range p.children {
+		dropForSemis(c)
+	}
+}
+
+// keywordAsName reports a reading whose first token is a name spelled
+// like one of the grammar's keywords (a method named switch).
+func (p *Pattern) keywordAsName() bool {
+	n := p.nodes[0]
+	for !n.leaf && n.meta == metaNone && len(n.children) > 0 {
+		n = n.children[0]
+	}
+	return n.leaf && n.named && isWord(n.text) && p.Lang.keywords[n.text]
+}
+
 // CompileOptions force how a pattern is read.
 type CompileOptions struct {
 	// Context restricts the ladder to one context: statement, expression,
@@ -117,6 +157,30 @@ func (p *Pattern) ReadAs() string {
 	return fmt.Sprintf("%s: sequence of %d (%s)", p.Context, len(p.Roots), strings.Join(p.Roots, ", "))
 }
 
+// OtherReadings returns the patterns p's source compiles to when another
+// context of the ladder is forced, when they read it as different nodes:
+// the readings a user may have meant when p's own finds nothing.
+func (p *Pattern) OtherReadings() []*Pattern {
+	var out []*Pattern
+	seen := map[string]bool{strings.TrimPrefix(p.ReadAs(), p.Context+": "): true}
+	for _, name := range p.Lang.contextNames() {
+		if name == p.Context {
+			continue
+		}
+		q, err := Compile(p.Lang, p.Source, CompileOptions{Context: name})
+		if err != nil {
+			continue
+		}
+		node := strings.TrimPrefix(q.ReadAs(), q.Context+": ")
+		if seen[node] {
+			continue
+		}
+		seen[node] = true
+		out = append(out, q)
+	}
+	return out
+}
+
 // Compile parses pattern for lang.
 func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, error) {
 	if ok, why := lang.Available(); !ok {
@@ -139,24 +203,96 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	} else if lang.braceFirst && strings.HasPrefix(strings.TrimSpace(pattern), "{") {
 		ladder = slices.Clone(ladder)
 		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == "expression" && ladder[j].name != "expression" })
+	} else if ctx := keywordContext(lang, pattern); ctx != "" {
+		// A pattern that opens with a declaration keyword or an access
+		// modifier means a declaration or member, even where a statement
+		// reading parses too (Go's func (r *T) M() *T { … } reads as a
+		// multiplication statement).
+		ladder = slices.Clone(ladder)
+		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == ctx && ladder[j].name != ctx })
 	}
-	expanded := expand(pattern, lang.expando)
+	// The annotation context serves patterns that are an annotation
+	// alone; others need not hear about it.
+	if tp := strings.TrimSpace(pattern); opts.Context == "" && !strings.HasPrefix(tp, "@") && !strings.HasPrefix(tp, "[") && !strings.HasPrefix(tp, "#[") {
+		ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return s.name == "annotation" })
+	}
+	expanded := lang.expand(pattern)
 	p := newParser()
 	defer p.close()
 	var fails []string
-	for _, s := range ladder {
-		pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector)
-		if pat != nil {
-			return pat, nil
-		}
-		if !slices.Contains(fails, why) {
-			fails = append(fails, why)
+	// A clean parse in any context beats one that needs the tolerance
+	// for errors next to metavariables (see tolerable), and a single node
+	// covering the whole pattern, even a tolerated one, beats a sequence
+	// (C's #define $M $$$ is a preproc_def, not an identifier and an
+	// argument; Dart's for ($$$) { $$$ } a loop, not a method).
+	// A reading that takes a keyword for a name (Java's for ($$$) { $$$ }
+	// as a constructor named for) comes last of all.
+	var seq, suspect *Pattern
+	for _, tolerant := range []bool{false, true} {
+		for _, s := range ladder {
+			pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector, tolerant)
+			if pat != nil && pat.keywordAsName() {
+				if suspect == nil {
+					suspect = pat
+				}
+				continue
+			}
+			if pat != nil && len(pat.nodes) == 1 {
+				return pat, nil
+			}
+			if pat != nil {
+				if seq == nil {
+					seq = pat
+				}
+				continue
+			}
+			if !tolerant && !slices.Contains(fails, why) {
+				fails = append(fails, why)
+			}
 		}
 	}
-	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector", lang.ID, strings.Join(fails, "; "))
+	if seq != nil {
+		return seq, nil
+	}
+	// A body that is a lone $$$ where a statement needs its ';' (C#
+	// reads { $$$ } after if (…) as an initializer), and a for header
+	// that is a lone $$$: retry with the ';'s, which the pattern then
+	// drops again.
+	retry := loneBody.ReplaceAllString(expanded, "{ ${1}; }")
+	retry = loneFor.ReplaceAllString(retry, "for (${1};;)")
+	if retry != expanded && opts.Selector == "" {
+		for _, s := range ladder {
+			if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", true); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
+				dropForSemis(pat.nodes[0])
+				return pat, nil
+			}
+		}
+	}
+	// PHP writes variables with '$', and Ruby's class names are
+	// constants: a $X where the grammar wants one ($X = $Y, catch
+	// (Exception $E), class $C < $B) is read as one, with the language's
+	// prefix before the placeholder.
+	if lang.altPrefix != "" && opts.Selector == "" {
+		vars := altMeta.ReplaceAllStringFunc(expanded, func(m string) string { return lang.altPrefix + m })
+		for _, tolerant := range []bool{false, true} {
+			for _, s := range ladder {
+				if pat, _ := tryScaffold(p, lang, s, pattern, vars, "", tolerant); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
+					return pat, nil
+				}
+			}
+		}
+	}
+	if suspect != nil {
+		return suspect, nil
+	}
+	hint := ""
+	if m := lowerMeta.FindString(pattern); m != "" {
+		hint = fmt.Sprintf("; %s is not a metavariable: names are uppercase (%s)", m, strings.ToUpper(m))
+	}
+	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector%s", lang.ID, strings.Join(fails, "; "), hint)
 }
 
-func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string) (*Pattern, string) {
+func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string, tolerant bool) (*Pattern, string) {
 	body := expanded
 	if s.indent != "" {
 		body = strings.ReplaceAll(body, "\n", "\n"+s.indent)
@@ -174,10 +310,21 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	for he > hs && isSpace(text[he-1]) {
 		he--
 	}
-	if i, bad := tree.firstError(); bad {
-		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent)
+	if i, bad := tree.firstError(); bad && (!tolerant || !tolerable(tree, hs, he)) {
+		return nil, s.name + ": " + describeError(tree, i, hs, he, s.prefix, s.indent, pattern)
 	}
-	roots, why := peel(tree, hs, he)
+	for i := range tree.nodes {
+		if n := &tree.nodes[i]; n.start == n.end && n.start == he && n.named() && n.flags&flagMissing == 0 && !tree.skip(i) {
+			// An empty node the grammar allows (Python's body after
+			// def f():) is not code the pattern wrote: nothing could
+			// match it.
+			return nil, fmt.Sprintf("%s: the pattern is incomplete (an empty %s)", s.name, lang.kindName(lang.kind(n.sym)))
+		}
+	}
+	roots, why := peel(tree, hs, he, false)
+	if roots == nil {
+		roots, _ = peel(tree, hs, he, true)
+	}
 	if roots == nil {
 		return nil, s.name + ": " + why
 	}
@@ -194,7 +341,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 			return nil, fmt.Sprintf("%s: no %s node in the pattern", s.name, selector)
 		}
 	}
-	c := &compiler{t: tree}
+	c := &compiler{t: tree, he: he}
 	pat := &Pattern{Source: pattern, Lang: lang, Context: s.name}
 	for _, r := range roots {
 		pn := c.build(r)
@@ -220,11 +367,151 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	return pat, ""
 }
 
+// declKeywords are, per language, the words that open a declaration
+// ("declaration") or only a class member ("member").
+var declKeywords = map[string]map[string]string{
+	"go":         {"func": "declaration", "type": "declaration", "import": "declaration", "package": "declaration"},
+	"c":          {"#define": "declaration", "#include": "declaration", "#if": "declaration", "#ifdef": "declaration", "#ifndef": "declaration", "typedef": "declaration", "struct": "declaration", "static": "declaration"},
+	"cpp":        {"#define": "declaration", "#include": "declaration", "#if": "declaration", "#ifdef": "declaration", "#ifndef": "declaration", "template": "declaration", "namespace": "declaration", "class": "declaration", "typedef": "declaration", "public:": "member", "private:": "member"},
+	"java":       {"import": "declaration", "package": "declaration", "class": "declaration", "interface": "declaration", "enum": "declaration", "record": "declaration", "public": "member", "private": "member", "protected": "member", "@": "member"},
+	"c-sharp":    {"using": "declaration", "namespace": "declaration", "class": "declaration", "interface": "declaration", "enum": "declaration", "struct": "declaration", "record": "declaration", "public": "member", "private": "member", "protected": "member", "internal": "member", "[": "member"},
+	"kotlin":     {"import": "declaration", "package": "declaration", "class": "declaration", "interface": "declaration", "object": "declaration", "fun": "declaration", "data": "declaration", "private": "member", "public": "member", "protected": "member", "internal": "member", "override": "member"},
+	"scala":      {"import": "declaration", "package": "declaration", "class": "declaration", "object": "declaration", "trait": "declaration", "def": "member", "private": "member", "override": "member"},
+	"swift":      {"import": "declaration", "class": "declaration", "struct": "declaration", "enum": "declaration", "protocol": "declaration", "extension": "declaration", "func": "member", "private": "member", "public": "member", "@": "member"},
+	"rust":       {"fn": "declaration", "impl": "declaration", "struct": "declaration", "enum": "declaration", "trait": "declaration", "use": "declaration", "mod": "declaration", "pub": "declaration", "#[": "declaration"},
+	"dart":       {"import": "declaration", "export": "declaration", "library": "declaration", "part": "declaration", "class": "declaration", "mixin": "declaration", "extension": "declaration", "@": "member"},
+	"php":        {"namespace": "declaration", "use": "declaration", "class": "declaration", "interface": "declaration", "trait": "declaration", "public": "member", "private": "member", "protected": "member"},
+	"typescript": {"import": "declaration", "export": "declaration", "interface": "declaration", "type": "declaration", "private": "member", "public": "member", "protected": "member", "readonly": "member", "@": "member"},
+	"tsx":        {"import": "declaration", "export": "declaration", "interface": "declaration", "type": "declaration", "private": "member", "public": "member", "protected": "member", "readonly": "member", "@": "member"},
+	"javascript": {"import": "declaration", "export": "declaration", "@": "member"},
+}
+
+// keywordContext returns the context a pattern's first word asks for,
+// when the language has it.
+func keywordContext(lang *Language, pattern string) string {
+	kw := declKeywords[lang.ID]
+	if kw == nil {
+		return ""
+	}
+	s := strings.TrimSpace(pattern)
+	end := strings.IndexAny(s, " \t\n(<{'\"")
+	if end < 0 {
+		end = len(s)
+	}
+	word := s[:end]
+	ctx, ok := kw[word]
+	if !ok && s != "" && (s[0] == '@' || s[0] == '[') {
+		ctx, ok = kw[s[:1]]
+	}
+	if !ok && strings.HasPrefix(s, "#[") {
+		ctx, ok = kw["#["]
+	}
+	if !ok || !slices.Contains(lang.contextNames(), ctx) {
+		return ""
+	}
+	return ctx
+}
+
+// tolerable reports whether every ERROR and MISSING node of a pattern's
+// parse sits at or next to a metavariable: an ERROR whose whole text is
+// one (a lone $$$ where the grammar wants a statement, member, arm or
+// pair), or a MISSING token right before or after one (the ';' a bare
+// $$$ lacks). Such a parse reads the metavariable where the user put it;
+// an error anywhere else means the pattern is not code.
+func tolerable(t *Tree, hs, he uint32) bool {
+	e := t.Lang.expando
+	var ok func(i int) bool
+	ok = func(i int) bool {
+		n := &t.nodes[i]
+		if n.flags&flagMissing != 0 {
+			// Only a separator may be missing: a missing body or name
+			// (Python's class $A) means the pattern is incomplete.
+			k := t.Lang.kindName(t.Lang.kind(n.sym))
+			return (k == ";" || k == ",") && n.start >= hs && n.start <= he &&
+				(endsWithMeta(string(t.Src[hs:n.start]), e) || startsWithMeta(string(t.Src[n.start:he]), e))
+		}
+		var prev int = -1
+		for c := i + 1; c < int(n.next); c = int(t.nodes[c].next) {
+			cn := &t.nodes[c]
+			if cn.flags&flagError != 0 {
+				// A metavariable standing alone where the grammar wanted
+				// something else: between punctuation, not glued to a
+				// word the pattern wrote (class $A).
+				if cn.start < hs || cn.end > he || !t.metaError(c) {
+					return false
+				}
+				nx := int(cn.next)
+				for nx < int(n.next) && t.skip(nx) && !t.metaError(nx) {
+					nx = int(t.nodes[nx].next)
+				}
+				if prev >= 0 && t.wordLeaf(prev) || nx < int(n.next) && t.wordLeaf(nx) {
+					return false
+				}
+			} else if !ok(c) {
+				return false
+			}
+			if !t.skip(c) || t.metaError(c) {
+				prev = c
+			}
+		}
+		if n.flags&flagError != 0 && i == 0 {
+			return false
+		}
+		return true
+	}
+	return len(t.nodes) > 0 && ok(0)
+}
+
+// wordLeaf reports a named leaf that is not a metavariable: a word the
+// pattern wrote, which an ERROR beside it may have been meant to join.
+func (t *Tree) wordLeaf(i int) bool {
+	n := &t.nodes[i]
+	if !n.named() || n.next != uint32(i)+1 {
+		return false
+	}
+	m, _ := t.Lang.metaText(string(t.Src[n.start:n.end]))
+	return m == metaNone
+}
+
+// endsWithMeta reports whether s, trailing space trimmed, ends with a
+// metavariable token (in the expanded text).
+func endsWithMeta(s, e string) bool {
+	s = strings.TrimRight(s, " \t\r\n")
+	i := len(s)
+	for i > 0 && (s[i-1] == '_' || s[i-1] >= 'A' && s[i-1] <= 'Z' || s[i-1] >= '0' && s[i-1] <= '9') {
+		i--
+	}
+	if e == "" {
+		e = "$"
+	}
+	return strings.HasSuffix(s[:i], e) && (i < len(s) || strings.HasSuffix(s[:i], e+e+e))
+}
+
+// startsWithMeta reports whether s, leading space trimmed, starts with a
+// metavariable token.
+func startsWithMeta(s, e string) bool {
+	s = strings.TrimLeft(s, " \t\r\n")
+	if e == "" {
+		e = "$"
+	}
+	for range 3 {
+		if !strings.HasPrefix(s, e) {
+			break
+		}
+		s = s[len(e):]
+		if s == "" || s[0] == '_' || s[0] >= 'A' && s[0] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\n' || b == '\r' }
 
 // describeError locates the first ERROR or MISSING node relative to the
-// pattern text.
-func describeError(t *Tree, i int, hs, he uint32, prefix, indent string) string {
+// pattern, in the user's own text (metavariables as written, never the
+// placeholder they were parsed as).
+func describeError(t *Tree, i int, hs, he uint32, prefix, indent, pattern string) string {
 	n := &t.nodes[i]
 	what := "syntax error"
 	if n.flags&flagMissing != 0 {
@@ -233,19 +520,62 @@ func describeError(t *Tree, i int, hs, he uint32, prefix, indent string) string 
 	if n.start < uint32(len(prefix)) || n.start > he {
 		return what + " at the end of the pattern"
 	}
-	// Line and column inside the pattern (expanded text, 1-based).
-	e := t.Lang.expando
-	frag := restore(string(t.Src[len(prefix):n.start]), e)
+	body := string(t.Src[len(prefix) : uint32(len(t.Src))-0])
+	from := userOffset(pattern, t.Lang.expando, indent, body, int(n.start)-len(prefix))
+	to := userOffset(pattern, t.Lang.expando, indent, body, int(min(n.end, he))-len(prefix))
+	frag := pattern[:from]
 	line := strings.Count(frag, "\n") + 1
 	col := utf8.RuneCountInString(frag[strings.LastIndex(frag, "\n")+1:]) + 1
-	if line > 1 {
-		col -= len(indent)
+	near := pattern[from:max(from, to)]
+	if r := []rune(near); len(r) > 20 {
+		near = string(r[:20])
 	}
-	near := restore(string(t.Src[n.start:min(n.end, n.start+20, uint32(len(t.Src)))]), e)
 	if near != "" && n.flags&flagMissing == 0 {
 		return fmt.Sprintf("%s at %d:%d near %q", what, line, col, near)
 	}
 	return fmt.Sprintf("%s at %d:%d", what, line, col)
+}
+
+// userOffset maps an offset in the parsed body (the expanded pattern with
+// indent after each newline) back to the user's pattern.
+func userOffset(pattern, e, indent, body string, off int) int {
+	exp := expand(pattern, e)
+	// body → expanded: drop the indent inserted after each newline.
+	x := 0
+	for b := 0; b < off && b < len(body) && x < len(exp); {
+		if body[b] == '\n' && indent != "" && strings.HasPrefix(body[b+1:], indent) {
+			b += 1 + len(indent)
+			x++
+			continue
+		}
+		b++
+		x++
+	}
+	// expanded → pattern: walk both as expand does.
+	if e == "" {
+		return min(x, len(pattern))
+	}
+	i, j := 0, 0
+	for i < len(pattern) && j < x {
+		if pattern[i] == '$' {
+			k := 0
+			for i+k < len(pattern) && pattern[i+k] == '$' {
+				k++
+			}
+			switch {
+			case k >= 3:
+				i, j = i+3, j+3*len(e)
+			case i+k < len(pattern) && (pattern[i+k] == '_' || pattern[i+k] >= 'A' && pattern[i+k] <= 'Z'):
+				i, j = i+k, j+k*len(e)
+			default:
+				i, j = i+k, j+k
+			}
+			continue
+		}
+		i++
+		j++
+	}
+	return i
 }
 
 // sequenceKinds are containers whose children are a run of statements: a
@@ -261,13 +591,25 @@ var sequenceKinds = map[string]bool{
 // peel finds the node(s) that make up the hole [hs,he) of the scaffold: the
 // deepest node covering it when it covers exactly, or the run of its
 // children that tiles it (a sequence).
-func peel(t *Tree, hs, he uint32) ([]int, string) {
+func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 	nodes := t.nodes
+	// With semi, a ';' the scaffold put after the pattern may end the
+	// pattern's statement (Dart's if (…) $X.dispose()): a node ending
+	// there still ends with the pattern.
+	he2 := he
+	for semi && he2 < uint32(len(t.Src)) && (t.Src[he2] == ' ' || t.Src[he2] == '\t') {
+		he2++
+	}
+	if semi && he2 < uint32(len(t.Src)) && t.Src[he2] == ';' {
+		he2++
+	} else {
+		he2 = he
+	}
 	cur := 0
 	for {
 		found := -1
 		for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
-			if t.skip(c) {
+			if t.skip(c) && !t.metaError(c) {
 				continue
 			}
 			if nodes[c].start <= hs && nodes[c].end >= he {
@@ -282,16 +624,17 @@ func peel(t *Tree, hs, he uint32) ([]int, string) {
 	}
 	var kids []int
 	for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
-		if t.skip(c) || nodes[c].end <= hs || nodes[c].start >= he {
+		if t.skip(c) && !t.metaError(c) || nodes[c].end <= hs || nodes[c].start >= he {
 			continue
 		}
-		if nodes[c].start < hs || nodes[c].end > he {
+		if ce := t.trimEnd(c, he); nodes[c].start < hs || ce > he && ce != he2 {
 			return nil, "the pattern does not form whole syntax nodes"
 		}
 		kids = append(kids, c)
 	}
 	n := &nodes[cur]
-	if n.start == hs && n.end == he {
+	end := t.trimEnd(cur, he)
+	if n.start == hs && (end == he || end == he2) {
 		allNamed := len(kids) >= 2
 		for _, k := range kids {
 			allNamed = allNamed && nodes[k].named()
@@ -313,6 +656,16 @@ func peel(t *Tree, hs, he uint32) ([]int, string) {
 	return named, ""
 }
 
+// trimEnd is node i's end, less the whitespace after the pattern's end
+// he that it may hold (a TOML table or YAML item owns its newline).
+func (t *Tree) trimEnd(i int, he uint32) uint32 {
+	end := t.nodes[i].end
+	for end > he && isSpace(t.Src[end-1]) {
+		end--
+	}
+	return end
+}
+
 // skip reports nodes that matching ignores: comments, other extras, and
 // MISSING nodes.
 func (t *Tree) skip(i int) bool {
@@ -324,27 +677,101 @@ func (t *Tree) skip(i int) bool {
 	return k >= 0 && t.Lang.comment[k]
 }
 
-type compiler struct{ t *Tree }
+// metaError reports an ERROR node whose whole text is a metavariable: a
+// tolerated parse keeps it as that metavariable (see tolerable), although
+// tree-sitter may mark it extra.
+func (t *Tree) metaError(i int) bool {
+	n := &t.nodes[i]
+	if n.flags&flagError == 0 {
+		return false
+	}
+	m, _ := t.Lang.metaText(trimSeparators(string(t.Src[n.start:n.end])))
+	return m != metaNone
+}
+
+// trimSeparators drops the space and commas around an ERROR
+// node's text: an ERROR that swallowed the ',' before a lone $$$ (JSON's
+// ["a", $$$]) still stands for that $$$ (build puts the comma back).
+func trimSeparators(s string) string {
+	return strings.Trim(s, " \t\r\n,")
+}
+
+type compiler struct {
+	t  *Tree
+	he uint32 // where the pattern's text ends in the scaffold
+}
 
 func (c *compiler) build(i int) *pnode {
 	t := c.t
 	n := &t.nodes[i]
 	text := string(t.Src[n.start:n.end])
-	if m, name := metaOf(text, t.Lang.expando); m != metaNone {
+	if n.flags&flagError != 0 {
+		text = trimSeparators(text)
+	}
+	if m, name := t.Lang.metaText(text); m != metaNone {
 		return &pnode{meta: m, name: name}
 	}
 	p := &pnode{kind: t.Lang.kind(n.sym), named: n.named()}
+	missing := false
 	for ch := i + 1; ch < int(n.next); ch = int(t.nodes[ch].next) {
-		if t.skip(ch) {
+		// A token the parser invented, or the ';' the scaffold put after
+		// the pattern, is not the user's.
+		invented := t.nodes[ch].flags&flagMissing != 0 || t.nodes[ch].start >= c.he && c.he > 0
+		missing = missing || invented
+		if t.skip(ch) && !t.metaError(ch) || invented {
 			continue
 		}
+		if t.metaError(ch) && strings.HasPrefix(strings.TrimSpace(string(t.Src[t.nodes[ch].start:t.nodes[ch].end])), ",") {
+			if k, ok := t.Lang.kindOf(",", false); ok {
+				p.children = append(p.children, &pnode{kind: k, leaf: true, text: ","})
+			}
+		}
 		p.children = append(p.children, c.build(ch))
+	}
+	// The ';' after a $$$ in a body ({ $$$; }) may parse as an empty
+	// statement of its own: it only ends the $$$.
+	for k := 1; k < len(p.children); k++ {
+		if e := p.children[k]; p.children[k-1].meta == metaMulti && !e.leaf && len(e.children) == 1 && e.children[0].isSemicolon() {
+			p.children = append(p.children[:k], p.children[k+1:]...)
+			break
+		}
 	}
 	if len(p.children) == 0 {
 		p.leaf = true
 		p.text = restore(text, t.Lang.expando)
 	}
-	return p
+	// A statement that is only a $$$ and its ';' is that $$$: { $$$; }
+	// is a body of any statements. A node that is only a metavariable and
+	// a token the parser had to invent (C's $S in if ($X) $S, missing its
+	// ';') is that metavariable: any statement.
+	if len(p.children) == 2 && p.children[0].meta == metaMulti && p.children[1].isSemicolon() ||
+		len(p.children) == 1 && p.children[0].meta != metaNone && missing {
+		return p.children[0]
+	}
+	return dartBlock(t.Lang, p)
+}
+
+// dartBlock reads Dart's { $$$ } statement as the block a person means:
+// after if (…) or for (…) the grammar takes it for a set literal statement
+// (ast-grep's documented Dart trap), which no loop body would match.
+func dartBlock(l *Language, p *pnode) *pnode {
+	if l.ID != "dart" || l.kindName(p.kind) != "expression_statement" || len(p.children) == 0 {
+		return p
+	}
+	lit := p.children[0]
+	if lit.meta != metaNone || l.kindName(lit.kind) != "set_or_map_literal" || len(lit.children) < 2 {
+		return p
+	}
+	for _, c := range lit.children[1 : len(lit.children)-1] {
+		if c.meta == metaNone {
+			return p
+		}
+	}
+	block, ok := l.kindOf("block", true)
+	if !ok {
+		return p
+	}
+	return &pnode{kind: block, named: true, children: lit.children}
 }
 
 // expand rewrites metavariables for grammars that cannot parse '$' in
@@ -377,6 +804,51 @@ func expand(s, e string) string {
 		}
 	}
 	return b.String()
+}
+
+// expand rewrites a pattern's metavariables for l's grammar. TOML has
+// no token that is both a key and a value but a quoted string, so there
+// each metavariable not already inside quotes is also quoted.
+func (l *Language) expand(s string) string {
+	x := expand(s, l.expando)
+	if !l.quoteMeta {
+		return x
+	}
+	var b strings.Builder
+	e := l.expando
+	for i := 0; i < len(x); {
+		if !strings.HasPrefix(x[i:], e) {
+			b.WriteByte(x[i])
+			i++
+			continue
+		}
+		j := i
+		for strings.HasPrefix(x[j:], e) {
+			j += len(e)
+		}
+		for j < len(x) && (x[j] == '_' || x[j] >= 'A' && x[j] <= 'Z' || x[j] >= '0' && x[j] <= '9') {
+			j++
+		}
+		if i > 0 && x[i-1] == '"' {
+			b.WriteString(x[i:j])
+		} else {
+			b.WriteString(`"` + x[i:j] + `"`)
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// metaText recognises a node whose whole text is a metavariable (for
+// TOML, inside the quotes expand added).
+func (l *Language) metaText(text string) (metaKind, string) {
+	if l.quoteMeta && len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	}
+	if l.altPrefix != "" && strings.HasPrefix(text, l.altPrefix+l.expando) {
+		text = text[len(l.altPrefix):] // a metavariable read as a PHP variable or Ruby constant
+	}
+	return metaOf(text, l.expando)
 }
 
 func restore(s, e string) string {

@@ -35,6 +35,15 @@ type Language struct {
 	kindNames []string       // canonical kind → name
 	comment   []bool         // canonical kind → is a comment
 	namedSyms []uint8        // symbol → 1 when named, for pt_flatten
+	// selectorKind is Dart's named "selector" kind (a member-chain link a
+	// metavariable may absorb, see matcher.seq1); -1 elsewhere.
+	selectorKind int32
+	keywords     map[string]bool // words the grammar has as anonymous tokens
+	quoteMeta    bool            // metavariables are parsed as quoted strings (TOML)
+	// altPrefix, put before a metavariable's placeholder, makes it the
+	// token a grammar wants in some places: a PHP variable ($), a Ruby
+	// constant (X). Tried when the plain reading fails.
+	altPrefix string
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -79,6 +88,20 @@ func (l *Language) load() {
 			}
 			l.kinds[i] = k
 		}
+		l.keywords = map[string]bool{}
+		for i, name := range names {
+			if !named[i] && isWord(name) {
+				l.keywords[name] = true
+			}
+		}
+		l.selectorKind = -1
+		if l.ID == "dart" {
+			for i, name := range names {
+				if name == "selector" && named[i] {
+					l.selectorKind = l.kinds[i]
+				}
+			}
+		}
 	})
 }
 
@@ -102,6 +125,16 @@ func (l *Language) kind(sym uint16) int32 {
 		return l.kinds[sym]
 	}
 	return errorKind
+}
+
+// kindOf returns the canonical kind with this name and namedness.
+func (l *Language) kindOf(name string, named bool) (int32, bool) {
+	for sym, k := range l.kinds {
+		if l.kindNames[k] == name && l.namedSyms[sym] == 1 == named {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 func (l *Language) kindName(k int32) string {
@@ -151,11 +184,12 @@ func cLike(fn, member string) []scaffold {
 
 func classLike(method, expr string) []scaffold {
 	return []scaffold{
-		{name: "statement", prefix: "class _ { " + method + " {\n", suffix: ";\n} }"},
-		{name: "statement", prefix: "class _ { " + method + " {\n", suffix: "\n} }"},
-		{name: "expression", prefix: "class _ { " + expr, suffix: "; }"},
-		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "statement", prefix: "class X_ { " + method + " {\n", suffix: ";\n} }"},
+		{name: "statement", prefix: "class X_ { " + method + " {\n", suffix: "\n} }"},
+		{name: "expression", prefix: "class X_ { " + expr, suffix: "; }"},
+		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("class X_ {\n", "\nvoid x_() {}\n}"),
 	}
 }
 
@@ -165,7 +199,15 @@ func jsLike() []scaffold {
 		{name: "expression", prefix: "_ = (", suffix: "\n)"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("class X_ {\n", "\nx_() {}\n}"),
 	}
+}
+
+// annotation is the context of a decorator, annotation or attribute
+// written alone (@Override, @property): it is parsed on a declaration and
+// selected there.
+func annotation(prefix, suffix string) scaffold {
+	return scaffold{name: "annotation", prefix: prefix, suffix: suffix}
 }
 
 var top = []scaffold{{name: "declaration", suffix: "\n"}}
@@ -176,7 +218,7 @@ var languages = []*Language{
 		{name: "statement", suffix: "\n"},
 	}},
 	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _")},
-	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void _()", "object _ = ")},
+	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void x_()", "object x_ = ")},
 	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: cLike("void _()", "class _")},
 	{ID: "css", Exts: []string{".css"}, expando: "_", ladder: []scaffold{
 		{name: "member", prefix: "a {\n", suffix: "\n}"},
@@ -188,6 +230,7 @@ var languages = []*Language{
 		{name: "expression", prefix: "var _ = ", suffix: ";\n"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_ {}\n"),
 	}},
 	{ID: "go", Aliases: []string{"golang"}, Exts: []string{".go"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "package p\nfunc _() {\n", suffix: "\n}"},
@@ -196,40 +239,46 @@ var languages = []*Language{
 		{name: "declaration", prefix: "package p\n", suffix: "\n"},
 		{name: "type", prefix: "package p\nvar _ ", suffix: "\n"},
 	}},
-	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", ladder: []scaffold{
+	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		{name: "statement", prefix: "_ = do\n  ", suffix: "\n", indent: "  "},
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
 	}},
 	{ID: "html", Exts: []string{".html", ".htm"}, ladder: top},
-	{ID: "java", Exts: []string{".java"}, ladder: classLike("void _()", "Object _ = ")},
+	{ID: "java", Exts: []string{".java"}, ladder: classLike("void x_()", "Object x_ = ")},
 	{ID: "javascript", Aliases: []string{"js", "jsx"}, Exts: []string{".js", ".mjs", ".cjs", ".jsx"}, ladder: jsLike(), braceFirst: true},
-	{ID: "json", Exts: []string{".json"}, ladder: top},
+	{ID: "json", Exts: []string{".json"}, ladder: []scaffold{
+		{name: "declaration", suffix: "\n"},
+		{name: "member", prefix: "{\n", suffix: "\n}\n"},
+	}},
 	{ID: "kotlin", Aliases: []string{"kt"}, Exts: []string{".kt", ".kts"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "fun _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "val _ = ", suffix: "\n"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_\n"),
 	}},
 	{ID: "lua", Exts: []string{".lua"}, ladder: []scaffold{
 		{name: "statement", prefix: "function _()\n", suffix: "\nend"},
 		{name: "expression", prefix: "local _ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
 	}},
-	{ID: "php", Exts: []string{".php"}, expando: "µ", ladder: []scaffold{
+	{ID: "php", Exts: []string{".php"}, expando: "µ", altPrefix: "$", ladder: []scaffold{
 		{name: "statement", prefix: "<?php\nfunction _() {\n", suffix: ";\n}"},
 		{name: "statement", prefix: "<?php\nfunction _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "<?php\n$_ = ", suffix: ";\n"},
 		{name: "member", prefix: "<?php\nclass _ {\n", suffix: "\n}"},
 		{name: "declaration", prefix: "<?php\n", suffix: "\n"},
+		annotation("<?php\n", "\nclass X_ {}\n"),
 	}},
 	{ID: "python", Aliases: []string{"py"}, Exts: []string{".py", ".pyi"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "def _():\n    ", suffix: "\n", indent: "    "},
 		{name: "expression", prefix: "_ = (", suffix: "\n)\n"},
 		{name: "member", prefix: "class _:\n    ", suffix: "\n", indent: "    "},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\ndef _(): pass\n"),
 	}},
-	{ID: "ruby", Aliases: []string{"rb"}, Exts: []string{".rb", ".rake", ".gemspec"}, expando: "µ", ladder: []scaffold{
+	{ID: "ruby", Aliases: []string{"rb"}, Exts: []string{".rb", ".rake", ".gemspec"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		{name: "statement", prefix: "def _\n", suffix: "\nend\n"},
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "member", prefix: "class X_\n", suffix: "\nend\n"},
@@ -247,14 +296,16 @@ var languages = []*Language{
 		{name: "expression", prefix: "object _ { val _ = ", suffix: "\n}"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_\n"),
 	}},
 	{ID: "swift", Exts: []string{".swift"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "func _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "let _ = ", suffix: "\n"},
-		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		annotation("", "\nclass X_ {}\n"),
 	}},
-	{ID: "toml", Exts: []string{".toml"}, ladder: top},
+	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, ladder: top},
 	{ID: "tsx", Exts: []string{".tsx"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
 	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
 	{ID: "yaml", Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},

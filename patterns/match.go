@@ -41,6 +41,9 @@ type matcher struct {
 	gen      uint32
 	repeated map[string]bool
 	steps    int // seq calls for the current candidate
+	// selector is the kind of Dart's member-chain links, which a $X may
+	// absorb after its first node; -1 in other languages.
+	selector int32
 }
 
 // memoAfter is how many seq calls a candidate makes before failures are
@@ -68,7 +71,7 @@ func (p *Pattern) Find(t *Tree) []Span {
 	if t.Lang != p.Lang || len(t.nodes) == 0 {
 		return nil
 	}
-	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated}
+	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated, selector: t.Lang.selectorKind}
 	var out []Span
 	emit := func(start, end uint32) {
 		var caps []Capture
@@ -108,7 +111,8 @@ func (p *Pattern) Find(t *Tree) []Span {
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		for c := uint32(i) + 1; c < n.next; c = m.nodes[c].next {
-			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind {
+			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind ||
+				first.meta == metaSingle && !m.nodes[c].named() {
 				continue
 			}
 			m.unbind(0)
@@ -183,8 +187,15 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		// Lazy, with backtracking: the shortest run after which the rest
 		// matches.
 		cur, e := t, lastEnd
+		next := ps[pi+1]
 		for {
-			if m.bindRange(p, t, cur, lastEnd, e) {
+			// The run keeps the separators it owns: an unnamed token
+			// the next pattern node cannot be (the trailing ',' before
+			// a ')') is absorbed, not left between the run and what
+			// follows, so a rewrite keeps it.
+			probe := cur >= end || m.nodes[cur].named() || next.meta == metaAny ||
+				next.meta == metaNone && next.leaf && m.t.Lang.kind(m.nodes[cur].sym) == next.kind
+			if probe && m.bindRange(p, t, cur, lastEnd, e) {
 				if m.seq(ps, pi+1, cur, end, top, e) {
 					return true
 				}
@@ -216,15 +227,41 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		return true
 	}
 	m.unbind(mark)
+	// Dart keeps a receiver's member chain flat (b, .c, .dispose, ())
+	// under one parent: a $X also takes the selectors that follow its
+	// first node, shortest run first, so $X.dispose() binds X = b.c.
+	if p.meta == metaSingle && m.selector >= 0 && n.named() && m.t.Lang.kind(n.sym) != m.selector {
+		last := t
+		for c := m.skipTo(n.next, end); c < end && m.t.Lang.kind(m.nodes[c].sym) == m.selector; c = m.skipTo(m.nodes[c].next, end) {
+			last = c
+			stop := m.nodes[c].next
+			if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
+				return true
+			}
+			m.unbind(mark)
+		}
+	}
 	// Target tokens the pattern does not spell are skipped (async, pub…
 	// are not tokens, so they are not).
 	if !n.named() && m.seq(ps, pi, n.next, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
+	// Before a closing '}', more siblings like the pattern's last one
+	// (the other cases of a switch, arms of a match) are ignored:
+	// switch $X { case $V: $$$ } matches a switch with several cases.
+	if n.named() && pi > 0 && p.meta == metaNone && p.leaf && !p.named && p.text == "}" {
+		if q := ps[pi-1]; q.meta == metaNone && !q.leaf && q.kind == m.t.Lang.kind(n.sym) && m.seq(ps, pi, n.next, end, top, lastEnd) {
+			return true
+		}
+		m.unbind(mark)
+	}
 	// A comma before a $$$ that matches nothing is optional:
-	// foo(a, $$$B) matches foo(a).
-	if optional && m.seq(ps, pi+1, t, end, top, lastEnd) {
+	// foo(a, $$$B) matches foo(a). A ';' that ends the pattern's node may
+	// be missing only where the target has no more named nodes to offer:
+	// CSS margin: 0 auto; must not match the start of margin: 0 auto 1px;
+	// (between Go statements, where the pattern goes on, it may).
+	if optional && (sepBeforeMulti || !n.named() || pi+1 < len(ps)) && m.seq(ps, pi+1, t, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
@@ -254,7 +291,48 @@ func (m *matcher) node(p *pnode, t uint32) bool {
 	if n.next == t+1 {
 		return false
 	}
-	return m.seq(p.children, 0, t+1, n.next, false, n.start)
+	if m.seq(p.children, 0, t+1, n.next, false, n.start) {
+		return true
+	}
+	return m.stringContent(p, t)
+}
+
+// stringContent matches a string pattern whose whole content is a
+// metavariable ('$P') against a string whose content is plain text, which
+// some grammars (Dart) keep as no node at all: the metavariable captures
+// the text between the quotes, and the quotes must be the same.
+func (m *matcher) stringContent(p *pnode, t uint32) bool {
+	if len(p.children) != 3 || p.children[1].meta != metaSingle || !p.children[0].leaf || !p.children[2].leaf || p.children[0].named || p.children[2].named {
+		return false
+	}
+	open := m.skipTo(t+1, m.nodes[t].next)
+	if open >= m.nodes[t].next {
+		return false
+	}
+	cl := m.skipTo(m.nodes[open].next, m.nodes[t].next)
+	if cl >= m.nodes[t].next || m.skipTo(m.nodes[cl].next, m.nodes[t].next) != m.nodes[t].next {
+		return false
+	}
+	o, c := &m.nodes[open], &m.nodes[cl]
+	src := m.t.Src
+	if string(src[o.start:o.end]) != p.children[0].text || string(src[c.start:c.end]) != p.children[2].text {
+		return false
+	}
+	name := p.children[1].name
+	if name == "" {
+		return true
+	}
+	cp := Capture{Name: name, Start: o.end, End: c.start, first: cl, stop: cl}
+	for _, b := range m.binds {
+		if b.Name == name {
+			return bytes.Equal(src[b.Start:b.End], src[cp.Start:cp.End])
+		}
+	}
+	m.binds = append(m.binds, cp)
+	if m.repeated[name] {
+		m.gen++
+	}
+	return true
 }
 
 // bindRange binds p's metavariable to the target nodes [first, stop) with

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-tools/agent-tools/internal/atomicfile"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -169,16 +170,15 @@ func TestResolveRollsBackFailedWrite(t *testing.T) {
 	root := writeTree(t, threeFiles)
 	s := NewStager()
 	st := stageIn(t, s, root, "old($X)", "fresh($X)")
-	writes := 0
-	s.write = func(path string, data []byte) error {
-		writes++
-		if writes == 3 {
+	atomicfile.BeforeReplace = func(path string) error {
+		if filepath.Base(path) == "c.go" {
 			return errors.New("disk full")
 		}
-		return writeAtomic(path, data)
+		return nil
 	}
+	defer func() { atomicfile.BeforeReplace = nil }()
 	_, err := s.Resolve(st.ID, "accept")
-	if err == nil || !strings.Contains(err.Error(), "writing c.go: disk full; the 2 file(s) already written were restored") {
+	if err == nil || !strings.Contains(err.Error(), "c.go: disk full; the 2 file(s) already replaced were restored, so nothing was changed") {
 		t.Fatalf("accept with a failing third write: %v", err)
 	}
 	for n, want := range threeFiles {

@@ -37,6 +37,9 @@ type SearchOptions struct {
 	MaxFileBytes int64 // 0 means DefaultMaxFileBytes
 	KeepSource   bool  // keep matched files' sources (rewrites need them)
 	Workers      int   // 0 means GOMAXPROCS
+	// MaxMatches, when positive, stops the search once that many matches
+	// are found (no new file is started); the result is then Partial.
+	MaxMatches int
 	// Progress, if set, is called now and then with files done and total.
 	Progress func(done, total int)
 }
@@ -77,51 +80,98 @@ type SearchResult struct {
 	Files    []FileMatches // files with matches, in path order
 	Searched int           // files whose language was searched
 	Total    int           // matches
+	// Partial says the search stopped at MaxMatches: Total is a lower
+	// bound and Files cover only the files searched.
+	Partial bool
 }
 
 // Search finds pattern under root.
 func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*SearchResult, error) {
-	abs, rel, isDir, err := resolvePath(root, opts.Path)
-	if err != nil {
-		return nil, err
-	}
-	realRoot, _ := filepath.EvalSymlinks(root)
 	var forced *Language
 	if opts.Language != "" {
+		var err error
 		if forced, err = LanguageByName(opts.Language); err != nil {
 			return nil, err
 		}
 	}
-	type file struct {
-		abs, rel string
-		lang     *Language
-		size     int64 // from the walk; 0 when unknown
+	files, where, err := listFiles(root, opts.Path, forced)
+	if err != nil {
+		return nil, err
 	}
-	var files []file
+	res := &SearchResult{}
+	compiled, err := compileFor(res, files, forced, pattern, where, opts.CompileOptions)
+	if err != nil {
+		return nil, err
+	}
+	kept := files[:0]
+	for _, f := range files {
+		if compiled[f.lang] != nil {
+			kept = append(kept, f)
+		}
+	}
+	files = kept
+	res.Searched = len(files)
+	results, partial, err := searchAll(ctx, files, compiled, opts)
+	if err != nil {
+		return nil, err
+	}
+	res.Partial = partial
+	for _, fm := range results {
+		if fm != nil && len(fm.Matches) > 0 {
+			res.Files = append(res.Files, *fm)
+			res.Total += len(fm.Matches)
+		}
+	}
+	return res, nil
+}
+
+// searchedFile is a file to search, with its language.
+type searchedFile struct {
+	abs, rel string
+	lang     *Language
+	size     int64 // from the walk; 0 when unknown
+}
+
+// listFiles resolves path under root and lists the files to search: the
+// file itself, or those of the workspace walk below the directory whose
+// language is known (forced, when not nil, keeps only that language's).
+// where is the path relative to the root, for messages.
+func listFiles(root, path string, forced *Language) (files []searchedFile, where string, err error) {
+	abs, rel, isDir, err := resolvePath(root, path)
+	if err != nil {
+		return nil, "", err
+	}
 	if !isDir {
 		lang := forced
 		if lang == nil {
 			if lang = LanguageForPath(abs); lang == nil {
-				return nil, fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
+				return nil, "", fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
 			}
 		}
-		files = append(files, file{abs, rel, lang, 0})
-	} else {
-		walk(realRoot, abs, func(a, r string, e fs.DirEntry) {
-			l := LanguageForPath(a)
-			if l != nil && (forced == nil || l == forced) {
-				var size int64
-				if info, err := e.Info(); err == nil {
-					size = info.Size()
-				}
-				files = append(files, file{a, r, l, size})
-			}
-		})
+		return []searchedFile{{abs, rel, lang, 0}}, rel, nil
 	}
-	res := &SearchResult{}
+	realRoot, _ := filepath.EvalSymlinks(root)
+	walk(realRoot, abs, func(a, r string, e fs.DirEntry) {
+		l := LanguageForPath(a)
+		if l != nil && (forced == nil || l == forced) {
+			var size int64
+			if info, err := e.Info(); err == nil {
+				size = info.Size()
+			}
+			files = append(files, searchedFile{a, r, l, size})
+		}
+	})
+	return files, rel, nil
+}
+
+// compileFor compiles pattern for the forced language, or for each
+// language present among files; a language the pattern does not parse in
+// is skipped and noted in res.Skipped, unless none parses at all. It sets
+// res.Patterns.
+func compileFor(res *SearchResult, files []searchedFile, forced *Language, pattern, where string, co CompileOptions) (map[*Language]*Pattern, error) {
 	compiled := map[*Language]*Pattern{}
 	if forced != nil {
-		p, err := Compile(forced, pattern, opts.CompileOptions)
+		p, err := Compile(forced, pattern, co)
 		if err != nil {
 			return nil, err
 		}
@@ -134,30 +184,29 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 		var fails []string
 		for _, id := range sortedIDs(present) {
 			l, _ := LanguageByName(id)
-			p, err := Compile(l, pattern, opts.CompileOptions)
+			p, err := Compile(l, pattern, co)
 			if err != nil {
 				fails = append(fails, err.Error())
-				res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f file) bool { return f.lang == l }), err))
+				res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f searchedFile) bool { return f.lang == l }), err))
 				continue
 			}
 			compiled[l] = p
 		}
 		if len(present) > 0 && len(compiled) == 0 {
-			return nil, fmt.Errorf("the pattern does not parse in any language found under %s: %s", displayPath(rel), strings.Join(fails, " | "))
+			return nil, fmt.Errorf("the pattern does not parse in any language found under %s: %s", displayPath(where), strings.Join(fails, " | "))
 		}
 	}
 	for _, id := range sortedLangs(compiled) {
 		res.Patterns = append(res.Patterns, compiled[id])
 	}
-	kept := files[:0]
-	for _, f := range files {
-		if compiled[f.lang] != nil {
-			kept = append(kept, f)
-		}
-	}
-	files = kept
-	res.Searched = len(files)
+	return compiled, nil
+}
 
+// searchAll searches files in parallel (opts.Workers parsers, largest
+// files first so no worker is left with a big one at the end) and returns
+// each file's matches in files' order. partial says the search stopped at
+// opts.MaxMatches with files left unsearched.
+func searchAll(ctx context.Context, files []searchedFile, compiled map[*Language]*Pattern, opts SearchOptions) (results []*FileMatches, partial bool, err error) {
 	maxBytes := opts.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
@@ -166,24 +215,23 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([]*FileMatches, len(files))
-	// Workers take the largest files first, so that no worker is left
-	// parsing a big file alone at the end; results keep path order.
+	results = make([]*FileMatches, len(files))
 	order := make([]int, len(files))
 	for i := range order {
 		order[i] = i
 	}
 	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].size > files[order[b]].size })
-	var next, done atomic.Int64
+	var next, done, found atomic.Int64
 	var progressMu sync.Mutex // serialises Progress calls
 	var wg sync.WaitGroup
 	for range min(workers, max(len(files), 1)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			p := newParser()
 			defer p.close()
 			for {
+				if opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) {
+					return
+				}
 				k := int(next.Add(1) - 1)
 				if k >= len(files) || ctx.Err() != nil {
 					return
@@ -191,25 +239,23 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 				i := order[k]
 				f := files[i]
 				results[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
+				if results[i] != nil {
+					found.Add(int64(len(results[i].Matches)))
+				}
 				if d := done.Add(1); opts.Progress != nil && (d%256 == 0 || int(d) == len(files)) {
 					progressMu.Lock()
 					opts.Progress(int(d), len(files))
 					progressMu.Unlock()
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	for _, fm := range results {
-		if fm != nil && len(fm.Matches) > 0 {
-			res.Files = append(res.Files, *fm)
-			res.Total += len(fm.Matches)
-		}
-	}
-	return res, nil
+	partial = opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) && int(next.Load()) < len(files)
+	return results, partial, nil
 }
 
 func count[T any](xs []T, f func(T) bool) int {
@@ -381,36 +427,24 @@ func clip(s string, n int) string {
 	return s[:cut] + "…"
 }
 
-// resolvePath confines p to root: relative paths are joined to root, and
-// the real path (symlinks resolved) must lie inside the real root.
+// resolvePath confines p to root through workspace.Resolve ("" is the
+// root) and says whether it is a directory; it must exist.
 func resolvePath(root, p string) (abs, rel string, isDir bool, err error) {
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", "", false, fmt.Errorf("resolving the workspace root: %w", err)
-	}
 	if p == "" {
 		p = "."
 	}
-	joined := p
-	if !filepath.IsAbs(p) {
-		joined = filepath.Join(root, p)
-	}
-	real, err := filepath.EvalSymlinks(joined)
+	abs, rel, err = workspace.Resolve(root, p)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return "", "", false, fmt.Errorf("path %q does not exist under the workspace root", p)
-		}
-		return "", "", false, fmt.Errorf("resolving path %q: %w", p, err)
+		return "", "", false, err
 	}
-	rel, err = filepath.Rel(realRoot, real)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", "", false, fmt.Errorf("path %q is outside the workspace root: give a path inside %s", p, root)
+	info, err := os.Stat(abs)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", "", false, fmt.Errorf("path %q does not exist under the workspace root", p)
 	}
-	info, err := os.Stat(real)
 	if err != nil {
 		return "", "", false, fmt.Errorf("path %q: %w", p, err)
 	}
-	return real, filepath.ToSlash(rel), info.IsDir(), nil
+	return abs, rel, info.IsDir(), nil
 }
 
 // walk calls fn for every regular file under dir (a directory inside

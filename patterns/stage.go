@@ -1,8 +1,7 @@
 // This file stages rewrites and resolves them: a staged edit records each
 // file's hash at staging time and its new content; accepting re-checks
 // every hash (any drift rejects the whole edit, nothing written), then
-// writes each file atomically (temp file + rename) and rolls back the files
-// already written if a later write fails.
+// writes the files all or nothing through internal/atomicfile.
 
 package patterns
 
@@ -12,9 +11,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 
+	"github.com/agent-tools/agent-tools/internal/atomicfile"
 	"github.com/aymanbagabas/go-udiff"
 )
 
@@ -41,13 +40,11 @@ type Stager struct {
 	mu    sync.Mutex // guards edits and next
 	edits map[string]*Staged
 	next  int
-	// write writes a file atomically; tests replace it to make a write fail.
-	write func(path string, data []byte) error
 }
 
 // NewStager returns an empty stager.
 func NewStager() *Stager {
-	return &Stager{edits: map[string]*Staged{}, write: writeAtomic}
+	return &Stager{edits: map[string]*Staged{}}
 }
 
 // Stage rewrites every file of a search (run with KeepSource) and stages
@@ -119,54 +116,16 @@ func (s *Stager) Resolve(id, action string) (*Staged, error) {
 		}
 		originals[i] = cur
 	}
+	changes := make([]atomicfile.Change, len(st.Files))
 	for i, f := range st.Files {
-		if err := s.write(f.Abs, f.newText); err != nil {
-			var failed []string
-			for j := i - 1; j >= 0; j-- {
-				if rerr := s.write(st.Files[j].Abs, originals[j]); rerr != nil {
-					failed = append(failed, st.Files[j].Path)
-				}
-			}
-			st.state = "rejected"
-			if len(failed) > 0 {
-				return nil, fmt.Errorf("%s: writing %s: %v; rolling back failed for %s", id, f.Path, err, strings.Join(failed, ", "))
-			}
-			return nil, fmt.Errorf("%s: writing %s: %v; the %d file(s) already written were restored, nothing changed", id, f.Path, err, i)
-		}
+		changes[i] = atomicfile.Change{Path: f.Abs, Name: f.Path, Old: originals[i], New: f.newText}
+	}
+	if err := atomicfile.WriteAll(changes); err != nil {
+		st.state = "rejected"
+		return nil, fmt.Errorf("%s: %v", id, err)
 	}
 	st.state = "accepted"
 	return st, nil
-}
-
-// writeAtomic replaces path with data through a temp file and a rename,
-// keeping the file's mode.
-func writeAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if info, err := os.Stat(path); err == nil {
-		mode = info.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".agent-tools-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync() // the content is on disk before the rename makes it visible
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
 }
 
 // unifiedDiff renders one file's change as a unified diff that patch -p1

@@ -4,12 +4,13 @@
 package patterns
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
+	"github.com/agent-tools/agent-tools/internal/config"
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
@@ -23,16 +24,11 @@ type Config struct {
 
 func decodeConfig(raw json.RawMessage) (Config, error) {
 	var c Config
-	if len(bytes.TrimSpace(raw)) == 0 || string(bytes.TrimSpace(raw)) == "null" {
-		return c, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("config section patterns: %w (want {\"max_file_bytes\": N, \"workers\": N})", err)
+	if err := config.Decode("patterns", raw, &c, os.Stderr); err != nil {
+		return c, err
 	}
 	if c.MaxFileBytes < 0 || c.Workers < 0 {
-		return c, fmt.Errorf("config section patterns: max_file_bytes and workers must not be negative")
+		return c, fmt.Errorf("config patterns: max_file_bytes and workers must not be negative")
 	}
 	return c, nil
 }
@@ -96,9 +92,9 @@ func (e *engine) rootOf(ctx context.Context) string {
 	return e.root
 }
 
-func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool) (*SearchResult, error) {
+func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool, maxMatches int) (*SearchResult, error) {
 	return Search(ctx, e.rootOf(ctx), pattern, SearchOptions{
-		Path: path, Language: language,
+		Path: path, Language: language, MaxMatches: maxMatches,
 		CompileOptions: CompileOptions{Context: context_, Selector: selector},
 		MaxFileBytes:   e.cfg.MaxFileBytes, Workers: e.cfg.Workers, KeepSource: keep,
 		Progress: func(done, total int) {
@@ -109,12 +105,16 @@ func (e *engine) search(ctx context.Context, pattern, path, language, context_, 
 
 const patternHelp = "$NAME matches one named node, $$$NAME a run of siblings (possibly none), $_ and $$$ match without capturing; a metavariable used twice must capture the same tokens. Comments are ignored; strings and comments never match code."
 
+// countBound is how many matches ast_grep counts before it stops: a
+// pattern as general as $X would otherwise match every node of every file.
+func countBound(maxResults int) int { return max(maxResults, 100000) }
+
 type grepArgs struct {
 	Pattern    string `json:"pattern" jsonschema_description:"code fragment in the target language with metavariables, e.g. fmt.Errorf($$$ARGS) or if err != nil { return $$$ }"`
 	Path       string `json:"path,omitempty" jsonschema_description:"file or directory to search, relative to the workspace root; default the whole workspace"`
 	Language   string `json:"language,omitempty" jsonschema_description:"language id (go, python, rust, c, cpp, javascript, typescript, tsx, java, c-sharp, ruby, bash, json, php, css, html, scala, kotlin, swift, lua, yaml, toml, haskell, dart); inferred from path when it names a file; without it a directory search covers every language the pattern parses in"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is always counted"`
-	Context    string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
+	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 100000 or max_results, whichever is larger, and then reported as a lower bound"`
+	Context    string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
 	Selector   string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
 }
 
@@ -136,13 +136,18 @@ type MatchOut struct {
 
 // GrepResult is ast_grep's result.
 type GrepResult struct {
-	ReadAs        []ReadAs   `json:"readAs" jsonschema_description:"how the pattern was read, per language searched"`
-	Matches       []MatchOut `json:"matches" jsonschema_description:"the matches shown, in path order"`
-	Total         int        `json:"total" jsonschema_description:"all matches found"`
-	Shown         int        `json:"shown" jsonschema_description:"matches listed (at most max_results)"`
-	FilesSearched int        `json:"filesSearched" jsonschema_description:"files in a searched language"`
-	FilesMatched  int        `json:"filesMatched" jsonschema_description:"files with at least one match"`
-	Skipped       []string   `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
+	ReadAs  []ReadAs   `json:"readAs" jsonschema_description:"how the pattern was read, per language searched"`
+	Matches []MatchOut `json:"matches" jsonschema_description:"the matches shown, in path order"`
+	Total   int        `json:"total" jsonschema_description:"all matches found (a lower bound when totalIsLowerBound)"`
+	// TotalIsLowerBound says counting stopped at the bound.
+	TotalIsLowerBound bool `json:"totalIsLowerBound,omitempty" jsonschema_description:"counting stopped at the bound: there are at least total matches, and files not yet searched were left out"`
+	// OtherReadings, given when nothing matched, are other ways the
+	// pattern parses.
+	OtherReadings []ReadAs `json:"otherReadings,omitempty" jsonschema_description:"when nothing matched: other contexts in which the pattern parses, to retry with context"`
+	Shown         int      `json:"shown" jsonschema_description:"matches listed (at most max_results)"`
+	FilesSearched int      `json:"filesSearched" jsonschema_description:"files in a searched language"`
+	FilesMatched  int      `json:"filesMatched" jsonschema_description:"files with at least one match"`
+	Skipped       []string `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
 }
 
 func readAs(ps []*Pattern) []ReadAs {
@@ -182,6 +187,11 @@ func (r GrepResult) Text() string {
 	switch {
 	case r.Total == 0:
 		fmt.Fprintf(&b, "0 matches in %s searched\n", plural(r.FilesSearched, "file"))
+		for _, o := range r.OtherReadings {
+			fmt.Fprintf(&b, "the %s pattern also parses as %s: %s; retry with context: %q\n", o.Language, o.Context, o.Node, o.Context)
+		}
+	case r.TotalIsLowerBound:
+		fmt.Fprintf(&b, "%d shown of at least %d matches: counting stopped there (%s matched so far); make the pattern more specific or narrow path\n", r.Shown, r.Total, plural(r.FilesMatched, "file"))
 	case r.Shown < r.Total:
 		fmt.Fprintf(&b, "%d of %d matches shown (%s matched, %d searched); raise max_results or narrow path\n", r.Shown, r.Total, plural(r.FilesMatched, "file"), r.FilesSearched)
 	default:
@@ -201,16 +211,21 @@ func (e *engine) grepTool() *rpc.Tool {
 		Description: "Find code by its syntax tree shape, not its text. " + patternHelp +
 			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.`,
 	}, func(ctx context.Context, a grepArgs) (GrepResult, error) {
-		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, false)
-		if err != nil {
-			return GrepResult{}, err
-		}
 		max := a.MaxResults
 		if max <= 0 {
 			max = 50
 		}
-		out := GrepResult{ReadAs: readAs(res.Patterns), Matches: []MatchOut{}, Total: res.Total,
+		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, false, countBound(max))
+		if err != nil {
+			return GrepResult{}, err
+		}
+		out := GrepResult{ReadAs: readAs(res.Patterns), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
 			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped}
+		if res.Total == 0 && a.Context == "" && a.Selector == "" {
+			for _, p := range res.Patterns {
+				out.OtherReadings = append(out.OtherReadings, readAs(p.OtherReadings())...)
+			}
+		}
 	files:
 		for _, f := range res.Files {
 			for _, m := range f.Matches {
@@ -230,7 +245,7 @@ type editArgs struct {
 	Rewrite  string `json:"rewrite" jsonschema_description:"replacement template; $NAME and $$$NAME are replaced by what the pattern captured, e.g. errors.Wrap($ERR, $MSG)"`
 	Path     string `json:"path,omitempty" jsonschema_description:"file or directory to rewrite, relative to the workspace root; default the whole workspace"`
 	Language string `json:"language,omitempty" jsonschema_description:"language id; inferred from path when it names a file"`
-	Context  string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type" jsonschema_description:"force how the pattern is read"`
+	Context  string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read"`
 	Selector string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment"`
 }
 
@@ -278,7 +293,7 @@ func (e *engine) editTool() *rpc.Tool {
 			" Nested matches: the outermost is rewritten. Multi-line captures are re-indented (tabs or spaces, as the file uses)." +
 			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}.`,
 	}, func(ctx context.Context, a editArgs) (EditResult, error) {
-		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, true)
+		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, true, 0)
 		if err != nil {
 			return EditResult{}, err
 		}
@@ -322,6 +337,9 @@ type ResolveResult struct {
 	Action       string   `json:"action" jsonschema_description:"accept or discard"`
 	Files        []string `json:"files" jsonschema_description:"files written (accept)"`
 	Replacements int      `json:"replacements" jsonschema_description:"replacements in the edit"`
+	// AfterWrite holds what other capabilities found in the written
+	// files: the language servers' new diagnostics.
+	AfterWrite []rpc.WriteReport `json:"after_write,omitempty" jsonschema_description:"what other capabilities found in the written files after accept, e.g. the language servers' new diagnostics"`
 }
 
 // Text implements rpc.Texter.
@@ -329,7 +347,11 @@ func (r ResolveResult) Text() string {
 	if r.Action == "discard" {
 		return fmt.Sprintf("discarded %s: nothing written", r.EditID)
 	}
-	return fmt.Sprintf("accepted %s: wrote %s (%s)\n%s", r.EditID, plural(len(r.Files), "file"), plural(r.Replacements, "replacement"), strings.Join(r.Files, "\n"))
+	text := fmt.Sprintf("accepted %s: wrote %s (%s)\n%s", r.EditID, plural(len(r.Files), "file"), plural(r.Replacements, "replacement"), strings.Join(r.Files, "\n"))
+	for _, w := range r.AfterWrite {
+		text += "\n" + w.Text
+	}
+	return text
 }
 
 func (e *engine) resolveTool() *rpc.Tool {
@@ -337,7 +359,7 @@ func (e *engine) resolveTool() *rpc.Tool {
 		Name:  "resolve",
 		Title: "Accept or discard a staged edit",
 		Tier:  rpc.TierWrite,
-		Description: "Accept or discard a change staged by ast_edit. Accept writes all its files atomically, or none: if any file changed on disk since staging, the whole edit is rejected." +
+		Description: "Accept or discard a change staged by ast_edit. Accept writes all its files atomically, or none: if any file changed on disk since staging, the whole edit is rejected. After a write the answer lists the new errors the language servers report for it." +
 			` Example: {"edit_id": "edit_1", "action": "accept"}.`,
 	}, func(ctx context.Context, a resolveArgs) (ResolveResult, error) {
 		st, err := e.stager.Resolve(a.EditID, a.Action)
@@ -345,8 +367,15 @@ func (e *engine) resolveTool() *rpc.Tool {
 			return ResolveResult{}, err
 		}
 		out := ResolveResult{EditID: st.ID, Action: a.Action, Files: []string{}, Replacements: st.Replacements}
+		var written []string
 		for _, f := range st.sortedFiles() {
 			out.Files = append(out.Files, f.Path)
+			written = append(written, f.Abs)
+		}
+		if a.Action == "accept" {
+			// Every writer reports its files the same way, so the
+			// language servers check them as after didWrite or lsp_rename.
+			out.AfterWrite = rpc.FilesWritten(ctx, e.rootOf(ctx), written)
 		}
 		return out, nil
 	})

@@ -26,6 +26,11 @@ type Attachment struct {
 	// "agent-tools/". They are registered with [Registry.HandleMethod].
 	Methods map[string]MethodHandler
 
+	// AfterWrite, when set, is told of files that another capability's
+	// tool wrote (see [FilesWritten]) and says what it has to say about
+	// them. Optional.
+	AfterWrite AfterWriteFunc
+
 	// Close releases the capability's resources (stops its supervised
 	// processes gracefully) when the run ends. Optional.
 	Close func(ctx context.Context) error

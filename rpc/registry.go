@@ -63,10 +63,11 @@ func (v Visibility) allows(s Spec) bool {
 // may be added after serving has started (a resource that attached late),
 // and each session then sends notifications/tools/list_changed.
 type Registry struct {
-	mu        sync.Mutex // guards tools, methods and listeners
-	tools     map[string]*Tool
-	methods   map[string]MethodHandler
-	listeners []func()
+	mu         sync.Mutex // guards tools, methods, listeners and afterWrite
+	tools      map[string]*Tool
+	methods    map[string]MethodHandler
+	listeners  []func()
+	afterWrite []afterWrite
 }
 
 // NewRegistry returns an empty registry.

@@ -21,7 +21,7 @@ TSLS_VERSION=5.3.0
 TYPESCRIPT_VERSION=5.9
 INSPECTOR_PKG=@modelcontextprotocol/inspector
 INSPECTOR_VERSION=0.15.0 # the last release that runs on node 20 (0.16+ needs node >= 22.7.5)
-APT_PACKAGES=(clangd lldb-19 python3-debugpy python3-pandas python3-matplotlib python3-tabulate)
+APT_PACKAGES=(clangd g++ lldb-19 python3-debugpy python3-pandas python3-matplotlib python3-tabulate)
 
 INSTALLED=
 say() { printf 'install-tools: %s\n' "$*" >&2; }

@@ -78,7 +78,6 @@ type attempt struct {
 	stopReason string // why it was stopped, when it was
 	result     string
 	exit       string      // the exit status of a failed attempt
-	stderr     string      // stderr tail, once ended
 	log        *lockedTail // stdout as it arrives, bounded by Config.LogBytes
 	done       chan struct{}
 }
@@ -279,7 +278,6 @@ func (p *Pool) monitor(id string, a *attempt) {
 	defer p.mu.Unlock()
 	a.ended = time.Now()
 	a.result = ex.Final()
-	a.stderr = a.proc.StderrTail()
 	switch err := a.proc.Err(); {
 	case a.stopReason != "":
 		a.state = Killed
@@ -290,7 +288,7 @@ func (p *Pool) monitor(id string, a *attempt) {
 	}
 	ev := p.log.Info()
 	if a.state == Failed {
-		ev = p.log.Warn().Str("exit", a.exit).Str("stderr", lastLines(a.stderr, 5))
+		ev = p.log.Warn().Str("exit", a.exit).Str("stderr", a.proc.StderrTail(5))
 	}
 	ev.Str("worker", id).Int("attempt", a.n).Str("state", string(a.state)).Dur("ran", a.ended.Sub(a.started)).Msg("worker ended")
 	close(a.done)
@@ -480,7 +478,7 @@ func (p *Pool) logOf(id string) string {
 	}
 	b.WriteString("\nstderr (last lines):\n")
 	if a.proc != nil {
-		b.WriteString(lastLines(a.proc.StderrTail(), logLines))
+		b.WriteString(a.proc.StderrTail(logLines))
 	}
 	return strings.TrimRight(b.String(), "\n")
 }

@@ -69,7 +69,9 @@ func (p *Pool) statusLocked(w *worker) Status {
 	}
 	if a.state == Failed {
 		st.Exit = a.exit
-		st.StderrTail = lastLines(a.stderr, 20)
+		if a.proc != nil {
+			st.StderrTail = a.proc.StderrTail(20)
+		}
 	}
 	if a.state == Running {
 		st.Stopped = "" // a stop under way is not an outcome yet

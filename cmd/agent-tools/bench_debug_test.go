@@ -50,6 +50,18 @@ func init() {
 			rounds: 2,
 		})
 	}
+	for _, a := range adapters {
+		for _, what := range []string{"stack", "locals"} {
+			benchRows = append(benchRows, benchRow{
+				name:     "debug " + what + " at a fresh stop (" + a + ")",
+				peerName: "raw DAP to " + a,
+				ours:     benchInspectOurs(a, what),
+				peer:     benchInspectPeer(a, what),
+				needs:    func() string { return benchDebugNeeds(a) },
+				rounds:   2,
+			})
+		}
+	}
 	benchRows = append(benchRows, benchRow{
 		name:  "debug launch detail",
 		needs: func() string { return debugSamples.detail(adapters) },
@@ -290,11 +302,26 @@ func isResponse(seq int) func(map[string]any) bool {
 
 // rawDAPSession sends agent-tools' DAP sequence straight to the adapter:
 // spawn, initialize, launch, initialized, setBreakpoints,
+// setExceptionBreakpoints (the adapter's default filters),
 // configurationDone, stopped, the top frame of the stopped thread (which
 // the launch answer shows: one stackTrace, after a threads request only
 // when the stop names no thread), then disconnect and wait for the adapter
 // to exit. It returns when the top frame was known.
 func rawDAPSession(b *testing.B, a string, fx benchFixture) time.Time {
+	d, tid, stop := rawDAPLaunch(b, a, fx)
+	seq := d.send(b, "stackTrace", map[string]any{"threadId": tid, "startFrame": 0, "levels": 1})
+	d.until(b, "stackTrace response", isResponse(seq))
+	stoppedAt := time.Now()
+	stop()
+	return stoppedAt
+}
+
+// rawDAPLaunch starts the adapter and runs the sequence up to the first
+// stop: initialize, launch, initialized, setBreakpoints,
+// configurationDone, stopped (and threads when the stop names no thread).
+// It returns the client, the stopped thread, and a stop function that
+// disconnects and waits for the adapter to exit.
+func rawDAPLaunch(b *testing.B, a string, fx benchFixture) (*rawDAP, float64, func()) {
 	var cmd *exec.Cmd
 	var d *rawDAP
 	var closeConn func()
@@ -333,11 +360,23 @@ func rawDAPSession(b *testing.B, a string, fx benchFixture) time.Time {
 		d, closeConn = newRawDAP(out, in), func() { in.Close() }
 	}
 	seq := d.send(b, "initialize", map[string]any{"adapterID": a, "linesStartAt1": true, "columnsStartAt1": true, "pathFormat": "path"})
-	d.until(b, "initialize response", isResponse(seq))
+	caps, _ := d.until(b, "initialize response", isResponse(seq))["body"].(map[string]any)
 	d.send(b, "launch", launch)
 	d.until(b, "initialized", isEvent("initialized"))
 	seq = d.send(b, "setBreakpoints", map[string]any{"source": map[string]any{"path": fx.file}, "breakpoints": []map[string]any{{"line": fx.line}}})
 	d.until(b, "setBreakpoints response", isResponse(seq))
+	// The exception filters the adapter turns on by default, as an IDE
+	// (and agent-tools) sets them.
+	if filters, _ := caps["exceptionBreakpointFilters"].([]any); len(filters) > 0 {
+		on := []string{}
+		for _, f := range filters {
+			if f, _ := f.(map[string]any); f["default"] == true {
+				on = append(on, f["filter"].(string))
+			}
+		}
+		seq = d.send(b, "setExceptionBreakpoints", map[string]any{"filters": on})
+		d.until(b, "setExceptionBreakpoints response", isResponse(seq))
+	}
 	d.send(b, "configurationDone", nil)
 	stopped := d.until(b, "stopped", isEvent("stopped"))
 	body, _ := stopped["body"].(map[string]any)
@@ -350,21 +389,177 @@ func rawDAPSession(b *testing.B, a string, fx benchFixture) time.Time {
 			tid, _ = t["id"].(float64)
 		}
 	}
-	seq = d.send(b, "stackTrace", map[string]any{"threadId": tid, "startFrame": 0, "levels": 1})
-	d.until(b, "stackTrace response", isResponse(seq))
-	stoppedAt := time.Now()
-	seq = d.send(b, "disconnect", map[string]any{"terminateDebuggee": true})
-	d.until(b, "disconnect response", isResponse(seq))
-	closeConn()
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Second):
-		cmd.Process.Kill()
-		<-done
+	stop := func() {
+		seq := d.send(b, "disconnect", map[string]any{"terminateDebuggee": true})
+		d.until(b, "disconnect response", isResponse(seq))
+		closeConn()
+		done := make(chan struct{})
+		go func() { cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+		for range d.msgs {
+		}
 	}
-	for range d.msgs {
+	return d, tid, stop
+}
+
+// The inspect rows: one session stopped at a breakpoint in a loop that
+// runs long enough; each sample continues to the next hit (not timed: a
+// fresh stop, whose frames nobody has fetched yet, beyond the top one the
+// stop line shows), then times what an agent asks next. stack: our stack
+// op against a raw stackTrace of 30 levels. locals: our scopes then
+// variables ops against raw scopes then variables.
+
+// inspectRounds is how many timed samples each side of an inspect row takes.
+const inspectRounds = 15
+
+// loopFixture is a program whose loop body (line) is hit a million times.
+func loopFixture(b *testing.B, a string) benchFixture {
+	root := b.TempDir()
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
 	}
-	return stoppedAt
+	run := func(name string, args ...string) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%s %v: %v\n%s", name, args, err, out)
+		}
+	}
+	switch a {
+	case "delve":
+		testutil.WriteTree(b, root, "-- go.mod --\nmodule fixture\n\ngo 1.22\n-- main.go --\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\ttotal := 0\n\tfor i := 0; i < 1000000; i++ {\n\t\ttotal += i\n\t}\n\tfmt.Println(total)\n}\n")
+		run("go", "build", "-gcflags=all=-N -l", "-o", "app", ".")
+		return benchFixture{root, filepath.Join(root, "main.go"), filepath.Join(root, "app"), 8}
+	case "debugpy":
+		// In a function: at module level debugpy's stack is one frame,
+		// which the stop line already fetched, and stack sends nothing.
+		testutil.WriteTree(b, root, "-- requirements.txt --\n-- app.py --\ndef run():\n    total = 0\n    for i in range(1000000):\n        total += i\n    return total\nprint(run())\n")
+		return benchFixture{root, filepath.Join(root, "app.py"), filepath.Join(root, "app.py"), 4}
+	default:
+		testutil.WriteTree(b, root, "-- CMakeLists.txt --\n-- main.c --\n#include <stdio.h>\nint main(void) {\n\tlong total = 0;\n\tfor (long i = 0; i < 1000000; i++) {\n\t\ttotal += i;\n\t}\n\tprintf(\"%ld\\n\", total);\n\treturn 0;\n}\n")
+		run("gcc", "-g", "-O0", "-o", "app", "main.c")
+		return benchFixture{root, filepath.Join(root, "main.c"), filepath.Join(root, "app"), 5}
+	}
+}
+
+// medianOf reports the median of samples as the row's ns/op.
+func medianOf(b *testing.B, samples []time.Duration) {
+	slices.Sort(samples)
+	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds()), "ns/op")
+}
+
+// callResult sends one debug call and returns its structuredContent.
+func (s *pipeSession) callResult(b *testing.B, id int, args string) map[string]any {
+	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"debug","arguments":%s}}`, id, args)
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	for {
+		l, err := s.out.ReadString('\n')
+		if err != nil {
+			b.Fatalf("reading: %v", err)
+		}
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				IsError           bool                    `json:"isError"`
+				StructuredContent map[string]any          `json:"structuredContent"`
+				Content           []struct{ Text string } `json:"content"`
+			} `json:"result"`
+		}
+		if json.Unmarshal([]byte(l), &m) != nil || m.ID != id {
+			continue
+		}
+		if m.Result.IsError {
+			b.Fatalf("debug %s: %v", args, m.Result.Content)
+		}
+		return m.Result.StructuredContent
+	}
+}
+
+func benchInspectOurs(a, what string) func(b *testing.B) {
+	return func(b *testing.B) {
+		fx := loopFixture(b, a)
+		cmd := testBinaryCmd(context.Background(), "serve", "--root", fx.root, "--log-level", "off", "--conversation", "bench")
+		in, _ := cmd.StdinPipe()
+		out, _ := cmd.StdoutPipe()
+		if err := cmd.Start(); err != nil {
+			b.Fatal(err)
+		}
+		s := &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
+		defer s.close()
+		s.init(b)
+		id := 2
+		s.callResult(b, id, fmt.Sprintf(`{"op":"breakpoints","file":%q,"lines":[%d]}`, filepath.Base(fx.file), fx.line))
+		id++
+		s.callResult(b, id, fmt.Sprintf(`{"op":"launch","program":%q}`, filepath.Base(fx.program)))
+		var samples []time.Duration
+		for i := range inspectRounds + 1 {
+			id++
+			res := s.callResult(b, id, `{"op":"continue"}`)
+			stop, _ := res["stop"].(map[string]any)
+			frame, _ := stop["frameId"].(float64)
+			if frame == 0 {
+				b.Fatalf("continue did not stop: %v", res)
+			}
+			start := time.Now()
+			id++
+			if what == "stack" {
+				s.callResult(b, id, `{"op":"stack"}`)
+			} else {
+				sc := s.callResult(b, id, fmt.Sprintf(`{"op":"scopes","frame_id":%d}`, int(frame)))
+				scopes, _ := sc["scopes"].([]any)
+				first, _ := scopes[0].(map[string]any)
+				id++
+				s.callResult(b, id, fmt.Sprintf(`{"op":"variables","reference":%d}`, int(first["reference"].(float64))))
+			}
+			if i > 0 { // the first is a warm-up
+				samples = append(samples, time.Since(start))
+			}
+		}
+		id++
+		s.callResult(b, id, `{"op":"terminate"}`)
+		medianOf(b, samples)
+	}
+}
+
+func benchInspectPeer(a, what string) func(b *testing.B) {
+	return func(b *testing.B) {
+		fx := loopFixture(b, a)
+		d, tid, stop := rawDAPLaunch(b, a, fx)
+		defer stop()
+		var samples []time.Duration
+		for i := range inspectRounds + 1 {
+			seq := d.send(b, "continue", map[string]any{"threadId": tid})
+			d.until(b, "continue response", isResponse(seq))
+			d.until(b, "stopped", isEvent("stopped"))
+			// The stop line's top frame, as our continue answer shows it.
+			seq = d.send(b, "stackTrace", map[string]any{"threadId": tid, "startFrame": 0, "levels": 1})
+			top := d.until(b, "stackTrace response", isResponse(seq))
+			start := time.Now()
+			if what == "stack" {
+				seq = d.send(b, "stackTrace", map[string]any{"threadId": tid, "startFrame": 0, "levels": 30})
+				d.until(b, "stackTrace response", isResponse(seq))
+			} else {
+				body, _ := top["body"].(map[string]any)
+				frames, _ := body["stackFrames"].([]any)
+				f0, _ := frames[0].(map[string]any)
+				seq = d.send(b, "scopes", map[string]any{"frameId": f0["id"]})
+				body, _ = d.until(b, "scopes response", isResponse(seq))["body"].(map[string]any)
+				scopes, _ := body["scopes"].([]any)
+				sc0, _ := scopes[0].(map[string]any)
+				seq = d.send(b, "variables", map[string]any{"variablesReference": sc0["variablesReference"], "start": 0, "count": 51})
+				d.until(b, "variables response", isResponse(seq))
+			}
+			if i > 0 {
+				samples = append(samples, time.Since(start))
+			}
+		}
+		medianOf(b, samples)
+	}
 }

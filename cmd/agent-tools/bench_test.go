@@ -157,6 +157,8 @@ var benchTargets = []struct{ prefix, target string }{
 	{"eval 1+1 round trip (python)", "≤ 2 ms"},
 	{"python kernel cold start", "≤ 150 ms"},
 	{"debug launch", "≤ +50 ms"},
+	{"debug stack", "≤ +5 ms"},
+	{"debug locals", "≤ +5 ms"},
 	{"ast_grep", "≤ 1.0× (≤ 0.5× with a literal anchor)"},
 }
 

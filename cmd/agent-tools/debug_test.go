@@ -109,7 +109,7 @@ func processesIn(dir string) []int {
 // under delve, whose debuggee dlv put in a process group of its own, is
 // gone after agent-tools exits on stdin EOF, and also after agent-tools is
 // SIGKILLed (the debuggee's group is handed to the reaper with
-// proc.Adopt). Also wires the debug section of --config (a short stopWait).
+// proc.Adopt). Also wires the debug section of --config (a short stop_wait).
 func TestDebugRunningDebuggeeDiesWithUs(t *testing.T) {
 	testutil.Needs(t, "dlv")
 	for _, end := range []string{"stdin EOF", "SIGKILL"} {
@@ -120,7 +120,7 @@ func TestDebugRunningDebuggeeDiesWithUs(t *testing.T) {
 				root = r
 			}
 			testutil.WriteTree(t, root, "-- go.mod --\nmodule spin\n\ngo 1.22\n-- main.go --\npackage main\n\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n")
-			cfg := writeFile(t, t.TempDir(), "config.json", `{"debug":{"stopWait":"1s"}}`)
+			cfg := writeFile(t, t.TempDir(), "config.json", `{"debug":{"stop_wait":"1s"}}`)
 			s := startServer(t, "--root", root, "--config", cfg)
 			s.initialize()
 			s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"debug","arguments":{"op":"launch","program":"main.go"}}}`)

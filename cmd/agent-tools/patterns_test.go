@@ -60,7 +60,7 @@ func TestPatternsProgressAndConfig(t *testing.T) {
 func TestPatternsBadConfigSection(t *testing.T) {
 	cfg := writeFile(t, t.TempDir(), "cfg.json", `{"patterns": {"threads": 2}}`)
 	out, _ := testBinaryCmd(t.Context(), "doctor", "--root", t.TempDir(), "--config", cfg).CombinedOutput()
-	if !strings.Contains(string(out), `config section patterns: json: unknown field "threads"`) {
+	if !strings.Contains(string(out), `config patterns: unknown key "threads" (known: max_file_bytes, workers)`) {
 		t.Errorf("doctor with a bad patterns section:\n%s", out)
 	}
 }

@@ -127,7 +127,7 @@ func (c procConn) Stdout() io.Reader     { return c.p.Stdout() }
 func (c procConn) Wait() error {
 	<-c.p.Done()
 	if err := c.p.Err(); err != nil {
-		return fmt.Errorf("agent-tools exited: %v; its stderr ends with:\n%s", err, c.p.StderrTail())
+		return fmt.Errorf("agent-tools exited: %v; its stderr ends with:\n%s", err, c.p.StderrTail(0))
 	}
 	return nil
 }

@@ -46,6 +46,9 @@ func buildRegistry(cfg *config, atts []rpc.Attachment) *rpc.Registry {
 		for name, h := range a.Methods {
 			reg.HandleMethod(name, h)
 		}
+		if a.AfterWrite != nil {
+			reg.AfterWrite(a.Capability, a.AfterWrite)
+		}
 	}
 	if extraTools != nil {
 		reg.Add(extraTools(cfg)...)

@@ -8,5 +8,5 @@ import (
 )
 
 func attachDebug(cfg *config) rpc.Attachment {
-	return dapbridge.Attach(cfg.root, cfg.section("debug"))
+	return dapbridge.Attach(cfg.root, cfg.section("debug"), cfg.logger("debug"))
 }

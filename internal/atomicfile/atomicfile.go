@@ -19,6 +19,7 @@ import (
 // A Change replaces the content of one file.
 type Change struct {
 	Path string // absolute
+	Name string // how errors name the file (e.g. relative to the root); Path when empty
 	Old  []byte // the content to restore if a later file fails
 	New  []byte
 	// Mode is the new file's permission bits; 0 keeps the existing
@@ -47,7 +48,7 @@ func WriteAll(changes []Change) error {
 	for i, c := range changes {
 		p, err := stage(c.Path, c.New, c.Mode)
 		if err != nil {
-			return fmt.Errorf("writing %s: %w; nothing was changed", c.Path, err)
+			return fmt.Errorf("writing %s: %w; nothing was changed", c.name(), cause(err))
 		}
 		pending[i] = p
 	}
@@ -61,16 +62,39 @@ func WriteAll(changes []Change) error {
 		}
 		if err != nil {
 			if rerr := restore(changes[:i]); rerr != nil {
-				return errors.Join(fmt.Errorf("replacing %s: %w", c.Path, err), rerr)
+				return errors.Join(fmt.Errorf("replacing %s: %w", c.name(), cause(err)), rerr)
 			}
 			what := "nothing was changed"
 			if i > 0 {
 				what = fmt.Sprintf("the %d file(s) already replaced were restored, so nothing was changed", i)
 			}
-			return fmt.Errorf("replacing %s: %w; %s", c.Path, err, what)
+			return fmt.Errorf("replacing %s: %w; %s", c.name(), cause(err), what)
 		}
 	}
 	return nil
+}
+
+func (c Change) name() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	return c.Path
+}
+
+// cause drops the temp file's path from an *fs.PathError or
+// *os.LinkError: the message names the target file already, and the
+// temp name means nothing to the reader. errors.Is still sees the cause
+// (ENOSPC, EPERM, …).
+func cause(err error) error {
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Err
+	case errors.As(err, &le):
+		return le.Err
+	}
+	return err
 }
 
 // Write replaces one file atomically.
@@ -107,7 +131,7 @@ func restore(done []Change) error {
 			p.Cleanup()
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("could not restore %s: %w", c.Path, err))
+			errs = append(errs, fmt.Errorf("could not restore %s: %w", c.name(), cause(err)))
 		}
 	}
 	return errors.Join(errs...)

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -276,9 +277,26 @@ func (p *Process) Stdout() io.ReadCloser {
 	return p.stdout
 }
 
-// StderrTail returns the last bytes the child wrote to stderr, trimmed to
-// whole lines where possible. After Done it is final.
-func (p *Process) StderrTail() string { return p.stderr.String() }
+// StderrTail returns the end of what the child wrote to stderr: with n > 0
+// its last n lines, surrounding whitespace trimmed; with n <= 0 all that is
+// kept (the last Spec.StderrTail bytes, cut to whole lines where possible).
+// After Done it is final. It is the one "last lines of stderr" helper: the
+// supervisors' error messages and logs all go through it.
+func (p *Process) StderrTail(n int) string {
+	s := p.stderr.String()
+	if n <= 0 {
+		return s
+	}
+	s = strings.TrimRight(s, " \t\r\n")
+	i := len(s)
+	for ; n > 0 && i > 0; n-- {
+		i = strings.LastIndexByte(s[:i], '\n')
+		if i < 0 {
+			i = 0
+		}
+	}
+	return strings.TrimLeft(s[i:], "\n")
+}
 
 // Done is closed when the child has exited and been reaped.
 func (p *Process) Done() <-chan struct{} { return p.done }

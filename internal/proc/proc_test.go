@@ -113,7 +113,7 @@ func waitDone(t *testing.T, p *proc.Process) {
 	select {
 	case <-p.Done():
 	case <-time.After(testutil.IntegrationTimeout()):
-		t.Fatalf("pid %d still running; stderr: %s", p.Pid(), p.StderrTail())
+		t.Fatalf("pid %d still running; stderr: %s", p.Pid(), p.StderrTail(0))
 	}
 }
 
@@ -213,8 +213,13 @@ func TestStderrTail(t *testing.T) {
 		t.Error("Stdout() != nil with Spec.Stdout false")
 	}
 	waitDone(t, p)
-	if got, want := p.StderrTail(), "one\noops\n"; got != want {
-		t.Errorf("StderrTail() = %q, want %q", got, want)
+	if got, want := p.StderrTail(0), "one\noops\n"; got != want {
+		t.Errorf("StderrTail(0) = %q, want %q", got, want)
+	}
+	for n, want := range map[int]string{1: "oops", 2: "one\noops", 5: "one\noops"} {
+		if got := p.StderrTail(n); got != want {
+			t.Errorf("StderrTail(%d) = %q, want %q", n, got, want)
+		}
 	}
 	if ws := exitStatus(t, p.Err()); ws.ExitStatus() != 3 {
 		t.Errorf("exit status = %d, want 3", ws.ExitStatus())
@@ -236,9 +241,9 @@ func TestStderrBounded(t *testing.T) {
 	if err := p.Err(); err != nil {
 		t.Fatalf("Err() = %v", err)
 	}
-	tail := p.StderrTail()
+	tail := p.StderrTail(0)
 	if len(tail) > limit || len(tail) < limit-11 {
-		t.Errorf("len(StderrTail()) = %d, want in [%d, %d]", len(tail), limit-11, limit)
+		t.Errorf("len(StderrTail(0)) = %d, want in [%d, %d]", len(tail), limit-11, limit)
 	}
 	// 5000000 = 454545*11 + 5: the last line is cut after "01234".
 	ls := strings.Split(tail, "\n")
@@ -332,8 +337,8 @@ func TestStopOnStdinClose(t *testing.T) {
 	if err := p.Err(); err != nil {
 		t.Errorf("Err() = %v, want a clean exit", err)
 	}
-	if got, want := p.StderrTail(), "saw-eof\n"; got != want {
-		t.Errorf("StderrTail() = %q, want %q", got, want)
+	if got, want := p.StderrTail(0), "saw-eof\n"; got != want {
+		t.Errorf("StderrTail(0) = %q, want %q", got, want)
 	}
 }
 
@@ -410,8 +415,8 @@ func TestStopGoodbye(t *testing.T) {
 	if err := p.Err(); err != nil {
 		t.Errorf("Err() = %v, want a clean exit", err)
 	}
-	if got, want := p.StderrTail(), "got bye\n"; got != want {
-		t.Errorf("StderrTail() = %q, want %q", got, want)
+	if got, want := p.StderrTail(0), "got bye\n"; got != want {
+		t.Errorf("StderrTail(0) = %q, want %q", got, want)
 	}
 }
 
@@ -731,7 +736,7 @@ func TestOrphansDieWhenParentIsKilled(t *testing.T) {
 	if rest := readAll(t, parent.Stdout()); strings.Contains(rest, "LEAK") {
 		t.Errorf("a child's output reached the parent's stdout: %q", rest)
 	}
-	if tail := parent.StderrTail(); tail != "" {
+	if tail := parent.StderrTail(0); tail != "" {
 		t.Errorf("parent stderr = %q, want nothing (children's stderr is captured, not inherited)", tail)
 	}
 }
