@@ -34,8 +34,9 @@ func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attac
 			rpc.NewTool(rpc.Spec{Name: "lsp", Tier: rpc.TierRead, Description: lspDescription}, t.lsp),
 			rpc.NewTool(rpc.Spec{Name: "lsp_rename", Tier: rpc.TierWrite, Description: renameDescription}, t.rename),
 		},
-		Methods: map[string]rpc.MethodHandler{"agent-tools/didWrite": t.didWrite},
-		Close:   sup.Close,
+		Methods:    map[string]rpc.MethodHandler{"agent-tools/didWrite": t.didWrite},
+		AfterWrite: t.afterWrite,
+		Close:      sup.Close,
 	}
 	for _, c := range opts.Servers {
 		if !c.Disabled {
@@ -171,6 +172,19 @@ func (t *toolSet) rename(ctx context.Context, a renameArgs) (*RenameResult, erro
 
 type didWriteParams struct {
 	Paths []string `json:"paths"`
+}
+
+// afterWrite answers another tool's write (resolve accept) as didWrite
+// does: the new diagnostics the write caused, wherever they are.
+func (t *toolSet) afterWrite(ctx context.Context, root string, paths []string) (string, any) {
+	res, err := t.sup.DidWrite(ctx, root, paths)
+	if err != nil {
+		return "language servers: " + err.Error(), nil
+	}
+	if res.Text == "" {
+		return "", nil
+	}
+	return res.Text, res
 }
 
 // didWrite serves agent-tools/didWrite {paths}.
