@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/BurntSushi/toml v1.6.0
 	github.com/alex-pinkus/tree-sitter-swift v0.0.0-20250630054910-190aedc3042a
+	github.com/aymanbagabas/go-udiff v0.4.2
 	github.com/google/go-cmp v0.7.0
 	github.com/google/go-dap v0.12.0
 	github.com/google/renameio/v2 v2.0.2
@@ -39,7 +40,6 @@ require (
 )
 
 require (
-	github.com/aymanbagabas/go-udiff v0.4.2 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/google/jsonschema-go v0.4.3 // indirect
