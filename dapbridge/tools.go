@@ -86,13 +86,9 @@ type toolSet struct {
 }
 
 func (t *toolSet) debug(ctx context.Context, a debugArgs) (*Result, error) {
-	conv, root := implicitConversation, t.root
+	conv, root := implicitConversation, rpc.Root(ctx, t.root)
 	if s := rpc.SessionFrom(ctx); s != nil {
-		m := s.Mode()
-		conv = m.Conversation
-		if m.Root != "" {
-			root = m.Root
-		}
+		conv = s.Mode().Conversation
 	}
 	r := Request{
 		Op: a.Op, File: a.File, Program: a.Program, Args: a.Args, Adapter: a.Adapter,

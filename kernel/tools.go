@@ -76,10 +76,7 @@ func (t *evalTool) eval(ctx context.Context, a evalArgs) (*rpc.CallToolResult, e
 		return nil, errors.New("argument 'code': empty cell: give the code to run")
 	}
 	sess := rpc.SessionFrom(ctx)
-	root := ""
-	if sess != nil {
-		root = sess.Mode().Root
-	}
+	root := rpc.Root(ctx, "")
 	res, err := t.pool.Eval(ctx, Request{
 		Code:        a.Code,
 		Language:    Language(a.Language),

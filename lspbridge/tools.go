@@ -69,10 +69,7 @@ type toolSet struct {
 
 // runRoot is the session's root, read at call time.
 func (t *toolSet) runRoot(ctx context.Context) string {
-	if s := rpc.SessionFrom(ctx); s != nil && s.Mode().Root != "" {
-		return s.Mode().Root
-	}
-	return t.root
+	return rpc.Root(ctx, t.root)
 }
 
 type lspArgs struct {

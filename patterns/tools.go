@@ -86,10 +86,7 @@ type engine struct {
 }
 
 func (e *engine) rootOf(ctx context.Context) string {
-	if s := rpc.SessionFrom(ctx); s != nil && s.Mode().Root != "" {
-		return s.Mode().Root
-	}
-	return e.root
+	return rpc.Root(ctx, e.root)
 }
 
 func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool, maxMatches int) (*SearchResult, error) {

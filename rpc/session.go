@@ -316,6 +316,18 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 
 type sessionKey struct{}
 
+// Root is the workspace root of the session serving ctx (the --root flag,
+// or the root its initialize chose), else fallback: the one way every tool
+// finds the root a call works in.
+func Root(ctx context.Context, fallback string) string {
+	if s := SessionFrom(ctx); s != nil {
+		if r := s.Mode().Root; r != "" {
+			return r
+		}
+	}
+	return fallback
+}
+
 // SessionFrom returns the session of the request ctx belongs to, or nil.
 func SessionFrom(ctx context.Context) *Session {
 	s, _ := ctx.Value(sessionKey{}).(*Session)

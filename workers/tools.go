@@ -80,10 +80,7 @@ func (ts *toolSet) tools() []*rpc.Tool {
 
 // root returns the run's root: initialize may have changed it.
 func (ts *toolSet) rootOf(ctx context.Context) string {
-	if s := rpc.SessionFrom(ctx); s != nil && s.Mode().Root != "" {
-		return s.Mode().Root
-	}
-	return ts.root
+	return rpc.Root(ctx, ts.root)
 }
 
 const askDesc = `Ask the person running this session a question and wait for the answer. Use it when you cannot go on without a decision only they can make; never ask in a chat message instead. The question shows as a card with numbered options. If the person skips it, continue on a stated assumption and do not ask again.
