@@ -367,7 +367,7 @@ func (e *engine) resolveTool() *rpc.Tool {
 		var written []string
 		for _, f := range st.sortedFiles() {
 			out.Files = append(out.Files, f.Path)
-			written = append(written, f.Abs)
+			written = append(written, f.Path)
 		}
 		if a.Action == "accept" {
 			// Every writer reports its files the same way, so the

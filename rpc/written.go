@@ -8,8 +8,8 @@ package rpc
 
 import "context"
 
-// AfterWriteFunc is told that paths (absolute) under root were just
-// written, on the writing call's goroutine and context. It returns a text
+// AfterWriteFunc is told that paths under root (relative to it,
+// slash-separated, as the writer's answer names them) were just written, on the writing call's goroutine and context. It returns a text
 // for the writer's answer ("" when it has nothing to say) and structured
 // data for it (nil for none).
 type AfterWriteFunc func(ctx context.Context, root string, paths []string) (text string, data any)

@@ -26,7 +26,7 @@ func TestFilesWritten(t *testing.T) {
 	reg.AfterWrite("quiet", func(context.Context, string, []string) (string, any) { return "", nil })
 	reg.Add(rpc.NewTool(rpc.Spec{Name: "writer", Tier: rpc.TierWrite, Description: "writes a.go"},
 		func(ctx context.Context, _ struct{}) (writtenOut, error) {
-			return writtenOut{Reports: rpc.FilesWritten(ctx, "/r", []string{"/r/a.go"})}, nil
+			return writtenOut{Reports: rpc.FilesWritten(ctx, "/r", []string{"a.go"})}, nil
 		}))
 	c := connect(t, reg, nil)
 	c.initialize(nil)
@@ -37,7 +37,7 @@ func TestFilesWritten(t *testing.T) {
 	if len(out.Reports) != 1 || out.Reports[0].Capability != "lsp" || out.Reports[0].Text != "1 new error in b.go" {
 		t.Errorf("reports = %s", data)
 	}
-	if strings.Join(seen, ";") != "/r:/r/a.go" {
+	if strings.Join(seen, ";") != "/r:a.go" {
 		t.Errorf("hook saw %q", seen)
 	}
 	if got := rpc.FilesWritten(context.Background(), "/r", []string{"/r/a.go"}); got != nil {
