@@ -247,6 +247,8 @@ type editArgs struct {
 	Language string `json:"language,omitempty" jsonschema_description:"language id; inferred from path when it names a file"`
 	Context  string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read"`
 	Selector string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment"`
+	// AllowSyntaxErrors stages a rewrite that breaks the syntax.
+	AllowSyntaxErrors bool `json:"allow_syntax_errors,omitempty" jsonschema_description:"every rewritten file is parsed again; by default an edit that introduces a syntax error (an ERROR or MISSING node the original lacks) is refused, listing file:line and the node. true stages it anyway, still listing them"`
 }
 
 // EditFile is one file of a staged edit.
@@ -264,6 +266,8 @@ type EditResult struct {
 	Files        []EditFile `json:"files" jsonschema_description:"files the edit changes"`
 	Diff         string     `json:"diff" jsonschema_description:"unified diff preview"`
 	DiffCapped   bool       `json:"diffCapped,omitempty" jsonschema_description:"the preview was cut"`
+	// SyntaxErrors are staged only with allow_syntax_errors.
+	SyntaxErrors []SyntaxError `json:"syntaxErrors,omitempty" jsonschema_description:"syntax errors the rewrite introduces, the first after each replacement that breaks the syntax (staged because allow_syntax_errors was true)"`
 }
 
 const maxDiffLines = 300
@@ -275,6 +279,16 @@ func (r EditResult) Text() string {
 	b.WriteString(readAsLine(r.ReadAs) + "\n")
 	if r.Matches > r.Replacements {
 		fmt.Fprintf(&b, "%d matches nested in replaced ones were left alone: run ast_edit again after accepting\n", r.Matches-r.Replacements)
+	}
+	if len(r.SyntaxErrors) > 0 {
+		fmt.Fprintf(&b, "warning: the rewrite breaks the syntax after %s (staged because allow_syntax_errors is true):\n", plural(len(r.SyntaxErrors), "replacement"))
+		for i, se := range r.SyntaxErrors {
+			if i == maxSyntaxErrorsListed {
+				fmt.Fprintf(&b, "… and %d more\n", len(r.SyntaxErrors)-i)
+				break
+			}
+			b.WriteString(se.String() + "\n")
+		}
 	}
 	b.WriteString(r.Diff)
 	if r.DiffCapped {
@@ -291,20 +305,26 @@ func (e *engine) editTool() *rpc.Tool {
 		NonDestructive: true,
 		Description: "Rewrite every match of a structural pattern with a template, and stage the change without writing: the result is a diff preview and an edit_id for resolve. " + patternHelp +
 			" Nested matches: the outermost is rewritten. Multi-line captures are re-indented (tabs or spaces, as the file uses)." +
+			" The rewrite may use only metavariables the pattern binds; a rewrite that introduces a syntax error is refused unless allow_syntax_errors is true." +
 			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}.`,
 	}, func(ctx context.Context, a editArgs) (EditResult, error) {
 		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, true, 0)
 		if err != nil {
 			return EditResult{}, err
 		}
+		// A template naming a metavariable the pattern lacks is wrong
+		// whether or not anything matched.
+		if err := CheckTemplate(res.Patterns, a.Rewrite); err != nil {
+			return EditResult{}, err
+		}
 		if res.Total == 0 {
 			return EditResult{}, fmt.Errorf("no match for the pattern in %s searched (%s): nothing to stage", plural(res.Searched, "file"), readAsLine(readAs(res.Patterns)))
 		}
-		st, err := e.stager.Stage(res, a.Rewrite)
+		st, err := e.stager.Stage(res, a.Rewrite, a.AllowSyntaxErrors)
 		if err != nil {
 			return EditResult{}, err
 		}
-		out := EditResult{EditID: st.ID, ReadAs: readAs(res.Patterns), Replacements: st.Replacements, Matches: res.Total}
+		out := EditResult{EditID: st.ID, ReadAs: readAs(res.Patterns), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors}
 		var diff strings.Builder
 		lines := 0
 		for _, f := range st.sortedFiles() {
