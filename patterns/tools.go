@@ -116,6 +116,87 @@ type grepArgs struct {
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 100000 or max_results, whichever is larger, and then reported as a lower bound"`
 	Context    string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
 	Selector   string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
+	Dump       string `json:"dump,omitempty" jsonschema:"enum=pattern,enum=code" jsonschema_description:"instead of searching, show a syntax tree (to fix a pattern that finds nothing): pattern shows how the pattern was read (context, node kinds, metavariables marked); code shows the tree of the pattern text parsed as plain code. Needs language, or a path naming a file of a known extension"`
+}
+
+// DumpOut is ast_grep's answer to dump.
+type DumpOut struct {
+	Mode     string `json:"mode" jsonschema_description:"pattern or code"`
+	Language string `json:"language" jsonschema_description:"the language the text was read in"`
+	// ReadAs is the pattern's reading (mode pattern).
+	ReadAs *ReadAs `json:"readAs,omitempty" jsonschema_description:"mode pattern: the context and node the pattern was read as"`
+	// OtherReadings are the pattern's other contexts (mode pattern).
+	OtherReadings []ReadAs `json:"otherReadings,omitempty" jsonschema_description:"mode pattern: other contexts in which the pattern parses as a different node"`
+	// SyntaxErrors counts ERROR and MISSING nodes (mode code).
+	SyntaxErrors int    `json:"syntaxErrors,omitempty" jsonschema_description:"mode code: ERROR and MISSING nodes in the tree"`
+	Tree         string `json:"tree" jsonschema_description:"indented tree, one node a line: its kind (a token's quoted), and for code its line:column range; metavariables marked in a pattern"`
+	Capped       bool   `json:"capped,omitempty" jsonschema_description:"the tree was cut"`
+}
+
+// Text renders a dump.
+func (d *DumpOut) Text() string {
+	var b strings.Builder
+	if d.ReadAs != nil {
+		fmt.Fprintf(&b, "%s pattern read as %s: %s\n", d.Language, d.ReadAs.Context, d.ReadAs.Node)
+	} else {
+		fmt.Fprintf(&b, "%s code, %s\n", d.Language, plural(d.SyntaxErrors, "syntax error node"))
+	}
+	b.WriteString(d.Tree)
+	if d.Capped {
+		fmt.Fprintf(&b, "… tree capped at %d lines\n", maxDumpLines)
+	}
+	for _, o := range d.OtherReadings {
+		fmt.Fprintf(&b, "also parses as %s: %s (retry with context: %q)\n", o.Context, o.Node, o.Context)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// dump answers ast_grep's dump option: no file is read.
+func dump(a grepArgs) (*DumpOut, error) {
+	if a.Dump != "pattern" && a.Dump != "code" {
+		return nil, fmt.Errorf("unknown dump %q: want \"pattern\" (how the pattern is read) or \"code\" (the tree of the text as plain code)", a.Dump)
+	}
+	var lang *Language
+	if a.Language != "" {
+		var err error
+		if lang, err = LanguageByName(a.Language); err != nil {
+			return nil, err
+		}
+	} else if a.Path != "" {
+		lang = LanguageForPath(a.Path)
+	}
+	if lang == nil {
+		why := "no path was given"
+		if a.Path != "" {
+			why = fmt.Sprintf("the language of %s cannot be told from its extension", a.Path)
+		}
+		return nil, fmt.Errorf("dump needs a language and %s: pass language, e.g. \"go\" or \"python\"", why)
+	}
+	out := &DumpOut{Mode: a.Dump, Language: lang.ID}
+	if a.Dump == "code" {
+		if a.Context != "" || a.Selector != "" {
+			return nil, fmt.Errorf(`dump "code" parses the text as a whole file: context and selector apply to dump "pattern"`)
+		}
+		if strings.TrimSpace(a.Pattern) == "" {
+			return nil, fmt.Errorf("empty pattern: dump \"code\" shows the tree of the pattern text")
+		}
+		tree, errs, capped, err := DumpCode(lang, a.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		out.Tree, out.SyntaxErrors, out.Capped = tree, errs, capped
+		return out, nil
+	}
+	p, err := Compile(lang, a.Pattern, CompileOptions{Context: a.Context, Selector: a.Selector})
+	if err != nil {
+		return nil, err
+	}
+	r := readAs([]*Pattern{p})[0]
+	out.ReadAs, out.Tree = &r, p.Dump()
+	if a.Context == "" && a.Selector == "" {
+		out.OtherReadings = readAs(p.OtherReadings())
+	}
+	return out, nil
 }
 
 // ReadAs says how the pattern was read for one language.
@@ -148,6 +229,8 @@ type GrepResult struct {
 	FilesSearched int      `json:"filesSearched" jsonschema_description:"files in a searched language"`
 	FilesMatched  int      `json:"filesMatched" jsonschema_description:"files with at least one match"`
 	Skipped       []string `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
+	// Dump answers the dump option (nothing is searched then).
+	Dump *DumpOut `json:"dump,omitempty" jsonschema_description:"with dump: the tree asked for (nothing was searched)"`
 }
 
 func readAs(ps []*Pattern) []ReadAs {
@@ -171,6 +254,9 @@ func readAsLine(rs []ReadAs) string {
 
 // Text implements rpc.Texter.
 func (r GrepResult) Text() string {
+	if r.Dump != nil {
+		return r.Dump.Text()
+	}
 	var b strings.Builder
 	b.WriteString(readAsLine(r.ReadAs) + "\n")
 	for _, m := range r.Matches {
@@ -209,8 +295,16 @@ func (e *engine) grepTool() *rpc.Tool {
 		Title: "Structural search",
 		Tier:  rpc.TierRead,
 		Description: "Find code by its syntax tree shape, not its text. " + patternHelp +
-			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.`,
+			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.` +
+			` A pattern that finds nothing: {"pattern": "...", "language": "go", "dump": "pattern"} shows how it was read, "dump": "code" how the same text parses as code.`,
 	}, func(ctx context.Context, a grepArgs) (GrepResult, error) {
+		if a.Dump != "" {
+			d, err := dump(a)
+			if err != nil {
+				return GrepResult{}, err
+			}
+			return GrepResult{Dump: d, Matches: []MatchOut{}}, nil
+		}
 		max := a.MaxResults
 		if max <= 0 {
 			max = 50
