@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agent-tools/agent-tools/internal/atomicfile"
 	"github.com/aymanbagabas/go-udiff"
@@ -68,25 +70,52 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	if err := CheckTemplate(res.Patterns, template); err != nil {
 		return nil, err
 	}
+	// Rewriting, re-parsing and diffing are per file: one worker a core.
+	type staged struct {
+		file StagedFile
+		errs []SyntaxError
+		err  error
+	}
+	out := make([]*staged, len(res.Files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(res.Files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newParser()
+			defer p.close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(res.Files) {
+					return
+				}
+				fm := &res.Files[i]
+				newText, reps := Rewrite(fm, template)
+				if len(reps) == 0 || string(newText) == string(fm.Src) {
+					continue
+				}
+				errs, err := introducedErrors(p, fm, newText, reps)
+				out[i] = &staged{errs: errs, err: err, file: StagedFile{
+					Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
+					Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
+				}}
+				p.trim()
+			}
+		}()
+	}
+	wg.Wait()
 	st := &Staged{}
-	p := newParser()
-	defer p.close()
-	for i := range res.Files {
-		fm := &res.Files[i]
-		newText, reps := Rewrite(fm, template)
-		if len(reps) == 0 || string(newText) == string(fm.Src) {
+	for _, o := range out {
+		if o == nil {
 			continue
 		}
-		errs, err := introducedErrors(p, fm, newText, reps)
-		if err != nil {
-			return nil, err
+		if o.err != nil {
+			return nil, o.err
 		}
-		st.SyntaxErrors = append(st.SyntaxErrors, errs...)
-		st.Files = append(st.Files, StagedFile{
-			Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
-			Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
-		})
-		st.Replacements += len(reps)
+		st.SyntaxErrors = append(st.SyntaxErrors, o.errs...)
+		st.Files = append(st.Files, o.file)
+		st.Replacements += o.file.Replacements
 	}
 	if len(st.Files) == 0 {
 		return nil, fmt.Errorf("%d matches, but the rewrite leaves every file unchanged: nothing to stage", res.Total)
@@ -227,6 +256,13 @@ func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replace
 		start, end uint32
 		node       string
 	}
+	newTree, err := p.parse(fm.Lang, newText, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
+	}
+	if _, bad := newTree.firstError(); !bad {
+		return nil, nil // the original need not be parsed
+	}
 	oldTree, err := p.parse(fm.Lang, fm.Src, true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: parsing the original to check the rewrite: %v", fm.Path, err)
@@ -242,10 +278,6 @@ func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replace
 		if ok1 && ok2 {
 			old[key{s, e, errorNodeName(oldTree, i)}]++
 		}
-	}
-	newTree, err := p.parse(fm.Lang, newText, true)
-	if err != nil {
-		return nil, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
 	}
 	var found []int // introduced error nodes, in pre-order
 	for i := range newTree.nodes {
