@@ -167,15 +167,24 @@ func TestStageSyntaxErrors(t *testing.T) {
 }
 
 // TestStageKeepsOldSyntaxErrors: a file that already had a syntax error
-// is not blamed on a rewrite elsewhere in it.
+// is not blamed on a rewrite beside it, nor on one inside the broken code
+// (the old error nodes are carried across the replacements).
 func TestStageKeepsOldSyntaxErrors(t *testing.T) {
-	root := writeTree(t, map[string]string{"a.go": "package p\n\nfunc f() { g(1) }\n\nfunc broken( {\n}\n\nfunc h() { g(2) }\n"})
-	res := searchFor(t, root, "a.go", "go", "g($X)")
-	st, err := NewStager().Stage(res, "k($X, 0)", false)
-	if err != nil {
-		t.Fatalf("rewrite beside an old syntax error refused: %v", err)
-	}
-	if len(st.SyntaxErrors) != 0 {
-		t.Errorf("old error reported as new: %v", st.SyntaxErrors)
+	for name, src := range map[string]string{
+		"beside.go": "package p\n\nfunc f() { g(1) }\n\nfunc broken( {\n}\n\nfunc h() { g(2) }\n",
+		"inside.go": "package p\n\nfunc broken( {\n\tg(1)\n}\n\nfunc h() { g(2) }\n",
+		"inside.py": "def f(:\n    g(1)\n\ng(2)\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := writeTree(t, map[string]string{name: src})
+			res := searchFor(t, root, name, map[bool]string{true: "go", false: "python"}[strings.HasSuffix(name, ".go")], "g($X)")
+			st, err := NewStager().Stage(res, "k($X, 0)", false)
+			if err != nil {
+				t.Fatalf("rewrite of code with an old syntax error refused: %v", err)
+			}
+			if st.Replacements != 2 || len(st.SyntaxErrors) != 0 {
+				t.Errorf("%d replacements, errors reported as new: %v", st.Replacements, st.SyntaxErrors)
+			}
+		})
 	}
 }
