@@ -303,7 +303,13 @@ func (e *engine) grepTool() *rpc.Tool {
 			if err != nil {
 				return GrepResult{}, err
 			}
-			return GrepResult{Dump: d, Matches: []MatchOut{}}, nil
+			// The search fields stay well-typed for a client that
+			// checks the output schema: readAs is the pattern's reading.
+			out := GrepResult{Dump: d, ReadAs: []ReadAs{}, Matches: []MatchOut{}}
+			if d.ReadAs != nil {
+				out.ReadAs = []ReadAs{*d.ReadAs}
+			}
+			return out, nil
 		}
 		max := a.MaxResults
 		if max <= 0 {
