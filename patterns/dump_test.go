@@ -7,39 +7,6 @@ import (
 	"testing"
 )
 
-// dumpTree renders a flattened tree as an indented outline, for debugging
-// how a pattern or source is read.
-func dumpTree(t *Tree) string {
-	var b strings.Builder
-	var walk func(i, depth int)
-	walk = func(i, depth int) {
-		n := &t.nodes[i]
-		name := t.Lang.kindName(t.Lang.kind(n.sym))
-		if n.flags&flagError != 0 {
-			name = "ERROR"
-		}
-		flags := ""
-		if n.flags&flagMissing != 0 {
-			flags += " MISSING"
-		}
-		if !n.named() {
-			name = fmt.Sprintf("%q", name)
-		}
-		fmt.Fprintf(&b, "%s%s [%d,%d)%s", strings.Repeat("  ", depth), name, n.start, n.end, flags)
-		if n.next == uint32(i)+1 {
-			fmt.Fprintf(&b, " %q", t.Src[n.start:n.end])
-		}
-		b.WriteByte('\n')
-		for c := i + 1; c < int(n.next); c = int(t.nodes[c].next) {
-			walk(c, depth+1)
-		}
-	}
-	if len(t.nodes) > 0 {
-		walk(0, 0)
-	}
-	return b.String()
-}
-
 // TestDump prints the tree of DUMP_SRC (or of DUMP_PAT in each scaffold
 // of DUMP_LANG's ladder), for debugging how something is read. Without
 // them it checks the outline of a lone $$$ body: the block holds the
@@ -115,4 +82,70 @@ func dumpPattern(p *Pattern) string {
 		walk(n, 0)
 	}
 	return b.String()
+}
+
+// TestDumpOption holds ast_grep's dump option: how a pattern is read,
+// the tree of a snippet as code, and the errors when no language is
+// known.
+func TestDumpOption(t *testing.T) {
+	d, err := dump(grepArgs{Pattern: "fmt.Errorf($MSG, $$$ARGS)", Language: "go", Dump: "pattern"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + d.Text())
+	wantTree := `call_expression
+  selector_expression
+    identifier "fmt"
+    "."
+    field_identifier "Errorf"
+  argument_list
+    "("
+    $MSG  metavariable: one named node
+    ","
+    $$$ARGS  metavariable: zero or more sibling nodes
+    ")"
+`
+	if d.Tree != wantTree || d.ReadAs == nil || d.ReadAs.Node != "call_expression" || d.Language != "go" {
+		t.Errorf("pattern dump %+v, tree:\n%s\nwant:\n%s", d, d.Tree, wantTree)
+	}
+
+	// A path naming a file gives the language; the code dump is the plain
+	// parse, with ranges and leaf texts, and counts the error nodes.
+	d, err = dump(grepArgs{Pattern: "def f(x):\n    return x\n", Path: "pkg/mod.py", Dump: "code"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log("\n" + d.Text())
+	for _, want := range []string{"module 1:1-3:1\n", "  function_definition 1:1-2:13\n", "    identifier 1:5-1:6 \"f\"\n", "\"def\" 1:1-1:4\n"} {
+		if !strings.Contains(d.Tree, want) {
+			t.Errorf("code dump lacks %q:\n%s", want, d.Tree)
+		}
+	}
+	if d.Language != "python" || d.SyntaxErrors != 0 || d.ReadAs != nil {
+		t.Errorf("code dump %+v", d)
+	}
+	d, err = dump(grepArgs{Pattern: "def f(:\n", Language: "python", Dump: "code"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.SyntaxErrors == 0 || !strings.Contains(d.Tree, `MISSING ")" 1:7-1:7`) || !strings.Contains(d.Text(), "python code, ") {
+		t.Errorf("broken code dump:\n%s", d.Text())
+	}
+
+	for _, tt := range []struct {
+		a    grepArgs
+		want string
+	}{
+		{grepArgs{Pattern: "f($X)", Dump: "pattern"}, `dump needs a language and no path was given: pass language, e.g. "go" or "python"`},
+		{grepArgs{Pattern: "f($X)", Path: "notes.txt", Dump: "code"}, `dump needs a language and the language of notes.txt cannot be told from its extension: pass language, e.g. "go" or "python"`},
+		{grepArgs{Pattern: "f($X)", Language: "go", Dump: "tree"}, `unknown dump "tree": want "pattern" (how the pattern is read) or "code" (the tree of the text as plain code)`},
+		{grepArgs{Pattern: "f($X)", Language: "cobol", Dump: "code"}, "unknown language"},
+		{grepArgs{Pattern: "f(", Language: "go", Dump: "pattern"}, "unparseable pattern for go"},
+		{grepArgs{Pattern: " ", Language: "go", Dump: "code"}, "empty pattern"},
+	} {
+		_, err := dump(tt.a)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("dump(%+v) = %v, want %q", tt.a, err, tt.want)
+		}
+	}
 }

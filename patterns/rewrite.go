@@ -7,6 +7,7 @@
 package patterns
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -67,16 +68,7 @@ func substitute(tmpl string, src []byte, s Span) string {
 			i++
 			continue
 		}
-		j := i
-		for j < len(tmpl) && j-i < 3 && tmpl[j] == '$' {
-			j++
-		}
-		k := j
-		if k < len(tmpl) && (tmpl[k] == '_' || tmpl[k] >= 'A' && tmpl[k] <= 'Z') {
-			for k < len(tmpl) && (tmpl[k] == '_' || tmpl[k] >= 'A' && tmpl[k] <= 'Z' || tmpl[k] >= '0' && tmpl[k] <= '9') {
-				k++
-			}
-		}
+		j, k := scanMeta(tmpl, i)
 		if k == j { // not a metavariable: a literal '$'
 			b.WriteString(tmpl[i:j])
 			i = j
@@ -97,6 +89,90 @@ func substitute(tmpl string, src []byte, s Span) string {
 		}
 	}
 	return indentAfterFirst(b.String(), lineIndent(src, s.Start))
+}
+
+// scanMeta reads the metavariable at tmpl[i] (a '$'): up to three '$'
+// end at j, the name (an uppercase letter or '_', then uppercase letters,
+// digits and '_') at k; k == j when no name follows (a literal '$'). The
+// number of '$' does not change what a name refers to: $A and $$$A both
+// place the capture named A.
+func scanMeta(tmpl string, i int) (j, k int) {
+	j = i
+	for j < len(tmpl) && j-i < 3 && tmpl[j] == '$' {
+		j++
+	}
+	k = j
+	if k < len(tmpl) && (tmpl[k] == '_' || tmpl[k] >= 'A' && tmpl[k] <= 'Z') {
+		for k < len(tmpl) && (tmpl[k] == '_' || tmpl[k] >= 'A' && tmpl[k] <= 'Z' || tmpl[k] >= '0' && tmpl[k] <= '9') {
+			k++
+		}
+	}
+	return j, k
+}
+
+// Bound lists the metavariables the pattern captures, as spelled in it
+// ($A, $$$ARGS), in order of first appearance; $_ and $$$ capture nothing
+// and are not listed.
+func (p *Pattern) Bound() []string {
+	var out []string
+	seen := map[string]bool{}
+	var walk func(n *pnode)
+	walk = func(n *pnode) {
+		if n.meta != metaNone && n.name != "" && !seen[n.name] {
+			seen[n.name] = true
+			out = append(out, strings.Repeat("$", int(n.meta))+n.name)
+		}
+		for _, c := range n.children {
+			walk(c)
+		}
+	}
+	for _, n := range p.nodes {
+		walk(n)
+	}
+	return out
+}
+
+// CheckTemplate refuses a rewrite template that names a metavariable a
+// pattern does not capture: substitute would place nothing there, so a
+// typo ($C for $B) would silently delete code. A name counts as bound
+// whatever its '$'s ($A places a $$$A capture, as substitute reads it).
+// With several patterns (one per language) each must bind every name.
+func CheckTemplate(ps []*Pattern, tmpl string) error {
+	for _, p := range ps {
+		bound := p.Bound()
+		has := map[string]bool{}
+		for _, b := range bound {
+			has[strings.TrimLeft(b, "$")] = true
+		}
+		for i := 0; i < len(tmpl); i++ {
+			if tmpl[i] != '$' {
+				continue
+			}
+			j, k := scanMeta(tmpl, i)
+			if k == j {
+				i = j - 1
+				continue
+			}
+			name, spelled := tmpl[j:k], tmpl[i:k]
+			i = k - 1
+			if has[name] {
+				continue
+			}
+			binds := "it binds no metavariable"
+			if len(bound) > 0 {
+				binds = "it binds " + strings.Join(bound, ", ")
+			}
+			where := "the pattern"
+			if len(ps) > 1 {
+				where = "the " + p.Lang.ID + " reading of the pattern"
+			}
+			if name[0] == '_' {
+				return fmt.Errorf("%s captures nothing (a name starting with _ never does), so the rewrite cannot use it; %s", spelled, binds)
+			}
+			return fmt.Errorf("%s is not in %s; %s", spelled, where, binds)
+		}
+	}
+	return nil
 }
 
 // lineIndent is the leading whitespace of the line containing off.

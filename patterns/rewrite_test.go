@@ -103,7 +103,7 @@ func stageIn(t *testing.T, s *Stager, root, pattern, template string) *Staged {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.Stage(res, template)
+	st, err := s.Stage(res, template, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,8 +10,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/agent-tools/agent-tools/internal/atomicfile"
 	"github.com/aymanbagabas/go-udiff"
@@ -32,6 +36,9 @@ type Staged struct {
 	ID           string
 	Files        []StagedFile
 	Replacements int
+	// SyntaxErrors are the syntax errors the rewrite introduced (staged
+	// only when the caller allowed them).
+	SyntaxErrors []SyntaxError
 	state        string // "", "accepted", "discarded", "rejected"
 }
 
@@ -50,25 +57,71 @@ func NewStager() *Stager {
 // Stage rewrites every file of a search (run with KeepSource) and stages
 // the change. A search with no match is an error: there is nothing to
 // stage.
-func (s *Stager) Stage(res *SearchResult, template string) (*Staged, error) {
+//
+// The template must name only metavariables the pattern binds (see
+// CheckTemplate). Every rewritten file is parsed again with its grammar:
+// a syntax error the rewrite introduced refuses the whole edit with a
+// *SyntaxErrorsError, unless allowSyntaxErrors, when the edit is staged
+// and Staged.SyntaxErrors lists them.
+func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors bool) (*Staged, error) {
 	if res.Total == 0 {
 		return nil, fmt.Errorf("no matches: nothing to stage")
 	}
+	if err := CheckTemplate(res.Patterns, template); err != nil {
+		return nil, err
+	}
+	// Rewriting, re-parsing and diffing are per file: one worker a core.
+	type staged struct {
+		file StagedFile
+		errs []SyntaxError
+		err  error
+	}
+	out := make([]*staged, len(res.Files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(res.Files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newParser()
+			defer p.close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(res.Files) {
+					return
+				}
+				fm := &res.Files[i]
+				newText, reps := Rewrite(fm, template)
+				if len(reps) == 0 || string(newText) == string(fm.Src) {
+					continue
+				}
+				errs, err := introducedErrors(p, fm, newText, reps)
+				out[i] = &staged{errs: errs, err: err, file: StagedFile{
+					Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
+					Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
+				}}
+				p.trim()
+			}
+		}()
+	}
+	wg.Wait()
 	st := &Staged{}
-	for i := range res.Files {
-		fm := &res.Files[i]
-		newText, reps := Rewrite(fm, template)
-		if len(reps) == 0 || string(newText) == string(fm.Src) {
+	for _, o := range out {
+		if o == nil {
 			continue
 		}
-		st.Files = append(st.Files, StagedFile{
-			Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
-			Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
-		})
-		st.Replacements += len(reps)
+		if o.err != nil {
+			return nil, o.err
+		}
+		st.SyntaxErrors = append(st.SyntaxErrors, o.errs...)
+		st.Files = append(st.Files, o.file)
+		st.Replacements += o.file.Replacements
 	}
 	if len(st.Files) == 0 {
 		return nil, fmt.Errorf("%d matches, but the rewrite leaves every file unchanged: nothing to stage", res.Total)
+	}
+	if len(st.SyntaxErrors) > 0 && !allowSyntaxErrors {
+		return nil, &SyntaxErrorsError{Errors: st.SyntaxErrors, Files: len(st.Files)}
 	}
 	s.mu.Lock()
 	s.next++
@@ -142,4 +195,184 @@ func (st *Staged) sortedFiles() []StagedFile {
 	fs := append([]StagedFile(nil), st.Files...)
 	sort.Slice(fs, func(i, j int) bool { return fs[i].Path < fs[j].Path })
 	return fs
+}
+
+// SyntaxError is a syntax error a rewrite introduced: the first ERROR or
+// MISSING node, at or after one replacement, that the original's parse
+// does not have.
+type SyntaxError struct {
+	Path   string `json:"path" jsonschema_description:"file, relative to the workspace root"`
+	Line   int    `json:"line" jsonschema_description:"1-based line in the rewritten file"`
+	Column int    `json:"column" jsonschema_description:"1-based column (characters) in the rewritten file"`
+	// Node is "ERROR" or "MISSING <kind>" (the token error recovery
+	// inserted).
+	Node string `json:"node" jsonschema_description:"ERROR, or MISSING and the kind of the token the parser had to insert"`
+	Text string `json:"text" jsonschema_description:"the line of the error, as rewritten"`
+	// RewriteLine is where the replacement the error follows starts.
+	RewriteLine int `json:"rewriteLine" jsonschema_description:"1-based line in the rewritten file where the replacement that broke the syntax starts"`
+}
+
+func (e SyntaxError) String() string {
+	where := "in the rewrite"
+	if e.RewriteLine != e.Line {
+		where = fmt.Sprintf("after the rewrite at line %d", e.RewriteLine)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s %s: %s", e.Path, e.Line, e.Column, e.Node, where, clip(strings.TrimSpace(e.Text), 100))
+}
+
+// SyntaxErrorsError refuses an edit whose rewrite breaks the syntax.
+type SyntaxErrorsError struct {
+	Errors []SyntaxError
+	Files  int // files the edit would change
+}
+
+const maxSyntaxErrorsListed = 20
+
+func (e *SyntaxErrorsError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "refused: the rewrite breaks the syntax after %s (%s changed in all); nothing was staged. Fix the rewrite, or pass allow_syntax_errors: true to stage it anyway:", plural(len(e.Errors), "replacement"), plural(e.Files, "file"))
+	for i, se := range e.Errors {
+		if i == maxSyntaxErrorsListed {
+			fmt.Fprintf(&b, "\n… and %d more", len(e.Errors)-i)
+			break
+		}
+		b.WriteString("\n" + se.String())
+	}
+	return b.String()
+}
+
+// introducedErrors parses a file before and after its rewrite and returns
+// the ERROR and MISSING nodes of the new tree that the old one lacks.
+// Old error nodes outside every replacement are carried to their new
+// offsets; a new error node is introduced when no old one of the same
+// kind sits at its place (one old node excuses one new node). An error
+// the rewrite moved or reshaped is thus reported too: the rewrite touched
+// broken code.
+func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replacement) ([]SyntaxError, error) {
+	if fm.Lang == nil {
+		return nil, nil
+	}
+	type key struct {
+		start, end uint32
+		node       string
+	}
+	newTree, err := p.parse(fm.Lang, newText, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
+	}
+	if _, bad := newTree.firstError(); !bad {
+		return nil, nil // the original need not be parsed
+	}
+	oldTree, err := p.parse(fm.Lang, fm.Src, true)
+	if err != nil {
+		return nil, fmt.Errorf("%s: parsing the original to check the rewrite: %v", fm.Path, err)
+	}
+	old := map[key]int{}
+	for i := range oldTree.nodes {
+		n := &oldTree.nodes[i]
+		if n.flags&(flagError|flagMissing) == 0 {
+			continue
+		}
+		s, ok1 := shiftOffset(n.start, reps)
+		e, ok2 := shiftOffset(n.end, reps)
+		if ok1 && ok2 {
+			old[key{s, e, errorNodeName(oldTree, i)}]++
+		}
+	}
+	var found []int // introduced error nodes, in pre-order
+	for i := range newTree.nodes {
+		n := &newTree.nodes[i]
+		if n.flags&(flagError|flagMissing) == 0 {
+			continue
+		}
+		k := key{n.start, n.end, errorNodeName(newTree, i)}
+		if old[k] > 0 {
+			old[k]--
+			continue
+		}
+		found = append(found, i)
+	}
+	// One broken replacement can turn hundreds of nodes after it into
+	// ERRORs: each introduced error is laid to the last replacement that
+	// starts before it ends, and only the first per replacement is
+	// reported. Error recovery may also wrap much of the file in an
+	// ERROR, so only the innermost error nodes count, and an ERROR is
+	// placed at the first rewritten text it holds rather than where it
+	// starts.
+	var newSpans [][2]uint32
+	delta := int64(0)
+	for _, r := range reps {
+		s := uint32(int64(r.Start) + delta)
+		newSpans = append(newSpans, [2]uint32{s, s + uint32(len(r.Text))})
+		delta += int64(len(r.Text)) - int64(r.End-r.Start)
+	}
+	var out []SyntaxError
+	var li *lineIndex
+	taken := map[int]bool{}
+	for x, i := range found {
+		n := &newTree.nodes[i]
+		if x+1 < len(found) && uint32(found[x+1]) < n.next {
+			continue // holds another introduced error node
+		}
+		rep := 0
+		for j, sp := range newSpans {
+			if sp[0] < n.end || sp[0] == n.start {
+				rep = j
+			}
+		}
+		if taken[rep] {
+			continue
+		}
+		taken[rep] = true
+		at := n.start
+		if n.flags&flagError != 0 && newSpans[rep][1] > n.start && newSpans[rep][0] < n.end {
+			at = max(newSpans[rep][0], n.start)
+		}
+		if li == nil {
+			li = newLineIndex(newText)
+		}
+		pos := li.pos(at)
+		out = append(out, SyntaxError{Path: fm.Path, Line: pos.Line, Column: pos.Column, Node: errorNodeName(newTree, i),
+			Text: lineAt(newText, li, pos.Line), RewriteLine: li.pos(newSpans[rep][0]).Line})
+	}
+	return out, nil
+}
+
+// errorNodeName is "ERROR" or "MISSING kind" for an error node of t.
+func errorNodeName(t *Tree, i int) string {
+	n := &t.nodes[i]
+	if n.flags&flagError != 0 {
+		return "ERROR"
+	}
+	name := t.Lang.kindName(t.Lang.kind(n.sym))
+	if !n.named() {
+		name = strconv.Quote(name)
+	}
+	return "MISSING " + name
+}
+
+// shiftOffset maps an offset of the original text to the rewritten one;
+// false when it falls strictly inside a replaced span.
+func shiftOffset(off uint32, reps []Replacement) (uint32, bool) {
+	delta := int64(0)
+	for _, r := range reps {
+		if off <= r.Start {
+			break
+		}
+		if off < r.End {
+			return 0, false
+		}
+		delta += int64(len(r.Text)) - int64(r.End-r.Start)
+	}
+	return uint32(int64(off) + delta), true
+}
+
+// lineAt is line n (1-based) of src, without its newline.
+func lineAt(src []byte, li *lineIndex, n int) string {
+	start := li.starts[n-1]
+	end := len(src)
+	if n < len(li.starts) {
+		end = li.starts[n] - 1
+	}
+	return strings.TrimSuffix(string(src[start:end]), "\r")
 }

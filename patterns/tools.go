@@ -113,6 +113,87 @@ type grepArgs struct {
 	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 100000 or max_results, whichever is larger, and then reported as a lower bound"`
 	Context    string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
 	Selector   string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
+	Dump       string `json:"dump,omitempty" jsonschema:"enum=pattern,enum=code" jsonschema_description:"instead of searching, show a syntax tree (to fix a pattern that finds nothing): pattern shows how the pattern was read (context, node kinds, metavariables marked); code shows the tree of the pattern text parsed as plain code. Needs language, or a path naming a file of a known extension"`
+}
+
+// DumpOut is ast_grep's answer to dump.
+type DumpOut struct {
+	Mode     string `json:"mode" jsonschema_description:"pattern or code"`
+	Language string `json:"language" jsonschema_description:"the language the text was read in"`
+	// ReadAs is the pattern's reading (mode pattern).
+	ReadAs *ReadAs `json:"readAs,omitempty" jsonschema_description:"mode pattern: the context and node the pattern was read as"`
+	// OtherReadings are the pattern's other contexts (mode pattern).
+	OtherReadings []ReadAs `json:"otherReadings,omitempty" jsonschema_description:"mode pattern: other contexts in which the pattern parses as a different node"`
+	// SyntaxErrors counts ERROR and MISSING nodes (mode code).
+	SyntaxErrors int    `json:"syntaxErrors,omitempty" jsonschema_description:"mode code: ERROR and MISSING nodes in the tree"`
+	Tree         string `json:"tree" jsonschema_description:"indented tree, one node a line: its kind (a token's quoted), and for code its line:column range; metavariables marked in a pattern"`
+	Capped       bool   `json:"capped,omitempty" jsonschema_description:"the tree was cut"`
+}
+
+// Text renders a dump.
+func (d *DumpOut) Text() string {
+	var b strings.Builder
+	if d.ReadAs != nil {
+		fmt.Fprintf(&b, "%s pattern read as %s: %s\n", d.Language, d.ReadAs.Context, d.ReadAs.Node)
+	} else {
+		fmt.Fprintf(&b, "%s code, %s\n", d.Language, plural(d.SyntaxErrors, "syntax error node"))
+	}
+	b.WriteString(d.Tree)
+	if d.Capped {
+		fmt.Fprintf(&b, "… tree capped at %d lines\n", maxDumpLines)
+	}
+	for _, o := range d.OtherReadings {
+		fmt.Fprintf(&b, "also parses as %s: %s (retry with context: %q)\n", o.Context, o.Node, o.Context)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// dump answers ast_grep's dump option: no file is read.
+func dump(a grepArgs) (*DumpOut, error) {
+	if a.Dump != "pattern" && a.Dump != "code" {
+		return nil, fmt.Errorf("unknown dump %q: want \"pattern\" (how the pattern is read) or \"code\" (the tree of the text as plain code)", a.Dump)
+	}
+	var lang *Language
+	if a.Language != "" {
+		var err error
+		if lang, err = LanguageByName(a.Language); err != nil {
+			return nil, err
+		}
+	} else if a.Path != "" {
+		lang = LanguageForPath(a.Path)
+	}
+	if lang == nil {
+		why := "no path was given"
+		if a.Path != "" {
+			why = fmt.Sprintf("the language of %s cannot be told from its extension", a.Path)
+		}
+		return nil, fmt.Errorf("dump needs a language and %s: pass language, e.g. \"go\" or \"python\"", why)
+	}
+	out := &DumpOut{Mode: a.Dump, Language: lang.ID}
+	if a.Dump == "code" {
+		if a.Context != "" || a.Selector != "" {
+			return nil, fmt.Errorf(`dump "code" parses the text as a whole file: context and selector apply to dump "pattern"`)
+		}
+		if strings.TrimSpace(a.Pattern) == "" {
+			return nil, fmt.Errorf("empty pattern: dump \"code\" shows the tree of the pattern text")
+		}
+		tree, errs, capped, err := DumpCode(lang, a.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		out.Tree, out.SyntaxErrors, out.Capped = tree, errs, capped
+		return out, nil
+	}
+	p, err := Compile(lang, a.Pattern, CompileOptions{Context: a.Context, Selector: a.Selector})
+	if err != nil {
+		return nil, err
+	}
+	r := readAs([]*Pattern{p})[0]
+	out.ReadAs, out.Tree = &r, p.Dump()
+	if a.Context == "" && a.Selector == "" {
+		out.OtherReadings = readAs(p.OtherReadings())
+	}
+	return out, nil
 }
 
 // ReadAs says how the pattern was read for one language.
@@ -145,6 +226,8 @@ type GrepResult struct {
 	FilesSearched int      `json:"filesSearched" jsonschema_description:"files in a searched language"`
 	FilesMatched  int      `json:"filesMatched" jsonschema_description:"files with at least one match"`
 	Skipped       []string `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
+	// Dump answers the dump option (nothing is searched then).
+	Dump *DumpOut `json:"dump,omitempty" jsonschema_description:"with dump: the tree asked for (nothing was searched)"`
 }
 
 func readAs(ps []*Pattern) []ReadAs {
@@ -168,6 +251,9 @@ func readAsLine(rs []ReadAs) string {
 
 // Text implements rpc.Texter.
 func (r GrepResult) Text() string {
+	if r.Dump != nil {
+		return r.Dump.Text()
+	}
 	var b strings.Builder
 	b.WriteString(readAsLine(r.ReadAs) + "\n")
 	for _, m := range r.Matches {
@@ -206,8 +292,22 @@ func (e *engine) grepTool() *rpc.Tool {
 		Title: "Structural search",
 		Tier:  rpc.TierRead,
 		Description: "Find code by its syntax tree shape, not its text. " + patternHelp +
-			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.`,
+			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.` +
+			` A pattern that finds nothing: {"pattern": "...", "language": "go", "dump": "pattern"} shows how it was read, "dump": "code" how the same text parses as code.`,
 	}, func(ctx context.Context, a grepArgs) (GrepResult, error) {
+		if a.Dump != "" {
+			d, err := dump(a)
+			if err != nil {
+				return GrepResult{}, err
+			}
+			// The search fields stay well-typed for a client that
+			// checks the output schema: readAs is the pattern's reading.
+			out := GrepResult{Dump: d, ReadAs: []ReadAs{}, Matches: []MatchOut{}}
+			if d.ReadAs != nil {
+				out.ReadAs = []ReadAs{*d.ReadAs}
+			}
+			return out, nil
+		}
 		max := a.MaxResults
 		if max <= 0 {
 			max = 50
@@ -244,6 +344,8 @@ type editArgs struct {
 	Language string `json:"language,omitempty" jsonschema_description:"language id; inferred from path when it names a file"`
 	Context  string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read"`
 	Selector string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment"`
+	// AllowSyntaxErrors stages a rewrite that breaks the syntax.
+	AllowSyntaxErrors bool `json:"allow_syntax_errors,omitempty" jsonschema_description:"every rewritten file is parsed again; by default an edit that introduces a syntax error (an ERROR or MISSING node the original lacks) is refused, listing file:line and the node. true stages it anyway, still listing them"`
 }
 
 // EditFile is one file of a staged edit.
@@ -261,6 +363,8 @@ type EditResult struct {
 	Files        []EditFile `json:"files" jsonschema_description:"files the edit changes"`
 	Diff         string     `json:"diff" jsonschema_description:"unified diff preview"`
 	DiffCapped   bool       `json:"diffCapped,omitempty" jsonschema_description:"the preview was cut"`
+	// SyntaxErrors are staged only with allow_syntax_errors.
+	SyntaxErrors []SyntaxError `json:"syntaxErrors,omitempty" jsonschema_description:"syntax errors the rewrite introduces, the first after each replacement that breaks the syntax (staged because allow_syntax_errors was true)"`
 }
 
 const maxDiffLines = 300
@@ -272,6 +376,16 @@ func (r EditResult) Text() string {
 	b.WriteString(readAsLine(r.ReadAs) + "\n")
 	if r.Matches > r.Replacements {
 		fmt.Fprintf(&b, "%d matches nested in replaced ones were left alone: run ast_edit again after accepting\n", r.Matches-r.Replacements)
+	}
+	if len(r.SyntaxErrors) > 0 {
+		fmt.Fprintf(&b, "warning: the rewrite breaks the syntax after %s (staged because allow_syntax_errors is true):\n", plural(len(r.SyntaxErrors), "replacement"))
+		for i, se := range r.SyntaxErrors {
+			if i == maxSyntaxErrorsListed {
+				fmt.Fprintf(&b, "… and %d more\n", len(r.SyntaxErrors)-i)
+				break
+			}
+			b.WriteString(se.String() + "\n")
+		}
 	}
 	b.WriteString(r.Diff)
 	if r.DiffCapped {
@@ -288,20 +402,26 @@ func (e *engine) editTool() *rpc.Tool {
 		NonDestructive: true,
 		Description: "Rewrite every match of a structural pattern with a template, and stage the change without writing: the result is a diff preview and an edit_id for resolve. " + patternHelp +
 			" Nested matches: the outermost is rewritten. Multi-line captures are re-indented (tabs or spaces, as the file uses)." +
+			" The rewrite may use only metavariables the pattern binds; a rewrite that introduces a syntax error is refused unless allow_syntax_errors is true." +
 			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}.`,
 	}, func(ctx context.Context, a editArgs) (EditResult, error) {
 		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, true, 0)
 		if err != nil {
 			return EditResult{}, err
 		}
+		// A template naming a metavariable the pattern lacks is wrong
+		// whether or not anything matched.
+		if err := CheckTemplate(res.Patterns, a.Rewrite); err != nil {
+			return EditResult{}, err
+		}
 		if res.Total == 0 {
 			return EditResult{}, fmt.Errorf("no match for the pattern in %s searched (%s): nothing to stage", plural(res.Searched, "file"), readAsLine(readAs(res.Patterns)))
 		}
-		st, err := e.stager.Stage(res, a.Rewrite)
+		st, err := e.stager.Stage(res, a.Rewrite, a.AllowSyntaxErrors)
 		if err != nil {
 			return EditResult{}, err
 		}
-		out := EditResult{EditID: st.ID, ReadAs: readAs(res.Patterns), Replacements: st.Replacements, Matches: res.Total}
+		out := EditResult{EditID: st.ID, ReadAs: readAs(res.Patterns), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors}
 		var diff strings.Builder
 		lines := 0
 		for _, f := range st.sortedFiles() {
