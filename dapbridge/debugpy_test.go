@@ -125,7 +125,7 @@ func TestDebugpyTTL(t *testing.T) {
 	}
 	sess := r.session()
 	adapter, debuggee := sess.proc.Pid(), sess.debuggee
-	if !alive(debuggee) {
+	if !testutil.Alive(debuggee) {
 		t.Fatalf("debuggee %d not alive", debuggee)
 	}
 	<-sess.conn.done // the TTL ends it: the adapter connection closes
@@ -133,8 +133,8 @@ func TestDebugpyTTL(t *testing.T) {
 	if res.State != stateEnded || !strings.Contains(res.Notice, "TTL") {
 		t.Errorf("after the TTL: state %s notice %q", res.State, res.Notice)
 	}
-	if alive(adapter) || alive(debuggee) {
-		t.Errorf("after the TTL: adapter alive %v, debuggee alive %v", alive(adapter), alive(debuggee))
+	if testutil.Alive(adapter) || testutil.Alive(debuggee) {
+		t.Errorf("after the TTL: adapter alive %v, debuggee alive %v", testutil.Alive(adapter), testutil.Alive(debuggee))
 	}
 	waitNoProcessesIn(t, r.root, 5*time.Second)
 	pid := fmt.Sprintf(`"pid":%d`, adapter)

@@ -137,8 +137,8 @@ func TestDelve(t *testing.T) {
 	}
 	sess := r.session()
 	r.do(Request{Op: "terminate"})
-	if alive(sess.proc.Pid()) || alive(sess.debuggee) {
-		t.Errorf("after terminate: dlv alive %v, debuggee alive %v", alive(sess.proc.Pid()), alive(sess.debuggee))
+	if testutil.Alive(sess.proc.Pid()) || testutil.Alive(sess.debuggee) {
+		t.Errorf("after terminate: dlv alive %v, debuggee alive %v", testutil.Alive(sess.proc.Pid()), testutil.Alive(sess.debuggee))
 	}
 	waitNoProcessesIn(t, r.root, 0)
 }

@@ -107,24 +107,6 @@ func findVar(t *testing.T, vs []Variable, name string) Variable {
 	return Variable{}
 }
 
-func alive(pid int) bool {
-	if pid <= 0 {
-		return false
-	}
-	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	if i := strings.LastIndexByte(s, ')'); i >= 0 && i+2 < len(s) {
-		return s[i+2] != 'Z'
-	}
-	return true
-}
-
 // processesIn lists the live processes whose working directory is dir
 // or below it: the adapters and debuggees of a test workspace.
 func processesIn(dir string) []int {
@@ -139,7 +121,7 @@ func processesIn(dir string) []int {
 		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
 			continue
 		}
-		if alive(pid) {
+		if testutil.Alive(pid) {
 			out = append(out, pid)
 		}
 	}

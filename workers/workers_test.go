@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -84,31 +83,8 @@ func pids(t *testing.T, root, id string) (self, child int) {
 // timeout (a killed process takes a moment to die).
 func waitGone(t *testing.T, what string, pids ...int) {
 	t.Helper()
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for _, pid := range pids {
-		for alive(pid) {
-			if time.Now().After(deadline) {
-				t.Errorf("pid %d survived %s", pid, what)
-				syscall.Kill(pid, syscall.SIGKILL)
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
-}
-
-// alive reports whether pid runs (a zombie does not count).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(stat)
-	i := strings.LastIndexByte(s, ')')
-	return i < 0 || i+2 >= len(s) || s[i+2] != 'Z'
+	t.Logf("waiting for %v to be gone after %s", pids, what)
+	testutil.WaitGone(t, testutil.IntegrationTimeout(), pids...)
 }
 
 func TestSpawnWaitDone(t *testing.T) {
@@ -143,7 +119,7 @@ func TestSpawnReturnsAtOnce(t *testing.T) {
 		t.Fatalf("spawn status = %+v", st)
 	}
 	self, child := pids(t, root, st.ID) // it runs on after Spawn returned
-	if !alive(self) || !alive(child) {
+	if !testutil.Alive(self) || !testutil.Alive(child) {
 		t.Errorf("worker %d or its child %d is not running", self, child)
 	}
 	r, err := p.Wait(t.Context(), st.ID, 0, true)
@@ -164,7 +140,7 @@ func TestWaitCancelledLeavesWorkerRunning(t *testing.T) {
 	if _, err := p.Wait(ctx, st.ID, time.Hour, false); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled wait: err = %v", err)
 	}
-	if !alive(self) {
+	if !testutil.Alive(self) {
 		t.Error("cancelling the wait stopped the worker")
 	}
 }

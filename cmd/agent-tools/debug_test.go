@@ -98,7 +98,7 @@ func processesIn(dir string) []int {
 		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
 			continue
 		}
-		if !gone(pid) {
+		if testutil.Alive(pid) {
 			out = append(out, pid)
 		}
 	}

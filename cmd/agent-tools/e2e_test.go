@@ -163,49 +163,19 @@ func (s *server) spawn(id int) (pid, grandchild int) {
 	return sc.Pid, sc.Grandchild
 }
 
-// gone reports whether pid no longer runs (a zombie counts as gone).
-func gone(pid int) bool {
-	if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-		return true
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 && i+2 < len(stat) {
-		return stat[i+2] == 'Z'
-	}
-	return false
-}
-
-func waitGone(t *testing.T, within time.Duration, pids ...int) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for _, pid := range pids {
-		for !gone(pid) {
-			if time.Now().After(deadline) {
-				t.Errorf("pid %d still alive %v later", pid, within)
-				syscall.Kill(pid, syscall.SIGKILL)
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-}
-
 func TestSIGKILLLeavesNoChildren(t *testing.T) {
 	s := startServer(t)
 	s.initialize()
 	pid1, gc1 := s.spawn(2)
 	pid2, gc2 := s.spawn(3)
 	for _, p := range []int{pid1, gc1, pid2, gc2} {
-		if gone(p) {
+		if !testutil.Alive(p) {
 			t.Fatalf("pid %d is not running before the kill", p)
 		}
 	}
 	s.cmd.Process.Signal(syscall.SIGKILL)
 	<-s.ended
-	waitGone(t, 2*time.Second, pid1, gc1, pid2, gc2)
+	testutil.WaitGone(t, 2*time.Second, pid1, gc1, pid2, gc2)
 }
 
 func TestStdinEOFStopsChildren(t *testing.T) {
@@ -221,7 +191,7 @@ func TestStdinEOFStopsChildren(t *testing.T) {
 	if code := s.cmd.ProcessState.ExitCode(); code != 0 {
 		t.Errorf("exit code %d after stdin EOF", code)
 	}
-	waitGone(t, 2*time.Second, pid, gc)
+	testutil.WaitGone(t, 2*time.Second, pid, gc)
 }
 
 func TestSIGTERMStopsChildren(t *testing.T) {
@@ -234,7 +204,7 @@ func TestSIGTERMStopsChildren(t *testing.T) {
 	case <-time.After(testutil.IntegrationTimeout()):
 		t.Fatal("agent-tools did not exit on SIGTERM")
 	}
-	waitGone(t, 2*time.Second, pid, gc)
+	testutil.WaitGone(t, 2*time.Second, pid, gc)
 }
 
 // TestStdoutCarriesOnlyFrames drives a session whose children and logs

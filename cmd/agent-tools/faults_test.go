@@ -244,7 +244,7 @@ func faultsLeftovers(dirs ...string) map[int]string {
 	out := map[int]string{}
 	for _, ent := range ents {
 		pid, err := strconv.Atoi(ent.Name())
-		if err != nil || pid == os.Getpid() || gone(pid) {
+		if err != nil || pid == os.Getpid() || !testutil.Alive(pid) {
 			continue
 		}
 		cwd, _ := os.Readlink(filepath.Join("/proc", ent.Name(), "cwd"))
@@ -356,7 +356,7 @@ func faultsHover(mode string) map[string]any {
 // use starts a fresh one that answers.
 func faultsLSPRestarts(t *testing.T, e *faultsEnv, mode string, old int) {
 	t.Helper()
-	waitGone(t, 2*time.Second, old)
+	testutil.WaitGone(t, 2*time.Second, old)
 	e.alive(t)
 	text := e.until(t, "lsp", faultsHover(mode), func(r callResult, _ string) bool { return !r.Result.IsError })
 	if !strings.Contains(text, "fake hover from "+mode) || faultsPidIn(t, text) == old {
@@ -408,7 +408,7 @@ func faultsAdapterDies(t *testing.T, e *faultsEnv) {
 	if !r.Result.IsError || !strings.Contains(text, "dying during launch") {
 		t.Errorf("want an error naming the adapter's death; got %q", text)
 	}
-	waitGone(t, 2*time.Second, e.statePid(t, "adapter.pid"))
+	testutil.WaitGone(t, 2*time.Second, e.statePid(t, "adapter.pid"))
 	e.alive(t)
 	// The next launch starts a fresh adapter (the real debugpy).
 	r, text = e.call(t, "debug", map[string]any{"op": "launch", "program": "app.py"})
@@ -439,7 +439,7 @@ func faultsKernelPid(t *testing.T, e *faultsEnv) int {
 // cell runs in a fresh one.
 func faultsKernelRestarts(t *testing.T, e *faultsEnv, old int) {
 	t.Helper()
-	waitGone(t, 2*time.Second, old)
+	testutil.WaitGone(t, 2*time.Second, old)
 	e.alive(t)
 	if pid := faultsKernelPid(t, e); pid == old {
 		t.Errorf("the next cell ran in the old kernel (pid %d)", pid)
@@ -507,7 +507,7 @@ func faultsWorkerIgnoresSIGTERM(t *testing.T, e *faultsEnv) {
 	for pid := range procs {
 		pids = append(pids, pid)
 	}
-	waitGone(t, faultsBound-time.Since(start), pids...)
+	testutil.WaitGone(t, faultsBound-time.Since(start), pids...)
 	if r, text := e.call(t, "vibe_wait", map[string]any{"worker_id": "w1", "timeout_seconds": 10}); !strings.Contains(text, "killed") {
 		t.Errorf("vibe_wait after vibe_kill: %s (isError %v)", text, r.Result.IsError)
 	}
@@ -523,7 +523,7 @@ func faultsWorkerIgnoresSIGTERM(t *testing.T, e *faultsEnv) {
 // command lines.
 func faultsDescendants(pid int) map[int]string {
 	out := map[int]string{}
-	if gone(pid) {
+	if !testutil.Alive(pid) {
 		return out
 	}
 	parents := map[int][]int{}
@@ -541,7 +541,7 @@ func faultsDescendants(pid int) map[int]string {
 	for len(queue) > 0 {
 		p := queue[0]
 		queue = queue[1:]
-		if gone(p) {
+		if !testutil.Alive(p) {
 			continue
 		}
 		raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))

@@ -91,8 +91,8 @@ func TestLSPServerDiesWithUs(t *testing.T) {
 	case <-time.After(testutil.IntegrationTimeout()):
 		t.Fatal("agent-tools did not exit after stdin closed")
 	}
-	waitGone(t, 5*time.Second, pid)
-	if err := syscall.Kill(pid, 0); err == nil && !gone(pid) {
+	testutil.WaitGone(t, 5*time.Second, pid)
+	if err := syscall.Kill(pid, 0); err == nil && testutil.Alive(pid) {
 		t.Errorf("gopls (pid %d) outlived agent-tools", pid)
 	}
 }

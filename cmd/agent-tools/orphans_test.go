@@ -102,10 +102,10 @@ print(x)
 	deadline := time.Now().Add(2 * time.Second)
 	orphans := map[int]string{}
 	for pid, cmd := range children {
-		for !gone(pid) && time.Now().Before(deadline) {
+		for testutil.Alive(pid) && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
-		if !gone(pid) {
+		if testutil.Alive(pid) {
 			orphans[pid] = cmd
 		}
 	}

@@ -237,7 +237,7 @@ func TestWorkersSDK(t *testing.T) {
 	if st := structured[workers.Status](t, res); st.Attempts != 2 || st.State != workers.Running {
 		t.Errorf("vibe_send = %+v", st)
 	}
-	waitGone(t, testutil.IntegrationTimeout(), first...)
+	testutil.WaitGone(t, testutil.IntegrationTimeout(), first...)
 	text, _, res := call(t, s, "vibe_wait", map[string]any{"worker_id": "w1", "timeout_seconds": 60})
 	if w := structured[workers.WaitResult](t, res); w.State != workers.Done || w.Result != "done: fix it (attempt 2, 6 lines)" || len(w.History) != 1 {
 		t.Errorf("vibe_wait = %+v\n%s", w, text)
@@ -253,7 +253,7 @@ func TestWorkersSDK(t *testing.T) {
 	if st := structured[workers.Status](t, res); st.State != workers.Killed {
 		t.Errorf("vibe_kill = %+v\n%s", st, text)
 	}
-	waitGone(t, testutil.IntegrationTimeout(), second...)
+	testutil.WaitGone(t, testutil.IntegrationTimeout(), second...)
 
 	text, _, res = call(t, s, "vibe_list", map[string]any{})
 	l := structured[workers.ListResult](t, res)
@@ -329,7 +329,7 @@ func TestVibeOffHidesWorkerTools(t *testing.T) {
 	if m := s.callTool(5, "vibe_list", `{}`); m["error"] == nil {
 		t.Errorf("vibe_list while vibe is off: %v, want an error", m)
 	}
-	if gone(pids[0]) || gone(pids[1]) {
+	if !testutil.Alive(pids[0]) || !testutil.Alive(pids[1]) {
 		t.Error("turning vibe off stopped a running worker")
 	}
 
@@ -343,7 +343,7 @@ func TestVibeOffHidesWorkerTools(t *testing.T) {
 	}
 	s.stdin.Close()
 	<-s.ended
-	waitGone(t, testutil.IntegrationTimeout(), pids...)
+	testutil.WaitGone(t, testutil.IntegrationTimeout(), pids...)
 }
 
 func TestSIGKILLLeavesNoWorker(t *testing.T) {
@@ -355,7 +355,7 @@ func TestSIGKILLLeavesNoWorker(t *testing.T) {
 	pids := append(fakePids(t, root, "w1"), fakePids(t, root, "w2")...)
 	s.cmd.Process.Signal(syscall.SIGKILL)
 	<-s.ended
-	waitGone(t, testutil.IntegrationTimeout(), pids...)
+	testutil.WaitGone(t, testutil.IntegrationTimeout(), pids...)
 }
 
 // TestTranscriptFakeAgentIsTheFixture keeps the copy of the fake agent CLI

@@ -129,21 +129,6 @@ func stop(t *testing.T, p *proc.Process, goodbye func(context.Context) error) {
 	}
 }
 
-// gone reports whether pid no longer runs. A zombie counts as gone: it is
-// dead, merely not yet reaped by whoever inherited it.
-func gone(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 || i+2 >= len(s) {
-		return false
-	}
-	return s[i+2] == 'Z' || s[i+2] == 'X'
-}
-
 // waitGone polls until every pid in pids is gone, or fails after within.
 func waitGone(t *testing.T, pids map[string]int, within time.Duration) {
 	t.Helper()
@@ -151,7 +136,7 @@ func waitGone(t *testing.T, pids map[string]int, within time.Duration) {
 	for {
 		var alive []string
 		for name, pid := range pids {
-			if !gone(pid) {
+			if testutil.Alive(pid) {
 				alive = append(alive, fmt.Sprintf("%s (pid %d)", name, pid))
 			}
 		}
@@ -290,7 +275,7 @@ func TestReaperRuns(t *testing.T) {
 	if err := proc.ReaperErr(); err != nil {
 		t.Fatalf("ReaperErr() = %v", err)
 	}
-	if pid := proc.ReaperPid(); pid <= 0 || gone(pid) {
+	if pid := proc.ReaperPid(); pid <= 0 || !testutil.Alive(pid) {
 		t.Errorf("reaper pid %d is not running", pid)
 	}
 }
@@ -321,7 +306,7 @@ func TestReaperReplaced(t *testing.T) {
 	if err := proc.ReaperErr(); err != nil {
 		t.Fatalf("ReaperErr() after restart = %v", err)
 	}
-	if pid := proc.ReaperPid(); pid <= 0 || pid == old || gone(pid) {
+	if pid := proc.ReaperPid(); pid <= 0 || pid == old || !testutil.Alive(pid) {
 		t.Errorf("reaper pid after restart = %d (old %d)", pid, old)
 	}
 }
@@ -372,7 +357,7 @@ func TestStopKillsGrandchildren(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gone(gc) {
+	if !testutil.Alive(gc) {
 		t.Fatalf("grandchild %d not running before Stop", gc)
 	}
 	stop(t, p, nil)
@@ -719,7 +704,7 @@ func TestOrphansDieWhenParentIsKilled(t *testing.T) {
 		t.Fatalf("parent reported %v, want 2 children, 2 grandchildren, an adopted group and the reaper", pids)
 	}
 	for name, pid := range pids {
-		if gone(pid) {
+		if !testutil.Alive(pid) {
 			t.Fatalf("%s (pid %d) not running before the parent is killed", name, pid)
 		}
 	}

@@ -2,6 +2,7 @@ package testutil
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -162,5 +163,26 @@ func TestParseTimeout(t *testing.T) {
 		if got := parseTimeout(tt.in); got != tt.want {
 			t.Errorf("parseTimeout(%q) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestAliveAndWaitGone(t *testing.T) {
+	if !Alive(os.Getpid()) {
+		t.Error("Alive(self) = false")
+	}
+	cmd := exec.Command("sleep", "60")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pid := cmd.Process.Pid
+	if !Alive(pid) {
+		t.Error("a running sleep is not Alive")
+	}
+	cmd.Process.Kill()
+	// Not reaped yet: a zombie, which is not alive.
+	WaitGone(t, 5*time.Second, pid)
+	cmd.Wait()
+	if Alive(pid) || Alive(-1) {
+		t.Error("a reaped pid or -1 is Alive")
 	}
 }
