@@ -524,7 +524,12 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		}
 		return nil
 	})
-	return res, err
+	if err != nil {
+		// fn may still be running (exclusive gave up on ctx, the timeout
+		// or the server's exit): res is its to write, not ours to read.
+		return syncResult{}, err
+	}
+	return res, nil
 }
 
 // closeDoc tells the server a file is gone.
