@@ -178,7 +178,25 @@ func benchDebugNeeds(a string) string {
 	return ""
 }
 
+// benchProgram is one adapter's fixture program: its files (txtar) and
+// the line a breakpoint goes on.
+type benchProgram struct {
+	tree string
+	line int
+}
+
 func makeBenchFixture(b *testing.B, a string) benchFixture {
+	return buildBenchFixture(b, a, map[string]benchProgram{
+		"delve":   {"-- go.mod --\nmodule fixture\n\ngo 1.22\n-- main.go --\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n", 6},
+		"debugpy": {"-- requirements.txt --\n-- app.py --\nx = 1\nprint(x)\n", 2},
+		"lldb":    {"-- CMakeLists.txt --\n-- main.c --\n#include <stdio.h>\nint main(void) {\n\tputs(\"hi\");\n\treturn 0;\n}\n", 3},
+	})
+}
+
+// buildBenchFixture writes a's program into a fresh root and builds it
+// with debug information (go build for delve, gcc for lldb; debugpy runs
+// the source).
+func buildBenchFixture(b *testing.B, a string, programs map[string]benchProgram) benchFixture {
 	root := b.TempDir()
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
@@ -192,16 +210,16 @@ func makeBenchFixture(b *testing.B, a string) benchFixture {
 	}
 	switch a {
 	case "delve":
-		testutil.WriteTree(b, root, "-- go.mod --\nmodule fixture\n\ngo 1.22\n-- main.go --\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n")
+		testutil.WriteTree(b, root, programs[a].tree)
 		run("go", "build", "-gcflags=all=-N -l", "-o", "app", ".")
-		return benchFixture{root, filepath.Join(root, "main.go"), filepath.Join(root, "app"), 6}
+		return benchFixture{root, filepath.Join(root, "main.go"), filepath.Join(root, "app"), programs[a].line}
 	case "debugpy":
-		testutil.WriteTree(b, root, "-- requirements.txt --\n-- app.py --\nx = 1\nprint(x)\n")
-		return benchFixture{root, filepath.Join(root, "app.py"), filepath.Join(root, "app.py"), 2}
+		testutil.WriteTree(b, root, programs[a].tree)
+		return benchFixture{root, filepath.Join(root, "app.py"), filepath.Join(root, "app.py"), programs[a].line}
 	default:
-		testutil.WriteTree(b, root, "-- CMakeLists.txt --\n-- main.c --\n#include <stdio.h>\nint main(void) {\n\tputs(\"hi\");\n\treturn 0;\n}\n")
+		testutil.WriteTree(b, root, programs["lldb"].tree)
 		run("gcc", "-g", "-O0", "-o", "app", "main.c")
-		return benchFixture{root, filepath.Join(root, "main.c"), filepath.Join(root, "app"), 3}
+		return benchFixture{root, filepath.Join(root, "main.c"), filepath.Join(root, "app"), programs["lldb"].line}
 	}
 }
 
@@ -419,32 +437,13 @@ const inspectRounds = 15
 
 // loopFixture is a program whose loop body (line) is hit a million times.
 func loopFixture(b *testing.B, a string) benchFixture {
-	root := b.TempDir()
-	if r, err := filepath.EvalSymlinks(root); err == nil {
-		root = r
-	}
-	run := func(name string, args ...string) {
-		cmd := exec.Command(name, args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.Fatalf("%s %v: %v\n%s", name, args, err, out)
-		}
-	}
-	switch a {
-	case "delve":
-		testutil.WriteTree(b, root, "-- go.mod --\nmodule fixture\n\ngo 1.22\n-- main.go --\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\ttotal := 0\n\tfor i := 0; i < 1000000; i++ {\n\t\ttotal += i\n\t}\n\tfmt.Println(total)\n}\n")
-		run("go", "build", "-gcflags=all=-N -l", "-o", "app", ".")
-		return benchFixture{root, filepath.Join(root, "main.go"), filepath.Join(root, "app"), 8}
-	case "debugpy":
+	return buildBenchFixture(b, a, map[string]benchProgram{
+		"delve": {"-- go.mod --\nmodule fixture\n\ngo 1.22\n-- main.go --\npackage main\n\nimport \"fmt\"\n\nfunc main() {\n\ttotal := 0\n\tfor i := 0; i < 1000000; i++ {\n\t\ttotal += i\n\t}\n\tfmt.Println(total)\n}\n", 8},
 		// In a function: at module level debugpy's stack is one frame,
 		// which the stop line already fetched, and stack sends nothing.
-		testutil.WriteTree(b, root, "-- requirements.txt --\n-- app.py --\ndef run():\n    total = 0\n    for i in range(1000000):\n        total += i\n    return total\nprint(run())\n")
-		return benchFixture{root, filepath.Join(root, "app.py"), filepath.Join(root, "app.py"), 4}
-	default:
-		testutil.WriteTree(b, root, "-- CMakeLists.txt --\n-- main.c --\n#include <stdio.h>\nint main(void) {\n\tlong total = 0;\n\tfor (long i = 0; i < 1000000; i++) {\n\t\ttotal += i;\n\t}\n\tprintf(\"%ld\\n\", total);\n\treturn 0;\n}\n")
-		run("gcc", "-g", "-O0", "-o", "app", "main.c")
-		return benchFixture{root, filepath.Join(root, "main.c"), filepath.Join(root, "app"), 5}
-	}
+		"debugpy": {"-- requirements.txt --\n-- app.py --\ndef run():\n    total = 0\n    for i in range(1000000):\n        total += i\n    return total\nprint(run())\n", 4},
+		"lldb":    {"-- CMakeLists.txt --\n-- main.c --\n#include <stdio.h>\nint main(void) {\n\tlong total = 0;\n\tfor (long i = 0; i < 1000000; i++) {\n\t\ttotal += i;\n\t}\n\tprintf(\"%ld\\n\", total);\n\treturn 0;\n}\n", 5},
+	})
 }
 
 // medianOf reports the median of samples as the row's ns/op.
