@@ -23,6 +23,10 @@ type Request struct {
 	Symbol     string
 	Occurrence int // 1-based; 0 = the only one
 	Query      string
+	// Depth is an outline's nesting levels (0: the declarations view).
+	Depth int
+	// IncludeLibraries lists workspace symbols outside the root too.
+	IncludeLibraries bool
 	// Progress, when set, is told what a long wait is waiting for (the
 	// tool adapter turns it into MCP progress notifications).
 	Progress func(message string)

@@ -115,6 +115,7 @@ type Result struct {
 	Diagnostics    []Diag         `json:"diagnostics,omitempty" jsonschema_description:"diagnostics, errors first"`
 	CodeActions    []Action       `json:"codeActions,omitempty" jsonschema_description:"code_actions (titles only: nothing is applied)"`
 	Servers        []ServerStatus `json:"servers,omitempty" jsonschema_description:"status and reload"`
+	Hidden         int            `json:"hidden,omitempty" jsonschema_description:"symbols: entries left out (an outline's parameters, locals, anonymous and deeper entries; workspace symbols outside the root), with how to see them in the summary"`
 	Incomplete     string         `json:"incomplete,omitempty" jsonschema_description:"set when the answer may be incomplete (the server was still loading or indexing), with why"`
 }
 

@@ -5,18 +5,17 @@ package lspbridge
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
-// Symbols searches the workspace for req.Query (cap 100) or, without a
-// query, lists req.File's symbols (cap 200) at their names
-// (selectionRange).
+// Symbols searches the workspace for req.Query (cap 100; see wsymbols.go)
+// or, without a query, lists req.File's outline (cap 200) at the
+// symbols' names (selectionRange), shaped as outline.go says: the
+// declarations to two levels, or with req.Depth the server's tree to that
+// depth.
 func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) {
 	if req.Query == "" && req.File == "" {
 		return nil, errors.New("symbols needs 'query' (workspace search) or 'file' (that file's outline)")
@@ -39,30 +38,48 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 		return nil, err
 	}
 	ready := srv.waitReady(ctx, path, s.opts.ReadyTimeout)
-	var raw []DocumentSymbol
-	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &raw); err != nil {
+	var tree []DocumentSymbol
+	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &tree); err != nil {
 		return nil, err
 	}
-	if len(raw) == 0 && !ready {
+	if len(tree) == 0 && !ready {
 		return nil, loadingError(srv, s.opts)
 	}
-	lc := &lineCache{srv: srv, files: map[string][]string{}}
-	var all []Sym
-	var walk func(ds []DocumentSymbol, depth int)
-	walk = func(ds []DocumentSymbol, depth int) {
-		for _, d := range ds {
-			p, r := path, d.SelectionRange
-			if d.Location != nil { // flat SymbolInformation
-				p, r = uriPath(d.Location.URI), d.Location.Range
-			}
-			line := lc.line(p, r.Start.Line)
-			all = append(all, Sym{Name: d.Name, Kind: symbolKind(d.Kind), Path: displayPath(req.Root, p),
-				Line: r.Start.Line + 1, Col: srv.enc.column(line, r.Start.Character), Depth: depth})
-			walk(d.Children, depth+1)
-		}
+	if req.Depth < 0 || req.Depth > maxOutlineDepth {
+		return nil, fmt.Errorf("argument 'depth': want 1 to %d levels, got %d (leave it out for the declarations, %d levels)", maxOutlineDepth, req.Depth, defaultOutlineDepth)
 	}
-	walk(raw, 0)
-	return symbolResult(srv.cfg.Name, all, documentSymbolsCap, "symbols in "+displayPath(req.Root, path)), nil
+	depth, raw := defaultOutlineDepth, req.Depth > 0
+	if raw {
+		depth = req.Depth
+	}
+	shaped, depths, hidden := shapeOutline(tree, depth, raw, srv.cfg.Name == "clangd")
+	lc := &lineCache{srv: srv, files: map[string][]string{}}
+	all := make([]Sym, 0, len(shaped))
+	for i, d := range shaped {
+		p, r := path, d.SelectionRange
+		if d.Location != nil { // flat SymbolInformation
+			p, r = uriPath(d.Location.URI), d.Location.Range
+		}
+		line := lc.line(p, r.Start.Line)
+		all = append(all, Sym{Name: d.Name, Kind: symbolKind(d.Kind), Path: displayPath(req.Root, p),
+			Line: r.Start.Line + 1, Col: srv.enc.column(line, r.Start.Character), Depth: depths[i]})
+	}
+	what := "symbols in " + displayPath(req.Root, path)
+	if !raw {
+		what += fmt.Sprintf(" (declarations, %d levels)", depth)
+	} else {
+		what += fmt.Sprintf(" (the server's tree, %d levels)", depth)
+	}
+	res := symbolResult(srv.cfg.Name, all, documentSymbolsCap, what)
+	if n := hidden.total(); n > 0 {
+		res.Hidden = n
+		how := fmt.Sprintf("pass depth (1-%d) for the server's own tree to that depth, these included", maxOutlineDepth)
+		if raw {
+			how = fmt.Sprintf("pass a larger depth (up to %d) to see them", maxOutlineDepth)
+		}
+		res.Summary += fmt.Sprintf("; %d hidden (%s): %s", n, hidden.String(depth), how)
+	}
+	return res, nil
 }
 
 func symbolResult(server string, all []Sym, limit int, what string) *Result {
@@ -72,76 +89,6 @@ func symbolResult(server string, all []Sym, limit int, what string) *Result {
 		r.Summary = "no " + what
 	}
 	return r
-}
-
-// workspaceSymbols asks the file's server (or, without a file, every
-// running server of the root) for symbols matching the query.
-func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result, error) {
-	var srvs []*server
-	if req.File != "" {
-		path, err := existingFile(req.Root, req.File)
-		if err != nil {
-			return nil, err
-		}
-		srv, err := s.serverFor(ctx, req.Root, path)
-		if err != nil {
-			return nil, err
-		}
-		if _, err := srv.sync(ctx, path); err != nil {
-			return nil, err
-		}
-		srv.waitReady(ctx, path, s.opts.ReadyTimeout)
-		srvs = append(srvs, srv)
-	} else {
-		srvs = s.running(req.Root)
-		if len(srvs) == 0 {
-			return nil, errors.New("no language server runs for this root yet: pass 'file' (any file of the project) so that its server is started and asked")
-		}
-		for _, srv := range srvs {
-			if err := srv.refresh(ctx); err != nil {
-				return nil, err
-			}
-		}
-	}
-	var all []Sym
-	var names, pending []string
-	for _, srv := range srvs {
-		if !supported(srv.caps.WorkspaceSymbolProvider) {
-			continue
-		}
-		if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" {
-			pending = append(pending, incompleteNote(srv, p, "workspace symbols"))
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		names = append(names, srv.cfg.Name)
-		var raw json.RawMessage
-		if err := srv.call(ctx, "workspace/symbol", map[string]string{"query": req.Query}, &raw); err != nil {
-			return nil, err
-		}
-		var infos []SymbolInformation
-		json.Unmarshal(raw, &infos)
-		lc := &lineCache{srv: srv, files: map[string][]string{}}
-		for _, in := range infos {
-			p := uriPath(in.Location.URI)
-			col := in.Location.Range.Start.Character + 1
-			if _, err := os.Stat(p); err == nil {
-				col = srv.enc.column(lc.line(p, in.Location.Range.Start.Line), in.Location.Range.Start.Character)
-			}
-			all = append(all, Sym{Name: in.Name, Kind: symbolKind(in.Kind), Path: displayPath(req.Root, p),
-				Line: in.Location.Range.Start.Line + 1, Col: col, Container: in.ContainerName})
-		}
-	}
-	if len(names) == 0 {
-		return nil, errors.New("no running server supports workspace symbols")
-	}
-	r := symbolResult(strings.Join(names, ","), all, workspaceSymbolsCap, fmt.Sprintf("workspace symbols matching %q", req.Query))
-	if len(pending) > 0 {
-		r.Incomplete = strings.Join(pending, "; ")
-		r.Summary += "; " + r.Incomplete
-	}
-	return r, nil
 }
 
 // running lists the live servers whose root is inside runRoot.

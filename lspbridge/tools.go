@@ -56,7 +56,7 @@ func binaryCheck(c ServerConfig) rpc.Check {
 }
 
 const lspDescription = `Ask the language server (gopls, pyright, typescript-language-server, clangd, rust-analyzer, dart) about code. Positions are a 1-based line plus a symbol on that line, never a column.
-Actions: definition, type_definition, implementation, references (cap 50), hover, code_actions (file, line, symbol); symbols (query: workspace search, cap 100; or file: its outline, cap 200); diagnostics (file, or "*" to run the project's checker: go vet, pyright, tsc, cargo check); status (which servers run, and why others do not); reload (restart the server of file, or all).
+Actions: definition, type_definition, implementation, references (cap 50), hover, code_actions (file, line, symbol); symbols (query: workspace search, cap 100, workspace matches first, include_libraries for the rest; or file: its outline in document order, cap 200: declarations to 2 levels, or depth N for the server's own tree); diagnostics (file, or "*" to run the project's checker: go vet, pyright, tsc, cargo check); status (which servers run, and why others do not); reload (restart the server of file, or all).
 Results are path:line:col  source-line, 1-based. Example: {"action": "definition", "file": "cmd/main.go", "line": 12, "symbol": "Serve"}`
 
 const renameDescription = `Rename a symbol across the project through its language server, atomically: every file is changed or none. The symbol is named by a 1-based line and its text on that line.
@@ -73,17 +73,20 @@ func (t *toolSet) runRoot(ctx context.Context) string {
 }
 
 type lspArgs struct {
-	Action     string `json:"action" jsonschema:"enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=diagnostics,enum=status,enum=reload" jsonschema_description:"what to ask"`
-	File       string `json:"file,omitempty" jsonschema_description:"file path, relative to the root (or absolute inside it); \"*\" with diagnostics runs the project checker"`
-	Line       int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol (navigation actions)"`
-	Symbol     string `json:"symbol,omitempty" jsonschema_description:"the symbol's text on that line, e.g. Serve or http.Serve (the last segment is aimed at)"`
-	Occurrence int    `json:"occurrence,omitempty" jsonschema_description:"1-based: which occurrence when the symbol appears more than once on the line"`
-	Query      string `json:"query,omitempty" jsonschema_description:"symbols: workspace search text (without it, file's outline is listed)"`
+	Action           string `json:"action" jsonschema:"enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=diagnostics,enum=status,enum=reload" jsonschema_description:"what to ask"`
+	File             string `json:"file,omitempty" jsonschema_description:"file path, relative to the root (or absolute inside it); \"*\" with diagnostics runs the project checker"`
+	Line             int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol (navigation actions)"`
+	Symbol           string `json:"symbol,omitempty" jsonschema_description:"the symbol's text on that line, e.g. Serve or http.Serve (the last segment is aimed at)"`
+	Occurrence       int    `json:"occurrence,omitempty" jsonschema_description:"1-based: which occurrence when the symbol appears more than once on the line"`
+	Query            string `json:"query,omitempty" jsonschema_description:"symbols: workspace search text (without it, file's outline is listed)"`
+	Depth            int    `json:"depth,omitempty" jsonschema_description:"symbols with file: nesting levels of the server's own tree, 1-10 (without it: the declarations, 2 levels, no locals or anonymous entries)"`
+	IncludeLibraries bool   `json:"include_libraries,omitempty" jsonschema_description:"symbols with query: list matches outside the root (standard library, dependencies) even when the workspace has some"`
 }
 
 func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
 	root := t.runRoot(ctx)
 	req := Request{Root: root, File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence, Query: a.Query,
+		Depth: a.Depth, IncludeLibraries: a.IncludeLibraries,
 		Progress: func(m string) { rpc.ReportProgress(ctx, 0, 0, m) }}
 	switch a.Action {
 	case "definition", "type_definition", "implementation", "references":

@@ -1,0 +1,335 @@
+// This file defines workspace symbols (the symbols action with a query):
+// which servers are asked (starting the ones the root's markers name when
+// none runs yet), and how their matches are ranked for a model: the
+// workspace's own first, best names first, libraries only on request or
+// when the workspace has none.
+
+package lspbridge
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
+)
+
+// serverSymbolLimits are the most matches a server returns for one
+// workspace/symbol request, where it has a fixed cap: an answer of exactly
+// that many was cut by the server, not by the query.
+var serverSymbolLimits = map[string]int{
+	"gopls":  100, // maxSymbols in gopls/internal/golang/workspace_symbol.go (v0.23.0)
+	"clangd": 100, // --limit-results, default 100
+}
+
+// workspaceSymbols asks the file's server (or, without a file, every
+// running server of the root; when none runs, the servers the root's
+// markers name) for symbols matching the query, and ranks the matches.
+func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result, error) {
+	var srvs []*server
+	var notes []string
+	if req.File != "" {
+		path, err := existingFile(req.Root, req.File)
+		if err != nil {
+			return nil, err
+		}
+		srv, err := s.serverFor(ctx, req.Root, path)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := srv.sync(ctx, path); err != nil {
+			return nil, err
+		}
+		srv.waitReady(ctx, path, s.opts.ReadyTimeout)
+		srvs = append(srvs, srv)
+	} else {
+		srvs = s.running(req.Root)
+		for _, srv := range srvs {
+			if err := srv.refresh(ctx); err != nil {
+				return nil, err
+			}
+		}
+		if len(srvs) == 0 {
+			var err error
+			if srvs, notes, err = s.startForQuery(ctx, req); err != nil {
+				return nil, err
+			}
+		}
+	}
+	slices.SortFunc(srvs, func(a, b *server) int { return cmp.Compare(a.cfg.Name, b.cfg.Name) })
+	runRoot := canonical(req.Root)
+	var all []rankedSym
+	var names, pending, limited []string
+	for _, srv := range srvs {
+		if !supported(srv.caps.WorkspaceSymbolProvider) {
+			notes = append(notes, srv.cfg.Name+" does not support workspace symbols")
+			continue
+		}
+		if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" {
+			pending = append(pending, incompleteNote(srv, p, "workspace symbols"))
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		names = append(names, srv.cfg.Name)
+		var raw json.RawMessage
+		if err := srv.call(ctx, "workspace/symbol", map[string]string{"query": req.Query}, &raw); err != nil {
+			return nil, err
+		}
+		var infos []SymbolInformation
+		if err := json.Unmarshal(raw, &infos); err != nil && strings.TrimSpace(string(raw)) != "null" {
+			return nil, fmt.Errorf("workspace/symbol: %s answered something that is not a symbol list: %w", srv.cfg.Name, err)
+		}
+		if n := serverSymbolLimits[srv.cfg.Name]; n > 0 && len(infos) >= n {
+			limited = append(limited, fmt.Sprintf("%s returns at most %d matches and stopped there: refine the query", srv.cfg.Name, n))
+		}
+		lc := &lineCache{srv: srv, files: map[string][]string{}}
+		for _, in := range infos {
+			p := uriPath(in.Location.URI)
+			col := in.Location.Range.Start.Character + 1
+			if _, err := os.Stat(p); err == nil {
+				col = srv.enc.column(lc.line(p, in.Location.Range.Start.Line), in.Location.Range.Start.Character)
+			}
+			all = append(all, rankedSym{
+				Sym: Sym{Name: in.Name, Kind: symbolKind(in.Kind), Path: displayPath(req.Root, p),
+					Line: in.Location.Range.Start.Line + 1, Col: col, Container: in.ContainerName},
+				library: !workspace.Within(runRoot, p), match: matchRank(in.Name, req.Query)})
+		}
+	}
+	if len(names) == 0 {
+		return nil, errors.New("no running server supports workspace symbols" + noteSuffix(notes))
+	}
+	shown, inRoot, libs := rankSymbols(all, req.IncludeLibraries)
+	what := fmt.Sprintf("workspace symbols matching %q", req.Query)
+	switch {
+	case libs > 0:
+		what += " under the root"
+	case len(shown) > 0 && inRoot == 0:
+		what = fmt.Sprintf("symbols matching %q, all outside the root (none under it)", req.Query)
+	}
+	r := symbolResult(strings.Join(names, ","), shown, workspaceSymbolsCap, what)
+	if libs > 0 {
+		r.Hidden = libs
+		r.Summary += fmt.Sprintf("; %d more outside the root (standard library, dependencies) hidden: pass include_libraries: true to list them", libs)
+	}
+	var incomplete []string
+	incomplete = append(incomplete, limited...)
+	incomplete = append(incomplete, pending...)
+	if len(incomplete) > 0 {
+		r.Incomplete = strings.Join(incomplete, "; ")
+		r.Summary += "; " + r.Incomplete
+	}
+	if len(notes) > 0 {
+		r.Summary += "; " + strings.Join(notes, "; ")
+	}
+	return r, nil
+}
+
+func noteSuffix(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(notes, "; ") + ")"
+}
+
+// rankedSym is a workspace symbol with what ranks it.
+type rankedSym struct {
+	Sym
+	library bool // outside the run's root
+	match   int  // matchRank: 0 is best
+}
+
+// matchRank grades how name answers query: 0 exact, 1 exact but for
+// case, 2 prefix, 3 substring (of the last segment of a qualified name
+// such as "ObjectCodec.ReadObject", case-insensitive), 4 substring of the
+// qualified name, 5 a fuzzy match only (what servers add: "Codec" finds
+// "unicode.Cc").
+func matchRank(name, query string) int {
+	base := name
+	if i := strings.LastIndexAny(base, ".:"); i >= 0 && i < len(base)-1 {
+		base = base[i+1:]
+	}
+	lb, lq := strings.ToLower(base), strings.ToLower(query)
+	switch {
+	case base == query:
+		return 0
+	case lb == lq:
+		return 1
+	case strings.HasPrefix(lb, lq):
+		return 2
+	case strings.Contains(lb, lq):
+		return 3
+	case strings.Contains(strings.ToLower(name), lq):
+		return 4
+	}
+	return 5
+}
+
+// rankSymbols orders matches: under the root before outside it, then by
+// matchRank, the server's order otherwise. Matches outside the root are
+// dropped (and counted) unless includeLibraries or nothing is under the
+// root.
+func rankSymbols(all []rankedSym, includeLibraries bool) (shown []Sym, inRoot, hiddenLibs int) {
+	slices.SortStableFunc(all, func(a, b rankedSym) int {
+		return cmp.Or(compareBool(a.library, b.library), cmp.Compare(a.match, b.match))
+	})
+	for _, r := range all {
+		if !r.library {
+			inRoot++
+		}
+	}
+	keep := all
+	if !includeLibraries && inRoot > 0 {
+		keep, hiddenLibs = all[:inRoot], len(all)-inRoot
+	}
+	shown = make([]Sym, len(keep))
+	for i, r := range keep {
+		shown[i] = r.Sym
+	}
+	return shown, inRoot, hiddenLibs
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// startForQuery starts the servers the root's markers name, for a
+// workspace search before any file was opened: those with a marker in the
+// root itself, else each with its marker nearest the root. Each opens one
+// of its files (typescript-language-server has no project, and clangd no
+// index, before a file is open). It returns the started servers and notes
+// saying which were started and which could not be.
+func (s *Supervisor) startForQuery(ctx context.Context, req Request) ([]*server, []string, error) {
+	runRoot := canonical(req.Root)
+	type cand struct {
+		cfg    *ServerConfig
+		dir    string
+		marker string
+	}
+	var atRoot, nested []cand
+	var all []string
+	for i := range s.opts.Servers {
+		cfg := &s.opts.Servers[i]
+		if cfg.Disabled {
+			continue
+		}
+		all = append(all, cfg.allMarkers()...)
+		if m := markerIn(cfg, runRoot); m != "" {
+			atRoot = append(atRoot, cand{cfg, runRoot, m})
+		}
+	}
+	cands := atRoot
+	if len(cands) == 0 {
+		for i := range s.opts.Servers {
+			cfg := &s.opts.Servers[i]
+			if cfg.Disabled {
+				continue
+			}
+			dirs := markerDirs(cfg, runRoot)
+			if len(dirs) == 0 {
+				continue
+			}
+			d := slices.MinFunc(dirs, func(a, b string) int {
+				return cmp.Or(cmp.Compare(strings.Count(a, string(filepath.Separator)), strings.Count(b, string(filepath.Separator))), cmp.Compare(a, b))
+			})
+			nested = append(nested, cand{cfg, d, markerIn(cfg, d)})
+		}
+		cands = nested
+	}
+	if len(cands) == 0 {
+		slices.Sort(all)
+		return nil, nil, fmt.Errorf("no language server runs for this root, and no root marker (%s) is under it to start one by: pass 'file' (a file of the project)", strings.Join(slices.Compact(all), ", "))
+	}
+	srvs := make([]*server, len(cands))
+	errs := make([]error, len(cands))
+	var wg sync.WaitGroup
+	for i, c := range cands {
+		wg.Go(func() {
+			srv, err := s.get(ctx, c.cfg, c.dir)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			file := projectFile(c.cfg, c.dir)
+			if file == "" {
+				errs[i] = fmt.Errorf("no %s file under %s to open", c.cfg.Language, displayRoot(runRoot, c.dir))
+				return
+			}
+			if _, err := srv.sync(ctx, file); err != nil {
+				errs[i] = err
+				return
+			}
+			srv.waitReady(ctx, file, s.opts.ReadyTimeout)
+			srvs[i] = srv
+		})
+	}
+	wg.Wait()
+	var started, failed []string
+	var out []*server
+	for i, c := range cands {
+		where := c.marker
+		if c.dir != runRoot {
+			where = displayPath(runRoot, filepath.Join(c.dir, c.marker))
+		}
+		if srvs[i] != nil {
+			out = append(out, srvs[i])
+			started = append(started, fmt.Sprintf("%s (for %s)", c.cfg.Name, where))
+		} else {
+			failed = append(failed, fmt.Sprintf("%s (for %s) did not start: %v", c.cfg.Name, where, errs[i]))
+		}
+	}
+	if len(out) == 0 {
+		return nil, nil, errors.New("no language server could be started for this root: " + strings.Join(failed, "; "))
+	}
+	notes := []string{"started " + strings.Join(started, ", ") + " for this search"}
+	return out, append(notes, failed...), nil
+}
+
+// projectFile picks the file a server is shown first so that it loads
+// the project: the first file with the extension most common among the
+// first projectSample files cfg handles under dir (rxjs's src/ starts
+// with Rx.global.js, which typescript-language-server would put in a
+// project of its own, without the TypeScript sources).
+func projectFile(cfg *ServerConfig, dir string) string {
+	files := sourceFiles(cfg, dir, projectSample)
+	count := map[string]int{}
+	best := ""
+	for _, f := range files {
+		e := strings.ToLower(filepath.Ext(f))
+		count[e]++
+		if best == "" || count[e] > count[best] {
+			best = e
+		}
+	}
+	for _, f := range files {
+		if strings.ToLower(filepath.Ext(f)) == best {
+			return f
+		}
+	}
+	return ""
+}
+
+const projectSample = 200
+
+// markerIn returns the first of cfg's markers present in dir, or "".
+func markerIn(cfg *ServerConfig, dir string) string {
+	for _, m := range cfg.allMarkers() {
+		if exists(filepath.Join(dir, m)) {
+			return m
+		}
+	}
+	return ""
+}
