@@ -46,6 +46,7 @@ type server struct {
 	started time.Time
 	hangs   atomic.Bool    // stopped by us for not answering: restart at once
 	stopped atomic.Bool    // stopped by us (shutdown, reload or a hang): its exit is no crash
+	info    string         // the server's name and version, as its initialize answer gave them
 	setup   string         // what was prepared for it (a generated compilation database), for status
 	log     zerolog.Logger // with the server's name, root and pid
 
@@ -112,12 +113,24 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	if err := s.initialize(ictx); err != nil {
 		s.shutdown(context.WithoutCancel(ctx))
 		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", p.StderrTail(logStderrLines)).Msg("language server did not initialize")
-		return nil, fmt.Errorf("initialize failed: %v%s", err, tail(p.StderrTail(8)))
+		return nil, &initError{err: err, stderr: p.StderrExcerpt(stderrHead, stderrTail)}
 	}
 	log.Info().Dur("took", time.Since(s.started)).Msg("language server started")
 	go s.logExit()
 	return s, nil
 }
+
+// initError is a failed initialize, with what the server wrote to stderr.
+type initError struct {
+	err    error
+	stderr string // its first and last lines (StderrExcerpt)
+}
+
+func (e *initError) Error() string {
+	return fmt.Sprintf("initialize failed: %v%s", e.err, tail(e.stderr))
+}
+
+func (e *initError) Unwrap() error { return e.err }
 
 // logStderrLines is how many lines of a server's stderr a log line shows.
 const logStderrLines = 5
@@ -151,7 +164,20 @@ func exitStatus(p *proc.Process) string {
 	return "exit status 0"
 }
 
-// tail formats a child's stderr tail for an error message: its last lines.
+// stderrNote is what a child wrote to stderr, for an error message: its
+// first lines (the cause, usually) and its last (the end of a backtrace).
+func stderrNote(p *proc.Process) string {
+	return tail(p.StderrExcerpt(stderrHead, stderrTail))
+}
+
+// How many lines of a server's stderr an error message shows, from its
+// start and from its end.
+const (
+	stderrHead = 3
+	stderrTail = 6
+)
+
+// tail formats a child's stderr excerpt for an error message.
 func tail(stderr string) string {
 	if stderr == "" {
 		return " (no stderr output)"
@@ -173,6 +199,10 @@ func (s *server) initialize(ctx context.Context) error {
 	}
 	var res struct {
 		Capabilities ServerCapabilities `json:"capabilities"`
+		ServerInfo   *struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"serverInfo"`
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- s.conn.call(ctx, "initialize", params, &res) }()
@@ -186,6 +216,9 @@ func (s *server) initialize(ctx context.Context) error {
 		return fmt.Errorf("the server exited before answering initialize (%v)", s.proc.Err())
 	}
 	s.caps = res.Capabilities
+	if i := res.ServerInfo; i != nil {
+		s.info = strings.TrimSpace(i.Name + " " + i.Version)
+	}
 	s.enc = encoding(strings.ToLower(res.Capabilities.PositionEncoding))
 	if s.enc == "" {
 		s.enc = utf16Enc
@@ -338,7 +371,7 @@ func (s *server) loading() bool {
 
 // exitErr says that the server exited, with its stderr tail.
 func (s *server) exitErr() error {
-	return fmt.Errorf("%s exited%s", s.cfg.Name, tail(s.proc.StderrTail(8)))
+	return fmt.Errorf("%s exited%s", s.cfg.Name, stderrNote(s.proc))
 }
 
 // hung stops a server that did not answer or read within RequestTimeout
@@ -351,7 +384,7 @@ func (s *server) hung(what string) error {
 	s.proc.Signal(syscall.SIGKILL)
 	go s.proc.Stop(context.Background(), nil)
 	return fmt.Errorf("%s did not %s within %s: it was stopped and starts afresh on next use%s",
-		s.cfg.Name, what, s.opts.RequestTimeout, tail(s.proc.StderrTail(8)))
+		s.cfg.Name, what, s.opts.RequestTimeout, stderrNote(s.proc))
 }
 
 // call is conn.call bounded by the caller's ctx, RequestTimeout and the

@@ -146,7 +146,7 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			e.restart = true
 		}
 		if e.srv != nil && e.srv.exited() {
-			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), tail(e.srv.proc.StderrTail(8)))
+			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), stderrNote(e.srv.proc))
 			e.crash = e.err.Error()
 			e.srv = nil
 			e.restarts++
@@ -288,7 +288,7 @@ func (s *Supervisor) status(cfg *ServerConfig, runRoot, root string) ServerStatu
 	case e != nil && e.starting != nil:
 		st.State = "starting"
 	case e != nil && e.srv != nil:
-		st.State, st.Reason = "crashed", fmt.Sprintf("exited (%v)%s; restarts on next use", e.srv.proc.Err(), tail(e.srv.proc.StderrTail(8)))
+		st.State, st.Reason = "crashed", fmt.Sprintf("exited (%v)%s; restarts on next use", e.srv.proc.Err(), stderrNote(e.srv.proc))
 	case e != nil && e.err != nil:
 		st.State, st.Reason = "failed", e.err.Error()
 		if d := time.Until(e.retryAt); d > 0 {

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 
 	"github.com/rs/zerolog"
 
@@ -38,21 +37,23 @@ func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attac
 		AfterWrite: t.afterWrite,
 		Close:      sup.Close,
 	}
-	for _, c := range opts.Servers {
-		if !c.Disabled {
-			a.Checks = append(a.Checks, binaryCheck(c))
-		}
-	}
+	a.Probe = func() []rpc.Check { return serverChecks(opts) }
 	return a
 }
 
-func binaryCheck(c ServerConfig) rpc.Check {
-	name := c.Language + " (" + c.Name + ")"
-	p, err := exec.LookPath(c.Command[0])
-	if err != nil {
-		return rpc.Check{Name: name, Detail: fmt.Sprintf("%s not on PATH; run scripts/install-tools.sh (files of this language get no server)", c.Command[0])}
+// serverChecks probes each server for doctor (see ProbeServers).
+func serverChecks(opts *Options) []rpc.Check {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*probeTimeout)
+	defer cancel()
+	var out []rpc.Check
+	for _, p := range ProbeServers(ctx, opts) {
+		c := rpc.Check{Name: p.Language + " (" + p.Name + ")", OK: p.Starts, Detail: p.Detail}
+		if p.Found && !p.Starts {
+			c.State = "broken"
+		}
+		out = append(out, c)
 	}
-	return rpc.Check{Name: name, OK: true, Detail: fmt.Sprintf("%s; starts on first use in a root with %v (lsp status shows whether it initializes)", p, c.allMarkers())}
+	return out
 }
 
 const lspDescription = `Ask the language server (gopls, pyright, typescript-language-server, clangd, rust-analyzer, dart) about code. Positions are a 1-based line plus a symbol on that line, never a column.

@@ -49,4 +49,5 @@ type Check struct {
 	Name   string // what was probed, e.g. "gopls"
 	OK     bool
 	Detail string // the path and version found, or what is missing and how to get it
+	State  string // doctor's word for it when neither "found" (OK) nor "missing" fits, e.g. "broken": found but does not start
 }

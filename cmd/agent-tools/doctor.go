@@ -35,6 +35,9 @@ func doctor(cfg *config, stdout io.Writer) int {
 			if !c.OK {
 				mark = "missing"
 			}
+			if c.State != "" {
+				mark = c.State
+			}
 			fmt.Fprintf(tw, "  %s\t%s\t%s\n", c.Name, mark, c.Detail)
 		}
 	}

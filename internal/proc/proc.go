@@ -283,6 +283,19 @@ func (p *Process) Stdout() io.ReadCloser {
 // After Done it is final. It is the one "last lines of stderr" helper: the
 // supervisors' error messages and logs all go through it.
 func (p *Process) StderrTail(n int) string {
+	return p.stderrTail(n)
+}
+
+// StderrExcerpt returns the first head and the last tail non-blank lines
+// of what the child wrote to stderr, with a line "…" between them when
+// lines were left out: the cause a failing program states first ("error:
+// Unknown binary 'rust-analyzer' in official toolchain …") as well as the
+// end of the backtrace that follows it. After Done it is final.
+func (p *Process) StderrExcerpt(head, tail int) string {
+	return p.stderr.excerpt(head, tail)
+}
+
+func (p *Process) stderrTail(n int) string {
 	s := p.stderr.String()
 	if n <= 0 {
 		return s

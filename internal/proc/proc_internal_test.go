@@ -101,3 +101,34 @@ func TestTimeoutsOrDefault(t *testing.T) {
 		})
 	}
 }
+
+// TestRingExcerpt: the cause a program prints first survives a long
+// backtrace after it.
+func TestRingExcerpt(t *testing.T) {
+	var trace strings.Builder
+	trace.WriteString("\nerror: Unknown binary 'rust-analyzer' in official toolchain 'stable'.\n\n")
+	for i := range 5000 {
+		trace.WriteString("   frame " + strings.Repeat("x", i%40) + "\n")
+	}
+	trace.WriteString("last frame\n")
+	cases := []struct {
+		name   string
+		limit  int
+		writes []string
+		want   string
+	}{
+		{name: "short: all of it", limit: 64, writes: []string{"a\n\n", "b\nc\n"}, want: "a\nb\nc"},
+		{name: "kept whole, cut in the middle", limit: 1 << 10, writes: []string{"1\n2\n3\n4\n5\n6\n"}, want: "1\n2\n…\n5\n6"},
+		{name: "front dropped: the head is kept", limit: 256, writes: []string{trace.String()},
+			want: "error: Unknown binary 'rust-analyzer' in official toolchain 'stable'.\n   frame\n…\n   frame " + strings.Repeat("x", 4999%40) + "\nlast frame"},
+	}
+	for _, c := range cases {
+		r := newRing(c.limit)
+		for _, w := range c.writes {
+			r.Write([]byte(w))
+		}
+		if got := r.excerpt(2, 2); got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -4,17 +4,24 @@ package proc
 
 import (
 	"bytes"
+	"strings"
 	"sync"
 )
 
-// ring keeps the last limit bytes written to it.
+// ring keeps the last limit bytes written to it, and the first headLimit
+// bytes: a process that fails tends to say why first and print a
+// backtrace after.
 type ring struct {
 	limit int
 
-	mu      sync.Mutex // guards buf and dropped
+	mu      sync.Mutex // guards buf, dropped and head
 	buf     []byte
-	dropped bool // bytes were discarded from the front
+	dropped bool   // bytes were discarded from the front
+	head    []byte // the first headLimit bytes written
 }
+
+// headLimit is how much of the start of stderr a ring keeps.
+const headLimit = 4 << 10
 
 func newRing(limit int) *ring {
 	return &ring{limit: limit, buf: make([]byte, 0, limit)}
@@ -24,6 +31,9 @@ func newRing(limit int) *ring {
 func (r *ring) Write(b []byte) (int, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if room := headLimit - len(r.head); room > 0 {
+		r.head = append(r.head, b[:min(room, len(b))]...)
+	}
 	n := len(b)
 	if len(b) > r.limit {
 		r.buf = append(r.buf[:0], b[len(b)-r.limit:]...)
@@ -54,4 +64,40 @@ func (r *ring) String() string {
 		}
 	}
 	return string(b)
+}
+
+// excerpt returns the first head and last tail non-blank lines, with a
+// line "…" between them when lines were left out; all of them when there
+// are no more than head+tail.
+func (r *ring) excerpt(head, tail int) string {
+	r.mu.Lock()
+	whole := !r.dropped
+	first := string(r.head)
+	headFull := len(r.head) == headLimit
+	r.mu.Unlock()
+	last := nonBlankLines(r.String())
+	if whole && len(last) <= head+tail {
+		return strings.Join(last, "\n")
+	}
+	if whole {
+		return strings.Join(last[:head], "\n") + "\n…\n" + strings.Join(last[len(last)-tail:], "\n")
+	}
+	if headFull { // the last line of the head may be cut
+		if i := strings.LastIndexByte(first, '\n'); i >= 0 {
+			first = first[:i]
+		}
+	}
+	start := nonBlankLines(first)
+	start = start[:min(head, len(start))]
+	return strings.Join(start, "\n") + "\n…\n" + strings.Join(last[max(0, len(last)-tail):], "\n")
+}
+
+func nonBlankLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimRight(l, " \t\r"); strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }
