@@ -70,3 +70,35 @@ func TestStatusReasons(t *testing.T) {
 		t.Errorf("reload of a failing server: got %v", err)
 	}
 }
+
+// TestStatusKeepsCause: a server that states its failure and then prints
+// a long backtrace before exiting at initialize keeps both in status: the
+// cause from the start of stderr, "…", the end of the backtrace. The
+// server is a shell script standing in for one that panics at start.
+func TestStatusKeepsCause(t *testing.T) {
+	root := t.TempDir()
+	stub := filepath.Join(t.TempDir(), "panicking-ls")
+	writeFile(t, stub, "#!/bin/sh\necho 'fatal: cannot load the workspace: permission denied' >&2\ni=0\nwhile [ $i -lt 3000 ]; do echo \"    at frame $i (server.js:$i:1)\" >&2; i=$((i+1)); done\nexit 2\n")
+	os.Chmod(stub, 0o755)
+	writeFile(t, filepath.Join(root, "Cargo.toml"), "[package]\nname = \"fx\"\n")
+	writeFile(t, filepath.Join(root, "src.rs"), "fn main() {}\n")
+	section, _ := json.Marshal(Config{Servers: []ServerConfig{{Name: "rust-analyzer", Command: []string{stub}}}})
+	opts, err := ParseConfig(section)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, opts)
+	_, err = s.Locations(testCtx(t), "definition", Request{Root: root, File: "src.rs", Line: 1, Symbol: "main"})
+	if err == nil {
+		t.Fatal("a server that exits at initialize: want an error")
+	}
+	for _, st := range s.Status(root) {
+		if st.Server != "rust-analyzer" {
+			continue
+		}
+		mustContain(t, st.Reason, "fatal: cannot load the workspace: permission denied", "at frame 0 (server.js:0:1)", "…", "at frame 2999 (server.js:2999:1)")
+		if strings.Contains(st.Reason, "at frame 1500 ") {
+			t.Errorf("the middle of the backtrace is kept: %s", st.Reason)
+		}
+	}
+}
