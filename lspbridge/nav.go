@@ -67,11 +67,7 @@ type aimed struct {
 // aim opens the file in its server, resolves line+symbol and waits
 // (bounded) for the server to be ready.
 func (s *Supervisor) aim(ctx context.Context, req Request) (*aimed, error) {
-	path, err := existingFile(req.Root, req.File)
-	if err != nil {
-		return nil, err
-	}
-	srv, err := s.serverFor(ctx, req.Root, path)
+	path, srv, err := s.fileServer(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +241,7 @@ func (s *Supervisor) renderLocations(root string, srv *server, locs []Location) 
 	lc := &lineCache{srv: srv, files: map[string][]string{}}
 	out := make([]Loc, 0, len(locs))
 	var paths []string
-	defer func() { srv.see(paths...) }()
+	defer func() { srv.see(paths...); s.remember(root, srv, paths...) }()
 	for _, l := range locs {
 		path := uriPath(l.URI)
 		paths = append(paths, path)

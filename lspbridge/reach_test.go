@@ -134,6 +134,19 @@ func TestReachGopls(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "call_opt_test.go"), "fmt.Sprintf(")
 		r, err := s.Locations(ctx, "definition", Request{Root: root, File: "call_opt_test.go", Line: line, Symbol: "Sprintf"})
 		check(t, r, err, "1 of 1 definitions shown", "/src/fmt/print.go:", "func Sprintf(format string, a ...any) string {")
+		// The file gopls pointed to can be read further, not written.
+		def := r.Locations[0]
+		h, err := s.Hover(ctx, Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"})
+		check(t, h, err, "Sprintf formats according to a format specifier")
+		d, err := s.Locations(ctx, "definition", Request{Root: root, File: def.Path, Line: def.Line + 1, Symbol: "newPrinter"})
+		check(t, d, err, "/src/fmt/print.go:", "func newPrinter() *pp {")
+		if _, err := s.Rename(ctx, Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"}, "Sprintf2"); err == nil || !strings.Contains(err.Error(), "outside") {
+			t.Errorf("a rename in GOROOT: want a refusal, got %v", err)
+		}
+		other := filepath.Join(filepath.Dir(def.Path), "scan.go")
+		if _, err := s.Symbols(ctx, Request{Root: root, File: other}); err == nil || !strings.Contains(err.Error(), "can be read only after a server's answer named it") {
+			t.Errorf("a file outside the root no server named: want a refusal, got %v", err)
+		}
 	})
 }
 
@@ -176,6 +189,9 @@ func TestReachTypeScript(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "src/internal/Subject.ts"), "Array.from(")
 		r, err := s.Locations(ctx, "definition", Request{Root: root, File: "src/internal/Subject.ts", Line: line, Symbol: "from"})
 		check(t, r, err, "node_modules/typescript/lib/lib.es", "from<T>(")
+		// Its outline can be read: the server pointed there.
+		o, err := s.Symbols(ctx, Request{Root: root, File: r.Locations[0].Path})
+		check(t, o, err, "interface ArrayConstructor")
 	})
 }
 
@@ -272,6 +288,8 @@ func TestReachClangd(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustContain(t, r.Text(), "1 of 1 definitions shown", "/usr/include/string.h:", "extern int strncmp (")
+		h, err := s.Hover(ctx, Request{Root: root, File: r.Locations[0].Path, Line: r.Locations[0].Line, Symbol: "strncmp"})
+		check(t, h, err, "strncmp")
 		if !regexp.MustCompile(`string\.h:\d+:\d+  \S`).MatchString(r.Text()) {
 			t.Errorf("the location lacks its source line:\n%s", r.Text())
 		}

@@ -63,6 +63,9 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	if !identifier.MatchString(newName) {
 		return nil, fmt.Errorf("argument 'new_name': %q is not an identifier (letters, digits, _ or $, not starting with a digit)", newName)
 	}
+	if _, err := resolvePath(req.Root, req.File); err != nil {
+		return nil, err // outside the root: never written, even where a server pointed
+	}
 	a, err := s.aim(ctx, req)
 	if err != nil {
 		return nil, err

@@ -30,6 +30,8 @@ type Supervisor struct {
 
 	mu      sync.Mutex // guards servers
 	servers map[serverKey]*entry
+
+	pointed pointedFiles // files outside the root that servers named (pointed.go)
 }
 
 type serverKey struct{ name, root string }

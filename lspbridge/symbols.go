@@ -23,11 +23,7 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	if req.Query != "" {
 		return s.workspaceSymbols(ctx, req)
 	}
-	path, err := existingFile(req.Root, req.File)
-	if err != nil {
-		return nil, err
-	}
-	srv, err := s.serverFor(ctx, req.Root, path)
+	path, srv, err := s.fileServer(ctx, req)
 	if err != nil {
 		return nil, err
 	}

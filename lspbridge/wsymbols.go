@@ -93,6 +93,7 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		lc := &lineCache{srv: srv, files: map[string][]string{}}
 		for _, in := range infos {
 			p := uriPath(in.Location.URI)
+			s.remember(runRoot, srv, p)
 			col := in.Location.Range.Start.Character + 1
 			if _, err := os.Stat(p); err == nil {
 				col = srv.enc.column(lc.line(p, in.Location.Range.Start.Line), in.Location.Range.Start.Character)
