@@ -112,7 +112,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	defer cancel()
 	if err := s.initialize(ictx); err != nil {
 		s.shutdown(context.WithoutCancel(ctx))
-		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", p.StderrTail(logStderrLines)).Msg("language server did not initialize")
+		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", p.StderrExcerpt(stderrHead, logStderrLines)).Msg("language server did not initialize")
 		return nil, &initError{err: err, stderr: p.StderrExcerpt(stderrHead, stderrTail)}
 	}
 	log.Info().Dur("took", time.Since(s.started)).Msg("language server started")
@@ -132,7 +132,8 @@ func (e *initError) Error() string {
 
 func (e *initError) Unwrap() error { return e.err }
 
-// logStderrLines is how many lines of a server's stderr a log line shows.
+// logStderrLines is how many of the last lines of a server's stderr a log
+// line shows (after its first stderrHead lines).
 const logStderrLines = 5
 
 // logExit waits for the server's exit and logs it: a warning with its
@@ -145,7 +146,7 @@ func (s *server) logExit() {
 	case s.stopped.Load():
 		// stop logs it, once the process is gone.
 	default:
-		s.log.Warn().Str("status", exitStatus(s.proc)).Str("stderr", s.proc.StderrTail(logStderrLines)).
+		s.log.Warn().Str("status", exitStatus(s.proc)).Str("stderr", s.proc.StderrExcerpt(stderrHead, logStderrLines)).
 			Msg("language server exited on its own; the next call restarts it")
 	}
 }
