@@ -121,7 +121,7 @@ func TestGopls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		mustContain(t, r.Text(), "5 of 5 symbols in util.go shown", "util.go:4:6  function Shout", "util.go:7:6  interface Greeter", "util.go:12:16  method (English).Greet")
+		mustContain(t, r.Text(), "5 of 5 symbols in util.go (declarations, 2 levels) shown", "util.go:4:6  function Shout", "util.go:7:6  interface Greeter", "util.go:12:16  method (English).Greet")
 	})
 	t.Run("code_actions", func(t *testing.T) {
 		r, err := s.CodeActions(ctx, req("main.go", 7, "Shout"))
