@@ -35,6 +35,7 @@ var serverSymbolLimits = map[string]int{
 func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result, error) {
 	var srvs []*server
 	var notes []string
+	unready := map[*server]bool{} // opened a file for this call and did not see the server ready
 	if req.File != "" {
 		path, err := existingFile(req.Root, req.File)
 		if err != nil {
@@ -47,7 +48,7 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		if _, err := srv.sync(ctx, path); err != nil {
 			return nil, err
 		}
-		srv.waitReady(ctx, path, s.opts.ReadyTimeout)
+		unready[srv] = !srv.waitReady(ctx, path, s.opts.ReadyTimeout)
 		srvs = append(srvs, srv)
 	} else {
 		srvs = s.running(req.Root)
@@ -58,7 +59,7 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		}
 		if len(srvs) == 0 {
 			var err error
-			if srvs, notes, err = s.startForQuery(ctx, req); err != nil {
+			if srvs, notes, err = s.startForQuery(ctx, req, unready); err != nil {
 				return nil, err
 			}
 		}
@@ -86,6 +87,9 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		var infos []SymbolInformation
 		if err := json.Unmarshal(raw, &infos); err != nil && strings.TrimSpace(string(raw)) != "null" {
 			return nil, fmt.Errorf("workspace/symbol: %s answered something that is not a symbol list: %w", srv.cfg.Name, err)
+		}
+		if len(infos) == 0 && unready[srv] {
+			pending = append(pending, fmt.Sprintf("%s had not finished loading after %s: no match may only mean not loaded yet; ask again in a few seconds", srv.cfg.Name, s.opts.ReadyTimeout))
 		}
 		if n := serverSymbolLimits[srv.cfg.Name]; n > 0 && len(infos) >= n {
 			limited = append(limited, fmt.Sprintf("%s returns at most %d matches and stopped there: refine the query", srv.cfg.Name, n))
@@ -212,8 +216,9 @@ func compareBool(a, b bool) int {
 // root itself, else each with its marker nearest the root. Each opens one
 // of its files (typescript-language-server has no project, and clangd no
 // index, before a file is open). It returns the started servers and notes
-// saying which were started and which could not be.
-func (s *Supervisor) startForQuery(ctx context.Context, req Request) ([]*server, []string, error) {
+// saying which were started and which could not be; unready gets the
+// servers not seen ready within ReadyTimeout.
+func (s *Supervisor) startForQuery(ctx context.Context, req Request, unready map[*server]bool) ([]*server, []string, error) {
 	runRoot := canonical(req.Root)
 	type cand struct {
 		cfg    *ServerConfig
@@ -256,6 +261,7 @@ func (s *Supervisor) startForQuery(ctx context.Context, req Request) ([]*server,
 	}
 	srvs := make([]*server, len(cands))
 	errs := make([]error, len(cands))
+	ready := make([]bool, len(cands))
 	var wg sync.WaitGroup
 	for i, c := range cands {
 		wg.Go(func() {
@@ -273,7 +279,7 @@ func (s *Supervisor) startForQuery(ctx context.Context, req Request) ([]*server,
 				errs[i] = err
 				return
 			}
-			srv.waitReady(ctx, file, s.opts.ReadyTimeout)
+			ready[i] = srv.waitReady(ctx, file, s.opts.ReadyTimeout)
 			srvs[i] = srv
 		})
 	}
@@ -287,6 +293,7 @@ func (s *Supervisor) startForQuery(ctx context.Context, req Request) ([]*server,
 		}
 		if srvs[i] != nil {
 			out = append(out, srvs[i])
+			unready[srvs[i]] = !ready[i]
 			started = append(started, fmt.Sprintf("%s (for %s)", c.cfg.Name, where))
 		} else {
 			failed = append(failed, fmt.Sprintf("%s (for %s) did not start: %v", c.cfg.Name, where, errs[i]))
