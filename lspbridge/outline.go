@@ -19,7 +19,8 @@ const (
 	maxOutlineDepth     = 10
 )
 
-// Symbol kinds the outline rules look at (LSP SymbolKind values).
+// Symbol kinds the outline rules look at.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#symbolKind
 const (
 	kindMethod      = 6
 	kindConstructor = 9
