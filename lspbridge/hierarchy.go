@@ -150,6 +150,10 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 	}
 	var roots []HierarchyItem
 	if err := a.srv.call(ctx, h.prepare, a.params(), &roots); err != nil {
+		if methodNotFound(err) && h.feature == "type hierarchy" {
+			// clangd before 16 knows only its own form of it.
+			return s.legacyTypeHierarchy(ctx, h, a, req, depth, pending)
+		}
 		if methodNotFound(err) {
 			return nil, fmt.Errorf("%s is not supported by %s: it announces %s but answers %s with \"method not found\"",
 				h.feature, a.srv.describe(), h.feature, h.prepare)
@@ -172,6 +176,12 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 	if err := w.run(ctx, roots, depth); err != nil {
 		return nil, err
 	}
+	return w.result(r, depth, pending), nil
+}
+
+// result fills r with the walk's lines, counts and notes.
+func (w *walker) result(r *Result, depth int, pending string) *Result {
+	h := w.h
 	calls, total := w.lines()
 	r.Calls, r.Shown, r.Total = calls, len(calls), total
 	r.Summary = shownOf(len(calls), total, h.what)
@@ -183,7 +193,7 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 	}
 	var notes []string
 	if pending != "" {
-		notes = append(notes, incompleteNote(a.srv, pending, h.what))
+		notes = append(notes, incompleteNote(w.srv, pending, h.what))
 	}
 	if len(calls) < total {
 		notes = append(notes, fmt.Sprintf("capped at %d, nearest levels first: %d more not shown", callsCap, total-len(calls)))
@@ -193,7 +203,67 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 		r.Incomplete = strings.Join(notes, "; ")
 		r.Summary += "; " + r.Incomplete
 	}
-	return r, nil
+	return r
+}
+
+// legacyTypeItem is an item of clangd's own type hierarchy, which clangd
+// before 16 answers instead of LSP 3.17's: parents and children come
+// nested in the answer, resolved as many levels deep as asked.
+// https://clangd.llvm.org/extensions#type-hierarchy
+type legacyTypeItem struct {
+	HierarchyItem
+	Parents  []legacyTypeItem `json:"parents,omitempty"`
+	Children []legacyTypeItem `json:"children,omitempty"`
+}
+
+// legacyTypeHierarchy answers type_hierarchy through clangd's
+// textDocument/typeHierarchy (direction 1: parents, 0: children), walked
+// like the standard one from the nested answer.
+func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *aimed, req Request, depth int, pending string) (*Result, error) {
+	dir := 0
+	if h.rel == "super" {
+		dir = 1
+	}
+	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "resolve": depth, "direction": dir}
+	var root *legacyTypeItem
+	if err := a.srv.call(ctx, "textDocument/typeHierarchy", params, &root); err != nil {
+		if methodNotFound(err) {
+			return nil, fmt.Errorf("%s is not supported by %s: it announces %s but knows neither %s nor textDocument/typeHierarchy",
+				h.feature, a.srv.describe(), h.feature, h.prepare)
+		}
+		return nil, err
+	}
+	r := &Result{Action: h.action, Server: a.srv.cfg.Name, Target: a.target, Aim: a.aimNote}
+	if root == nil {
+		if !a.ready {
+			return nil, loadingError(a.srv, s.opts)
+		}
+		r.Summary = fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s)", h.what, h.feature, a.target, h.action, h.from())
+		return r, nil
+	}
+	below := map[string][]HierarchyItem{}
+	var index func(it *legacyTypeItem)
+	index = func(it *legacyTypeItem) {
+		next := it.Children
+		if dir == 1 {
+			next = it.Parents
+		}
+		k := itemKey(it.HierarchyItem)
+		if _, done := below[k]; done {
+			return
+		}
+		below[k] = []HierarchyItem{}
+		for i := range next {
+			below[k] = append(below[k], next[i].HierarchyItem)
+			index(&next[i])
+		}
+	}
+	index(root)
+	w := &walker{s: s, srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, nested: below}
+	if err := w.run(ctx, []HierarchyItem{root.HierarchyItem}, depth); err != nil {
+		return nil, err
+	}
+	return w.result(r, depth, pending), nil
 }
 
 // from is what a hierarchy walks from, for messages.
@@ -278,6 +348,9 @@ type walker struct {
 	sent  int // expansion requests sent
 	notes []string
 	seen  map[string]bool // lines already listed: path:line:col name via
+	// nested, when set, holds each item's level below, from an answer
+	// that nests them (clangd's own type hierarchy): nothing is asked.
+	nested map[string][]HierarchyItem
 }
 
 // hierNode is one item found, with its lines and its own children.
@@ -331,7 +404,11 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 				}
 				if level == 1 {
 					if methodNotFound(err) {
-						return fmt.Errorf("%s are not supported by %s: it answers %s with \"method not found\"", w.h.what, w.srv.describe(), w.h.method)
+						also := ""
+						if other := map[string]string{"in": "outgoing_calls", "out": "incoming_calls"}[w.h.rel]; other != "" {
+							also = " (" + other + " may work)"
+						}
+						return fmt.Errorf("%s are not supported by %s: it answers %s with \"method not found\"%s", w.h.what, w.srv.describe(), w.h.method, also)
 					}
 					return err
 				}
@@ -369,11 +446,15 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 // expand asks the server for one level below it, sorted by where the
 // lines are.
 func (w *walker) expand(ctx context.Context, it HierarchyItem) ([]edge, error) {
-	w.sent++
 	params := map[string]any{"item": it}
 	var edges []edge
-	switch w.h.rel {
-	case "in":
+	switch {
+	case w.nested != nil:
+		for _, t := range w.nested[itemKey(it)] {
+			edges = append(edges, edge{item: t, uri: t.URI})
+		}
+	case w.h.rel == "in":
+		w.sent++
 		var res []CallHierarchyIncomingCall
 		if err := w.srv.call(ctx, w.h.method, params, &res); err != nil {
 			return nil, err
@@ -381,7 +462,8 @@ func (w *walker) expand(ctx context.Context, it HierarchyItem) ([]edge, error) {
 		for _, c := range res {
 			edges = append(edges, edge{item: c.From, uri: c.From.URI, sites: c.FromRanges})
 		}
-	case "out":
+	case w.h.rel == "out":
+		w.sent++
 		var res []CallHierarchyOutgoingCall
 		if err := w.srv.call(ctx, w.h.method, params, &res); err != nil {
 			return nil, err
@@ -390,6 +472,7 @@ func (w *walker) expand(ctx context.Context, it HierarchyItem) ([]edge, error) {
 			edges = append(edges, edge{item: c.To, uri: it.URI, sites: c.FromRanges})
 		}
 	default:
+		w.sent++
 		var res []HierarchyItem
 		if err := w.srv.call(ctx, w.h.method, params, &res); err != nil {
 			return nil, err
