@@ -151,7 +151,7 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 	var roots []HierarchyItem
 	if err := a.srv.call(ctx, h.prepare, a.params(), &roots); err != nil {
 		if methodNotFound(err) && h.feature == "type hierarchy" {
-			// clangd before 16 knows only its own form of it.
+			// clangd 14 knows only its own form of it.
 			return s.legacyTypeHierarchy(ctx, h, a, req, depth, pending)
 		}
 		if methodNotFound(err) {
@@ -206,8 +206,8 @@ func (w *walker) result(r *Result, depth int, pending string) *Result {
 	return r
 }
 
-// legacyTypeItem is an item of clangd's own type hierarchy, which clangd
-// before 16 answers instead of LSP 3.17's: parents and children come
+// legacyTypeItem is an item of clangd's own type hierarchy, which older
+// clangd (14, Debian bookworm's) answers instead of LSP 3.17's: parents and children come
 // nested in the answer, resolved as many levels deep as asked.
 // https://clangd.llvm.org/extensions#type-hierarchy
 type legacyTypeItem struct {

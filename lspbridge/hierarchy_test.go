@@ -2,6 +2,7 @@ package lspbridge
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -119,6 +120,27 @@ shapes.go:4:6  interface Shape  type Shape interface{ Area() int }`},
 			t.Errorf("a complete answer says it is not: %q", r.Incomplete)
 		}
 	})
+	t.Run("outside the root", func(t *testing.T) {
+		// ToUpper's own callees are in GOROOT: listed with absolute paths
+		// and their source lines, read-only.
+		r, err := s.Calls(ctx, "outgoing_calls", Request{Root: root, File: "loud.go", Line: 6, Symbol: "Loud"}, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustContain(t, r.Text(), "loud.go:6:45  ToUpper  func Loud(s string) string { return strings.ToUpper(s) }")
+		outside := 0
+		for _, c := range r.Calls {
+			if c.Level == 2 {
+				if !filepath.IsAbs(c.Path) || !strings.Contains(c.Path, "/strings/") || c.Text == "" || c.Via != "ToUpper" {
+					t.Errorf("level-2 call %+v: want an absolute path into the strings package with its source line", c)
+				}
+				outside++
+			}
+		}
+		if outside == 0 {
+			t.Errorf("no callee of strings.ToUpper listed:\n%s", r.Text())
+		}
+	})
 	t.Run("cap", func(t *testing.T) {
 		r, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: "ping.go", Line: 3, Symbol: "Ping"}, 1)
 		if err != nil {
@@ -218,11 +240,14 @@ shapes.h:1:8    struct Shape (supertype of Square)  struct Shape {`},
 		{name: "not a type", action: "type_hierarchy", file: "top.cpp", line: 5, symbol: "top", want: `type_hierarchy: top.cpp:5:5 top
 no subtypes: the server found no type hierarchy item at top.cpp:5:5 top (type_hierarchy walks from a type)`},
 	})
-	// Outgoing calls: the standard says so, but clangd before 20 does not
-	// know the method; what it says depends on its version.
-	_, err := s.Calls(ctx, "outgoing_calls", Request{Root: root, File: "top.cpp", Line: 5, Symbol: "top"}, 1)
+	// Outgoing calls: clangd announces call hierarchy, but clangd 14 does
+	// not know callHierarchy/outgoingCalls (newer ones do): either a
+	// clear refusal or an answer.
+	r, err := s.Calls(ctx, "outgoing_calls", Request{Root: root, File: "top.cpp", Line: 5, Symbol: "top"}, 1)
 	if err != nil {
 		mustContain(t, err.Error(), "outgoing calls are not supported by clangd ", `answers callHierarchy/outgoingCalls with "method not found" (incoming_calls may work)`)
+	} else {
+		mustContain(t, r.Text(), "top.cpp:5:20  mid  int top()", "top.cpp:5:29  leaf  int top()")
 	}
 }
 
