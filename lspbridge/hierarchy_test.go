@@ -2,10 +2,12 @@ package lspbridge
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
@@ -140,6 +142,30 @@ shapes.go:4:6  interface Shape  type Shape interface{ Area() int }`},
 		if outside == 0 {
 			t.Errorf("no callee of strings.ToUpper listed:\n%s", r.Text())
 		}
+	})
+	t.Run("while indexing", func(t *testing.T) {
+		// gopls announces work-done progress that does not end (as while
+		// it loads a large workspace): the answer comes after the index
+		// wait and says it may be incomplete, in text and structure.
+		srvs := s.running(root)
+		if len(srvs) != 1 {
+			t.Fatalf("want the one gopls, got %d servers", len(srvs))
+		}
+		srv := srvs[0]
+		srv.onNotify("$/progress", json.RawMessage(`{"token":"agent-tools-test","value":{"kind":"begin","title":"Indexing"}}`))
+		defer srv.onNotify("$/progress", json.RawMessage(`{"token":"agent-tools-test","value":{"kind":"end"}}`))
+		saved := s.opts.IndexTimeout
+		s.opts.IndexTimeout = 100 * time.Millisecond
+		defer func() { s.opts.IndexTimeout = saved }()
+		r, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: "leaf.go", Line: 4, Symbol: "Leaf"}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		note := "gopls is still busy (indexing): incoming calls may be incomplete; ask again when it is done"
+		if r.Incomplete != note {
+			t.Errorf("incomplete = %q, want %q", r.Incomplete, note)
+		}
+		mustContain(t, r.Text(), "4 of 4 incoming calls shown; "+note)
 	})
 	t.Run("cap", func(t *testing.T) {
 		r, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: "ping.go", Line: 3, Symbol: "Ping"}, 1)
