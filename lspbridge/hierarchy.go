@@ -172,7 +172,7 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 		r.Summary = fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s)", h.what, h.feature, a.target, h.action, h.from())
 		return r, nil
 	}
-	w := &walker{s: s, srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}}
+	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}}
 	if err := w.run(ctx, roots, depth); err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 		}
 	}
 	index(root)
-	w := &walker{s: s, srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, nested: below}
+	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, nested: below}
 	if err := w.run(ctx, []HierarchyItem{root.HierarchyItem}, depth); err != nil {
 		return nil, err
 	}
@@ -306,7 +306,7 @@ type Call struct {
 	Name    string `json:"name" jsonschema_description:"the caller (incoming_calls), the callee (outgoing_calls) or the type"`
 	Kind    string `json:"kind" jsonschema_description:"function, method, class, ..."`
 	Via     string `json:"via" jsonschema_description:"the item of the level above this line hangs under (at level 1, the symbol asked about)"`
-	Defined string `json:"defined" jsonschema_description:"where Name is declared, as path:line:col"`
+	Defined string `json:"defined" jsonschema_description:"where the caller, callee or type is declared, as path:line:col"`
 	Text    string `json:"text" jsonschema_description:"the source line, trimmed"`
 	rel     string // the hierarchy's rel, for String
 }
@@ -338,7 +338,6 @@ func (c Call) String() string {
 // (recursion and diamonds are listed, not walked again), and a level is
 // walked only while the cap has room.
 type walker struct {
-	s     *Supervisor
 	srv   *server
 	h     hierarchy
 	root  string
