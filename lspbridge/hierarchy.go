@@ -207,8 +207,9 @@ func (w *walker) result(r *Result, depth int, pending string) *Result {
 }
 
 // legacyTypeItem is an item of clangd's own type hierarchy, which older
-// clangd (14, Debian bookworm's) answers instead of LSP 3.17's: parents and children come
-// nested in the answer, resolved as many levels deep as asked.
+// clangd (14, Debian bookworm's) answers instead of LSP 3.17's: parents
+// and children come nested in the answer, resolved as many levels deep
+// as asked.
 // https://clangd.llvm.org/extensions#type-hierarchy
 type legacyTypeItem struct {
 	HierarchyItem
