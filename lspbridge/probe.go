@@ -75,7 +75,7 @@ func probeServer(ctx context.Context, cfg *ServerConfig, opts *Options) ServerPr
 		return p
 	}
 	took := time.Since(start)
-	info := versionOf(srv.info)
+	info := versionOf(strings.TrimSpace(srv.info.Name + " " + srv.info.Version))
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), probeTimeout)
 	defer cancel()
 	srv.stop(sctx)

@@ -206,6 +206,8 @@ type ServerCapabilities struct {
 	CodeActionProvider      json.RawMessage `json:"codeActionProvider,omitempty"`
 	RenameProvider          json.RawMessage `json:"renameProvider,omitempty"`
 	DiagnosticProvider      json.RawMessage `json:"diagnosticProvider,omitempty"`
+	CallHierarchyProvider   json.RawMessage `json:"callHierarchyProvider,omitempty"`
+	TypeHierarchyProvider   json.RawMessage `json:"typeHierarchyProvider,omitempty"`
 }
 
 // supported reports whether a provider field announces support.

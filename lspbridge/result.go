@@ -109,6 +109,7 @@ type Result struct {
 	Shown          int            `json:"shown" jsonschema_description:"how many items are listed"`
 	Total          int            `json:"total" jsonschema_description:"how many the server returned"`
 	Locations      []Loc          `json:"locations,omitempty" jsonschema_description:"definition, type_definition, implementation, references"`
+	Calls          []Call         `json:"calls,omitempty" jsonschema_description:"incoming_calls, outgoing_calls, type_hierarchy: one per call site (per type), in tree order, nearest levels kept first when capped"`
 	Hover          string         `json:"hover,omitempty" jsonschema_description:"hover, as markdown, cut after 40 lines"`
 	HoverMoreLines int            `json:"hoverMoreLines,omitempty" jsonschema_description:"how many lines of the hover were cut"`
 	Symbols        []Sym          `json:"symbols,omitempty" jsonschema_description:"symbols"`
@@ -134,6 +135,9 @@ func (r *Result) Text() string {
 	}
 	for _, l := range r.Locations {
 		b.WriteString(l.String() + "\n")
+	}
+	for _, c := range r.Calls {
+		b.WriteString(c.String() + "\n")
 	}
 	for _, s := range r.Symbols {
 		b.WriteString(s.String() + "\n")

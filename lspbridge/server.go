@@ -46,8 +46,8 @@ type server struct {
 	started time.Time
 	hangs   atomic.Bool    // stopped by us for not answering: restart at once
 	stopped atomic.Bool    // stopped by us (shutdown, reload or a hang): its exit is no crash
-	info    string         // the server's name and version, as its initialize answer gave them
 	setup   string         // what was prepared for it (a generated compilation database), for status
+	info    ServerInfo     // what it said of itself in initialize (may be empty)
 	log     zerolog.Logger // with the server's name, root and pid
 
 	// sendLock is held (a token in the channel) while document changes
@@ -200,10 +200,7 @@ func (s *server) initialize(ctx context.Context) error {
 	}
 	var res struct {
 		Capabilities ServerCapabilities `json:"capabilities"`
-		ServerInfo   *struct {
-			Name    string `json:"name"`
-			Version string `json:"version"`
-		} `json:"serverInfo"`
+		ServerInfo   ServerInfo         `json:"serverInfo"`
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- s.conn.call(ctx, "initialize", params, &res) }()
@@ -217,9 +214,7 @@ func (s *server) initialize(ctx context.Context) error {
 		return fmt.Errorf("the server exited before answering initialize (%v)", s.proc.Err())
 	}
 	s.caps = res.Capabilities
-	if i := res.ServerInfo; i != nil {
-		s.info = strings.TrimSpace(i.Name + " " + i.Version)
-	}
+	s.info = res.ServerInfo
 	s.enc = encoding(strings.ToLower(res.Capabilities.PositionEncoding))
 	if s.enc == "" {
 		s.enc = utf16Enc
@@ -252,8 +247,10 @@ var clientCapabilities = map[string]any{
 		"documentSymbol":     map[string]any{"hierarchicalDocumentSymbolSupport": true},
 		"codeAction": map[string]any{"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{
 			"valueSet": []string{"", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite", "source", "source.organizeImports", "source.fixAll"}}}},
-		"rename":     map[string]any{"prepareSupport": true},
-		"diagnostic": map[string]any{},
+		"rename":        map[string]any{"prepareSupport": true},
+		"diagnostic":    map[string]any{},
+		"callHierarchy": map[string]any{},
+		"typeHierarchy": map[string]any{},
 	},
 	"window": map[string]any{"workDoneProgress": true},
 }

@@ -1,8 +1,8 @@
 package main
 
-// This file adds the lsp rows to `make bench`: definition, references and
-// hover through agent-tools against the same request sent straight to
-// gopls, and agent-tools/didWrite against gopls' own first
+// This file adds the lsp rows to `make bench`: definition, references,
+// hover and incoming_calls through agent-tools against the same requests
+// sent straight to gopls, and agent-tools/didWrite against gopls' own first
 // publishDiagnostics after the same change, each pair in the same run on
 // the same fixture (lspbridge/testdata/go.txtar); and a cross-file break
 // against gopls republishing the caller.
@@ -41,6 +41,8 @@ func init() {
 		benchRows = append(benchRows, benchRow{name: x.name, peerName: "gopls direct", needs: needsGopls,
 			ours: benchLSPOurs(x.action), peer: benchLSPDirect(x.method)})
 	}
+	benchRows = append(benchRows, benchRow{name: "lsp incoming_calls (gopls)", peerName: "gopls direct", needs: needsGopls,
+		ours: benchLSPOurs("incoming_calls"), peer: benchCallsDirect})
 	benchRows = append(benchRows, benchRow{name: "didWrite → new diagnostics (gopls)", peerName: "gopls first publish", needs: needsGopls,
 		ours: benchDidWriteOurs, peer: benchDidWriteDirect})
 	benchRows = append(benchRows, benchRow{name: "lsp cross-file break → caller's diagnostics (gopls)", peerName: "gopls republish", needs: needsGopls,
@@ -340,5 +342,29 @@ func benchDidWriteDirect(b *testing.B) {
 			"contentChanges": []any{map[string]string{"text": dwContent(v)}}})
 		d.conn.Notify(context.Background(), "textDocument/didSave", map[string]any{"textDocument": map[string]string{"uri": uri}})
 		d.waitPublish(b, uri, v)
+	}
+}
+
+// benchCallsDirect is incoming_calls' peer: the same two requests sent
+// straight to gopls, textDocument/prepareCallHierarchy and then
+// callHierarchy/incomingCalls for the item it returned.
+func benchCallsDirect(b *testing.B) {
+	dir := lspBenchFixture(b)
+	d := startDirect(b, dir)
+	defer d.close()
+	main := filepath.Join(dir, "main.go")
+	d.open(b, main)
+	params := map[string]any{"textDocument": map[string]string{"uri": fileURL(main)},
+		"position": map[string]int{"line": benchLine - 1, "character": benchChar}}
+	ctx := context.Background()
+	for b.Loop() {
+		var items []json.RawMessage
+		if err := d.conn.Call(ctx, "textDocument/prepareCallHierarchy", params, &items); err != nil || len(items) == 0 {
+			b.Fatalf("prepareCallHierarchy: %v (%d items)", err, len(items))
+		}
+		var calls json.RawMessage
+		if err := d.conn.Call(ctx, "callHierarchy/incomingCalls", map[string]any{"item": items[0]}, &calls); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -152,6 +152,7 @@ var benchTargets = []struct{ prefix, target string }{
 	{"lsp definition", "≤ 1.05× or ≤ +2 ms"},
 	{"lsp references", "≤ 1.05× or ≤ +2 ms"},
 	{"lsp hover", "≤ 1.05× or ≤ +2 ms"},
+	{"lsp incoming_calls", "≤ +2 ms"},
 	{"didWrite", "≤ +30 ms"},
 	{"lsp cross-file", "≤ +30 ms, never stale"},
 	{"eval 1+1 round trip (python)", "≤ 2 ms"},
