@@ -184,6 +184,7 @@ func TestReachTypeScript(t *testing.T) {
 	if deep.Total != r.Total+r.Hidden {
 		t.Errorf("depth 4 lists %d; the declarations view showed %d and hid %d", deep.Total, r.Total, r.Hidden)
 	}
+	t.Logf("Subject.ts: %d declarations shown, %d hidden; the server's tree has %d", r.Total, r.Hidden, deep.Total)
 
 	t.Run("definition in TypeScript's lib", func(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "src/internal/Subject.ts"), "Array.from(")
@@ -280,6 +281,7 @@ func TestReachClangd(t *testing.T) {
 	}
 	raw, err := s.Symbols(ctx, Request{Root: root, File: "src/subtree.h", Depth: maxOutlineDepth})
 	check(t, raw, err, "(anonymous struct)")
+	t.Logf("subtree.h: %d declarations shown, %d hidden (%s); the server's tree has %d", r.Total, r.Hidden, r.Summary, raw.Total)
 
 	t.Run("definition in a system header", func(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "src/language.c"), `!strncmp(string, "ERROR"`)
