@@ -172,7 +172,7 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 		r.Summary = fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s)", h.what, h.feature, a.target, h.action, h.from())
 		return r, nil
 	}
-	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}}
+	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, sup: s}
 	if err := w.run(ctx, roots, depth); err != nil {
 		return nil, err
 	}
@@ -260,7 +260,7 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 		}
 	}
 	index(root)
-	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, nested: below}
+	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, nested: below, sup: s}
 	if err := w.run(ctx, []HierarchyItem{root.HierarchyItem}, depth); err != nil {
 		return nil, err
 	}
@@ -351,6 +351,7 @@ type walker struct {
 	// nested, when set, holds each item's level below, from an answer
 	// that nests them (clangd's own type hierarchy): nothing is asked.
 	nested map[string][]HierarchyItem
+	sup    *Supervisor // remembers the files outside the root it lists (pointed.go)
 }
 
 // hierNode is one item found, with its lines and its own children.
@@ -385,7 +386,7 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 	}
 	w.seen = map[string]bool{}
 	var paths []string
-	defer func() { w.srv.see(paths...) }()
+	defer func() { w.srv.see(paths...); w.sup.remember(w.root, w.srv, paths...) }()
 	for level := 1; level <= depth && len(frontier) > 0; level++ {
 		if level > 1 && w.total >= callsCap {
 			w.notes = append(w.notes, fmt.Sprintf("level %d was not walked: the levels above already fill the cap of %d", level, callsCap))
@@ -424,7 +425,7 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 						continue
 					}
 					w.seen[k] = true
-					paths = append(paths, uriPath(e.uri))
+					paths = append(paths, uriPath(e.uri), uriPath(e.item.URI))
 					n.calls = append(n.calls, c)
 				}
 				if len(n.calls) == 0 {

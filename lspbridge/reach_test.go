@@ -9,6 +9,7 @@ package lspbridge
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -148,6 +149,29 @@ func TestReachGopls(t *testing.T) {
 			t.Errorf("a file outside the root no server named: want a refusal, got %v", err)
 		}
 	})
+}
+
+// TestReachCallee: a file outside the root is refused until an answer
+// names it — here outgoing_calls naming context.WithCancel, defined in
+// GOROOT — and then read from the server that named it.
+func TestReachCallee(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	root := jsonrpc2Tree(t)
+	s := newSup(t, nil)
+	ctx := testCtx(t)
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	contextGo, _ := filepath.EvalSymlinks(filepath.Join(strings.TrimSpace(string(goroot)), "src", "context", "context.go"))
+	if _, err := s.Symbols(ctx, Request{Root: root, File: contextGo}); err == nil || !strings.Contains(err.Error(), "can be read only after a server's answer named it") {
+		t.Fatalf("before any answer named it: want a refusal, got %v", err)
+	}
+	line := lineOf(t, filepath.Join(root, "conn.go"), "func NewConn(")
+	calls, err := s.Calls(ctx, "outgoing_calls", Request{Root: root, File: "conn.go", Line: line, Symbol: "NewConn"}, 1)
+	check(t, calls, err, "WithCancel")
+	o, err := s.Symbols(ctx, Request{Root: root, File: contextGo})
+	check(t, o, err, "function WithCancel")
 }
 
 // TestReachTypeScript: the rxjs outline of Subject.ts is in document
