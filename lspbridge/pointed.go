@@ -65,7 +65,7 @@ func (s *Supervisor) fileServer(ctx context.Context, req Request) (string, *serv
 	k, ok := s.pointed.files[real]
 	s.pointed.mu.Unlock()
 	if !ok {
-		return "", nil, fmt.Errorf("%w (a file outside the root can be read only after a server's answer named it: a definition, reference or symbol there)", err)
+		return "", nil, fmt.Errorf("%w (a file outside the root can be read only after a server's answer named it: a definition, reference, call or symbol there)", err)
 	}
 	if st, serr := os.Stat(real); serr != nil || st.IsDir() {
 		return "", nil, fmt.Errorf("argument 'file': %s is no longer a file", req.File)
