@@ -357,6 +357,7 @@ type ruleRun struct {
 	r      *Rule
 	m      *matcher
 	parent []uint32 // node → parent; noParent for the root
+	prev   []uint32 // node → previous sibling, computed on first use
 }
 
 const noParent = ^uint32(0)
@@ -631,24 +632,43 @@ func (run *ruleRun) sibling(n *rnode, i uint32) bool {
 		return false
 	}
 	nodes := run.m.nodes
-	var sibs []uint32
-	for c := p + 1; c < nodes[p].next; c = nodes[c].next {
-		sibs = append(sibs, c)
-	}
-	at := sort.Search(len(sibs), func(k int) bool { return sibs[k] >= i })
-	k := at
-	return run.tryEach(n, func() (uint32, bool) {
-		if n.op == opPrecedes {
-			k++
-			if k >= len(sibs) {
+	if n.op == opPrecedes {
+		c := i
+		return run.tryEach(n, func() (uint32, bool) {
+			if c = nodes[c].next; c >= nodes[p].next {
 				return 0, false
 			}
-			return sibs[k], true
-		}
-		k--
-		if k < 0 {
+			return c, true
+		})
+	}
+	if run.prev == nil {
+		run.prev = prevSiblings(nodes)
+	}
+	c := i
+	return run.tryEach(n, func() (uint32, bool) {
+		if c = run.prev[c]; c == noParent {
 			return 0, false
 		}
-		return sibs[k], true
+		return c, true
 	})
+}
+
+// prevSiblings computes every node's previous sibling (noParent for a
+// first child).
+func prevSiblings(nodes []node) []uint32 {
+	prev := make([]uint32, len(nodes))
+	for i := range prev {
+		prev[i] = noParent
+	}
+	for p := range nodes {
+		if nodes[p].next == uint32(p)+1 {
+			continue
+		}
+		last := noParent
+		for c := uint32(p) + 1; c < nodes[p].next; c = nodes[c].next {
+			prev[c] = last
+			last = c
+		}
+	}
+	return prev
 }

@@ -220,3 +220,22 @@ func CheckRuleTemplate(rs []*Rule, tmpl string) error {
 	}
 	return nil
 }
+
+// KindsRead names the kinds of node the rule tries, for a rule without
+// a pattern: "kind function_declaration | arrow_function".
+func (r *Rule) KindsRead() string {
+	var names []string
+	for k, ok := range r.kinds {
+		if ok {
+			names = append(names, r.Lang.kindName(int32(k)))
+		}
+	}
+	sort.Strings(names)
+	if len(names) > 6 {
+		names = append(names[:6], fmt.Sprintf("… %d more", len(names)-6))
+	}
+	if len(names) == 0 {
+		return "no kind (matches nothing)"
+	}
+	return "kind " + strings.Join(names, " | ")
+}

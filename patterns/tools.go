@@ -151,7 +151,7 @@ func readings(res *SearchResult) []ReadAs {
 	out := []ReadAs{}
 	for _, r := range res.Rules {
 		if len(r.Patterns) == 0 {
-			out = append(out, ReadAs{Language: r.Lang.ID, Context: "rule", Node: "no pattern (kind and relations only)"})
+			out = append(out, ReadAs{Language: r.Lang.ID, Context: "rule", Node: r.KindsRead()})
 		}
 		out = append(out, readAs(r.Patterns)...)
 	}
