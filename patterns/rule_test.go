@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -128,5 +129,41 @@ func TestSearchRuleAndTemplate(t *testing.T) {
 	st, err := NewStager().Stage(res, "mustClose($X)", false)
 	if err != nil || !strings.Contains(st.Files[0].Diff, "+\tmustClose(b)") {
 		t.Fatalf("stage: %v %+v", err, st)
+	}
+}
+
+// TestRuleLiterals: the prefilter keeps the literals of every pattern a
+// match needs — the rule's own, all's, relational targets' — and none
+// from under not or any, which a match may lack.
+func TestRuleLiterals(t *testing.T) {
+	goLang, _ := LanguageByName("go")
+	cases := []struct {
+		rule string
+		want []string
+	}{
+		{`{"pattern": "$X.Close()", "not": {"inside": {"pattern": "defer $Y.Flush()", "stopBy": "end"}}}`, []string{"Close"}},
+		{`{"kind": "if_statement", "has": {"pattern": "log.Fatal($$$)", "stopBy": "end"}}`, []string{"Fatal", "log"}},
+		{`{"kind": "call_expression", "any": [{"pattern": "a.Open()"}, {"pattern": "b.Open()"}]}`, nil},
+		{`{"all": [{"pattern": "$X.Close()"}, {"inside": {"pattern": "func $F() { $$$ }", "stopBy": "end"}}]}`, []string{"Close", "func"}},
+	}
+	for _, c := range cases {
+		spec, err := ParseRule(json.RawMessage(c.rule), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := CompileRule(goLang, spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var words []string
+		for _, l := range r.literals {
+			if isWord(string(l.text)) {
+				words = append(words, string(l.text))
+			}
+		}
+		sort.Strings(words)
+		if strings.Join(words, " ") != strings.Join(c.want, " ") {
+			t.Errorf("%s: literal words %q, want %q", c.rule, words, c.want)
+		}
 	}
 }
