@@ -3,11 +3,14 @@ package patterns
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRuleErrors: a bad rule is refused with the JSON path of the fault
@@ -165,5 +168,38 @@ func TestRuleLiterals(t *testing.T) {
 		if strings.Join(words, " ") != strings.Join(c.want, " ") {
 			t.Errorf("%s: literal words %q, want %q", c.rule, words, c.want)
 		}
+	}
+}
+
+// TestSearchRuleCancel: a cancelled call returns promptly with the
+// context's error, even inside one large file with a costly rule.
+func TestSearchRuleCancel(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("package p\n\nfunc f() {\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "\tx%d := g(a, b, c)\n", i)
+	}
+	b.WriteString("}\n")
+	if err := os.WriteFile(filepath.Join(dir, "big.go"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Every identifier looks at every earlier statement of the function.
+	spec, err := ParseRule(json.RawMessage(`{"kind": "identifier", "inside": {"kind": "short_var_declaration", "stopBy": "end", "follows": {"kind": "short_var_declaration", "stopBy": "end", "has": {"regex": "^never$", "stopBy": "end"}}}}`), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = SearchRule(ctx, dir, spec, SearchOptions{})
+	if err == nil {
+		t.Fatal("the search finished: the rule is not costly enough to test cancelling")
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v, want the context's error", err)
+	}
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("cancel took %v", d)
 	}
 }

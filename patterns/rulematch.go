@@ -364,7 +364,12 @@ const noParent = ^uint32(0)
 
 // FindRule returns the matches of r in t: every node of a candidate kind
 // the rule matches, in pre-order, with the captures of the whole rule.
-func (r *Rule) FindRule(t *Tree) []Span {
+func (r *Rule) FindRule(t *Tree) []Span { return r.findRule(t, nil) }
+
+// findRule is FindRule stopping early (with what it found so far) once
+// stopped reports true; it is asked every 256 candidates, so cancelling a
+// call is not held up by one large file and a costly rule.
+func (r *Rule) findRule(t *Tree, stopped func() bool) []Span {
 	if t.Lang != r.Lang || len(t.nodes) == 0 {
 		return nil
 	}
@@ -372,10 +377,14 @@ func (r *Rule) FindRule(t *Tree) []Span {
 	run.parent = parents(t.nodes)
 	var out []Span
 	lang := t.Lang
+	tried := 0
 	for i := range t.nodes {
 		k := lang.kind(t.nodes[i].sym)
 		if k < 0 || int(k) >= len(r.kinds) || !r.kinds[k] || t.nodes[i].flags&flagMissing != 0 {
 			continue
+		}
+		if tried++; stopped != nil && tried%256 == 0 && stopped() {
+			return out
 		}
 		run.m.unbind(0)
 		if !run.match(r.root, uint32(i)) || !run.constraints() {

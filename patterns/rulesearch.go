@@ -127,7 +127,7 @@ func searchRuleAll(ctx context.Context, files []searchedFile, compiled map[*Lang
 				}
 				i := order[k]
 				f := files[i]
-				results[i] = searchFileRule(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
+				results[i] = searchFileRule(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, func() bool { return ctx.Err() != nil })
 				if results[i] != nil {
 					found.Add(int64(len(results[i].Matches)))
 				}
@@ -145,7 +145,7 @@ func searchRuleAll(ctx context.Context, files []searchedFile, compiled map[*Lang
 }
 
 // searchFileRule reads, filters, parses and matches one file.
-func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bool) *FileMatches {
+func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bool, stopped func() bool) *FileMatches {
 	src, ok := p.read(abs, maxBytes)
 	if !ok {
 		return nil
@@ -163,7 +163,7 @@ func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bo
 	if err != nil {
 		return nil
 	}
-	spans := r.FindRule(tree)
+	spans := r.findRule(tree, stopped)
 	if len(spans) == 0 {
 		return nil
 	}
