@@ -255,6 +255,9 @@ func parseRuleFields(m map[string]json.RawMessage, path string, extra []string) 
 		}
 	}
 	if raw, ok := m["matches"]; ok {
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
+			return nil, fmt.Errorf("%s.matches: parameterised utils are not supported: give the name of a rule in utils", path)
+		}
 		if e.matches, err = stringOf(raw, path+".matches", "the name of a rule in utils"); err != nil {
 			return nil, err
 		}

@@ -41,6 +41,7 @@ func TestRuleErrors(t *testing.T) {
 		{rule: `{"pattern": {"selector": "call_expression"}}`, want: "rule.pattern: a pattern object needs context"},
 		{rule: `{"kind": "call_expression", "nthChild": 1}`, want: "rule.nthChild: nthChild is not supported"},
 		{rule: `{"kind": "call_expression", "inside": {"stopBy": "end"}}`, want: "rule.inside: empty rule"},
+		{rule: `{"kind": "call_expression", "matches": {"id": "f", "args": {}}}`, want: "rule.matches: parameterised utils are not supported"},
 		{rule: `{"pattern": "x := 1\ny := 2"}`, want: "rule.pattern: reads as statement: sequence of 2"},
 	}
 	for _, c := range cases {
