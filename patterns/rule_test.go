@@ -204,3 +204,21 @@ func TestSearchRuleCancel(t *testing.T) {
 		t.Errorf("cancel took %v", d)
 	}
 }
+
+// TestRuleUtilBinds: a util called both under not and outside it binds
+// its names for the rewrite (the call outside not binds them).
+func TestRuleUtilBinds(t *testing.T) {
+	goLang, _ := LanguageByName("go")
+	spec, err := ParseRule(json.RawMessage(`{"kind": "if_statement", "not": {"has": {"matches": "cmp"}}, "has": {"matches": "cmp", "stopBy": "end"}}`), nil,
+		json.RawMessage(`{"cmp": {"pattern": "$A == $B"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := CompileRule(goLang, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckRuleTemplate([]*Rule{r}, "$A != $B"); err != nil {
+		t.Error(err)
+	}
+}

@@ -238,15 +238,21 @@ func (c *ruleCompiler) pattern(pe *patternExpr, path string, inNot bool) (*rnode
 	return n, nil
 }
 
+// util compiles a util once per polarity: the names its patterns bind
+// count for a rewrite only where it is called outside not.
 func (c *ruleCompiler) util(name string, inNot bool) (*rnode, error) {
-	if u := c.utils[name]; u != nil {
+	key := name
+	if inNot {
+		key = "!" + name
+	}
+	if u := c.utils[key]; u != nil {
 		return u, nil
 	}
 	u, err := c.expr(c.spec.utils[name], inNot)
 	if err != nil {
 		return nil, err
 	}
-	c.utils[name] = u
+	c.utils[key] = u
 	return u, nil
 }
 
