@@ -13,6 +13,7 @@ package patterns
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -226,7 +227,7 @@ func (c *ruleCompiler) pattern(pe *patternExpr, path string, inNot bool) (*rnode
 	c.r.Patterns = append(c.r.Patterns, p)
 	for _, b := range p.Bound() {
 		name := strings.TrimLeft(b, "$")
-		if !c.r.names[name] && !inNot {
+		if !inNot && !slices.ContainsFunc(c.r.bound, func(s string) bool { return strings.TrimLeft(s, "$") == name }) {
 			c.r.bound = append(c.r.bound, b)
 		}
 		c.r.names[name] = true
