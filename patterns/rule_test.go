@@ -30,6 +30,7 @@ func TestRuleErrors(t *testing.T) {
 		{rule: `{"all": {"kind": "block"}}`, want: "rule.all: want an array of rule objects, got an object"},
 		{rule: `{"any": [{"kind": "block"}, {"kind": 3}]}`, want: "rule.any[1].kind: want a node kind such as call_expression (a string), got a number"},
 		{rule: `{"kind": "no_such_kind"}`, want: `rule.kind: go has no node kind "no_such_kind"`},
+		{rule: `{"pattern": "$X.Close()", "inside": {"kind": "defer_statment", "stopBy": "end"}}`, want: `rule.inside.kind: go has no node kind "defer_statment"; did you mean defer_statement?`},
 		{rule: `{"kind": "call_expression", "regex": "("}`, want: "rule.regex: error parsing regexp"},
 		{rule: `{"kind": "call_expression", "precedes": {"kind": "block", "field": "body"}}`, want: "rule.precedes.field: field is only supported in has and inside"},
 		{rule: `{"kind": "call_expression", "has": {"kind": "block", "field": "no_field"}}`, want: `rule.has.field: go has no field "no_field"`},

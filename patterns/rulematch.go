@@ -195,25 +195,67 @@ func (c *ruleCompiler) expr(e *ruleExpr, inNot bool) (*rnode, error) {
 	return n, nil
 }
 
-// kindHint suggests kinds whose name contains the one asked for.
+// kindHint suggests kinds near the one asked for: a misspelling (a few
+// edits away) first, then kinds whose name contains it.
 func (c *ruleCompiler) kindHint(want string) string {
-	var near []string
+	type cand struct {
+		name string
+		dist int
+	}
+	var near []cand
 	seen := map[string]bool{}
 	for sym, k := range c.lang.kinds {
 		name := c.lang.kindNames[k]
-		if c.lang.namedSyms[sym] == 1 && !seen[name] && (strings.Contains(name, want) || strings.Contains(want, name) && len(name) > 3) {
-			seen[name] = true
-			near = append(near, name)
+		if c.lang.namedSyms[sym] != 1 || seen[name] {
+			continue
 		}
+		d := editDistance(name, want)
+		switch {
+		case d <= max(2, len(want)/4):
+		case strings.Contains(name, want) || strings.Contains(want, name) && len(name) > 3:
+			d = 1 << 20 // after every misspelling
+		default:
+			continue
+		}
+		seen[name] = true
+		near = append(near, cand{name, d})
 	}
 	if len(near) == 0 {
 		return " (dump: \"code\" shows the kinds of a snippet)"
 	}
-	sort.Strings(near)
-	if len(near) > 8 {
-		near = near[:8]
+	sort.Slice(near, func(i, j int) bool {
+		if near[i].dist != near[j].dist {
+			return near[i].dist < near[j].dist
+		}
+		return near[i].name < near[j].name
+	})
+	var names []string
+	for i := 0; i < len(near) && i < 8; i++ {
+		names = append(names, near[i].name)
 	}
-	return "; did you mean " + strings.Join(near, ", ") + "?"
+	return "; did you mean " + strings.Join(names, ", ") + "?"
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes
+// (kind names are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			sub := prev[j-1]
+			if a[i-1] != b[j-1] {
+				sub++
+			}
+			cur[j] = min(sub, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func (c *ruleCompiler) pattern(pe *patternExpr, path string, inNot bool) (*rnode, error) {
