@@ -20,7 +20,7 @@ typedef struct {
 	uint32_t start, end, next;
 	uint16_t sym;
 	uint8_t flags;
-	uint8_t pad;
+	uint8_t field; // the field the node is in below its parent (0: none; 255: an id past 254)
 } pt_node;
 
 enum { PT_NAMED = 1, PT_EXTRA = 2, PT_MISSING = 4, PT_ERROR = 8, PT_INNER = 16 };
@@ -249,6 +249,8 @@ static uint32_t pt_subtree(TSTreeCursor *c, const uint8_t *named, uint32_t nsyms
 			(sym == (TSSymbol)-1 ? PT_ERROR : 0) |
 			(depth > 0 && cut.depth > 0 && sym < cut.nroot && cut.root[sym] ? PT_INNER : 0);
 		o->next = n + 1;
+		TSFieldId fid = depth > 0 ? ts_tree_cursor_current_field_id(c) : 0;
+		o->field = fid > 254 ? 255 : (uint8_t)fid;
 		if (st->len == st->cap) {
 			st->cap *= 2;
 			st->v = realloc(st->v, st->cap * sizeof(uint32_t));
@@ -359,7 +361,7 @@ type node struct {
 	next       uint32 // index just past this node's subtree (pre-order)
 	sym        uint16 // the grammar's symbol (aliases applied)
 	flags      uint8
-	_          uint8
+	field      uint8 // the field id below the parent (0 none, 255 unknown), see fieldID
 }
 
 func (n *node) named() bool { return n.flags&flagNamed != 0 }
@@ -532,6 +534,16 @@ func symbolTable(ptr unsafe.Pointer) (names []string, named []bool) {
 		named[i] = C.ts_language_symbol_type(lang, C.TSSymbol(i)) == C.TSSymbolTypeRegular
 	}
 	return names, named
+}
+
+// fieldID returns the grammar's id of a field name (0: no such field).
+func fieldID(ptr unsafe.Pointer, name string) uint16 {
+	if name == "" {
+		return 0
+	}
+	cs := C.CString(name)
+	defer C.free(unsafe.Pointer(cs))
+	return uint16(C.ts_language_field_id_for_name((*C.TSLanguage)(ptr), cs, C.uint32_t(len(name))))
 }
 
 func abiVersion(ptr unsafe.Pointer) int {

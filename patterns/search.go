@@ -76,6 +76,7 @@ type FileMatches struct {
 // SearchResult is a search's outcome.
 type SearchResult struct {
 	Patterns []*Pattern    // one per language searched, by language id
+	Rules    []*Rule       // for SearchRule instead: one per language, by id
 	Skipped  []string      // languages present but skipped: "lang: why"
 	Files    []FileMatches // files with matches, in path order
 	Searched int           // files whose language was searched

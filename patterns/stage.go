@@ -70,6 +70,9 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	if err := CheckTemplate(res.Patterns, template); err != nil {
 		return nil, err
 	}
+	if err := CheckRuleTemplate(res.Rules, template); err != nil {
+		return nil, err
+	}
 	// Rewriting, re-parsing and diffing are per file: one worker a core.
 	type staged struct {
 		file StagedFile

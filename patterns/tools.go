@@ -100,6 +100,64 @@ func (e *engine) search(ctx context.Context, pattern, path, language, context_, 
 	})
 }
 
+// find runs the search a call asks for: a pattern, or a rule with its
+// constraints and utils (not both).
+func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches int) (*SearchResult, error) {
+	if !present(q.rule) {
+		if present(q.constraints) || present(q.utils) {
+			return nil, fmt.Errorf("constraints and utils go with rule: give rule (an ast-grep rule object) or drop them")
+		}
+		if strings.TrimSpace(q.pattern) == "" {
+			return nil, fmt.Errorf(`give pattern (a code fragment such as foo($X)) or rule (an ast-grep rule object such as {"pattern": "foo($X)", "inside": {"kind": "if_statement", "stopBy": "end"}})`)
+		}
+		return e.search(ctx, q.pattern, q.path, q.language, q.context, q.selector, keep, maxMatches)
+	}
+	if q.pattern != "" {
+		return nil, fmt.Errorf(`give pattern or rule, not both: a rule holds its pattern, as in {"rule": {"pattern": %q, ...}}`, q.pattern)
+	}
+	spec, err := ParseRule(q.rule, q.constraints, q.utils)
+	if err != nil {
+		return nil, err
+	}
+	return SearchRule(ctx, e.rootOf(ctx), spec, SearchOptions{
+		Path: q.path, Language: q.language, MaxMatches: maxMatches,
+		CompileOptions: CompileOptions{Context: q.context, Selector: q.selector},
+		MaxFileBytes:   e.cfg.MaxFileBytes, Workers: e.cfg.Workers, KeepSource: keep,
+		Progress: func(done, total int) {
+			rpc.ReportProgress(ctx, float64(done), float64(total), fmt.Sprintf("%d of %d files", done, total))
+		},
+	})
+}
+
+// query is what ast_grep and ast_edit search for.
+type query struct {
+	pattern                  string
+	rule, constraints, utils json.RawMessage
+	path, language           string
+	context, selector        string
+}
+
+// present reports a JSON argument that was given (not absent, not null).
+func present(raw json.RawMessage) bool {
+	t := strings.TrimSpace(string(raw))
+	return t != "" && t != "null"
+}
+
+// readings says how a search read its pattern, or its rule's patterns.
+func readings(res *SearchResult) []ReadAs {
+	if len(res.Rules) == 0 {
+		return readAs(res.Patterns)
+	}
+	out := []ReadAs{}
+	for _, r := range res.Rules {
+		if len(r.Patterns) == 0 {
+			out = append(out, ReadAs{Language: r.Lang.ID, Context: "rule", Node: r.KindsRead()})
+		}
+		out = append(out, readAs(r.Patterns)...)
+	}
+	return out
+}
+
 const patternHelp = "$NAME matches one named node, $$$NAME a run of siblings (possibly none), $_ and $$$ match without capturing; a metavariable used twice must capture the same tokens. Comments are ignored; strings and comments never match code."
 
 // countBound is how many matches ast_grep counts before it stops: a
@@ -107,13 +165,16 @@ const patternHelp = "$NAME matches one named node, $$$NAME a run of siblings (po
 func countBound(maxResults int) int { return max(maxResults, 100000) }
 
 type grepArgs struct {
-	Pattern    string `json:"pattern" jsonschema_description:"code fragment in the target language with metavariables, e.g. fmt.Errorf($$$ARGS) or if err != nil { return $$$ }"`
-	Path       string `json:"path,omitempty" jsonschema_description:"file or directory to search, relative to the workspace root; default the whole workspace"`
-	Language   string `json:"language,omitempty" jsonschema_description:"language id (go, python, rust, c, cpp, javascript, typescript, tsx, java, c-sharp, ruby, bash, json, php, css, html, scala, kotlin, swift, lua, yaml, toml, haskell, dart); inferred from path when it names a file; without it a directory search covers every language the pattern parses in"`
-	MaxResults int    `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 100000 or max_results, whichever is larger, and then reported as a lower bound"`
-	Context    string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
-	Selector   string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
-	Dump       string `json:"dump,omitempty" jsonschema:"enum=pattern,enum=code" jsonschema_description:"instead of searching, show a syntax tree (to fix a pattern that finds nothing): pattern shows how the pattern was read (context, node kinds, metavariables marked); code shows the tree of the pattern text parsed as plain code. Needs language, or a path naming a file of a known extension"`
+	Pattern     string          `json:"pattern,omitempty" jsonschema_description:"code fragment in the target language with metavariables, e.g. fmt.Errorf($$$ARGS) or if err != nil { return $$$ }. Give pattern or rule, not both"`
+	Rule        json.RawMessage `json:"rule,omitempty" jsonschema:"type=object" jsonschema_description:"instead of pattern, an ast-grep rule object (keys as in its YAML rules): atomic pattern (a string, or {context, selector}), kind, regex; relational inside, has, precedes, follows, each with stopBy (neighbor, the default; end; or a rule: the node matching it is the last tried) and, for inside and has, field; composite all, any, not, matches (a name in utils). All keys of one object must hold; metavariables are shared by its parts; not never binds; the rule needs a pattern or kind that fixes the node kind. Calls to Close not inside a defer: {\"pattern\": \"$X.Close()\", \"not\": {\"inside\": {\"kind\": \"defer_statement\", \"stopBy\": \"end\"}}}. Functions with an await that are not async: {\"kind\": \"function_declaration\", \"has\": {\"kind\": \"await_expression\", \"stopBy\": \"end\"}, \"not\": {\"regex\": \"^async\"}}"`
+	Constraints json.RawMessage `json:"constraints,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: metavariable name to a rule its capture must match (checked after the rule matched; a $$$ capture is not checked), e.g. $A == $A where $A is not a float: rule {\"pattern\": \"$A == $A\"}, constraints {\"A\": {\"not\": {\"kind\": \"float_literal\"}}}"`
+	Utils       json.RawMessage `json:"utils,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: named utility rules that matches can call, e.g. {\"is-async\": {\"regex\": \"^async\"}}"`
+	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory to search, relative to the workspace root; default the whole workspace"`
+	Language    string          `json:"language,omitempty" jsonschema_description:"language id (go, python, rust, c, cpp, javascript, typescript, tsx, java, c-sharp, ruby, bash, json, php, css, html, scala, kotlin, swift, lua, yaml, toml, haskell, dart); inferred from path when it names a file; without it a directory search covers every language the pattern parses in"`
+	MaxResults  int             `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 100000 or max_results, whichever is larger, and then reported as a lower bound"`
+	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
+	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
+	Dump        string          `json:"dump,omitempty" jsonschema:"enum=pattern,enum=code" jsonschema_description:"instead of searching, show a syntax tree (to fix a pattern that finds nothing): pattern shows how the pattern was read (context, node kinds, metavariables marked); code shows the tree of the pattern text parsed as plain code. Needs language, or a path naming a file of a known extension"`
 }
 
 // DumpOut is ast_grep's answer to dump.
@@ -293,9 +354,14 @@ func (e *engine) grepTool() *rpc.Tool {
 		Tier:  rpc.TierRead,
 		Description: "Find code by its syntax tree shape, not its text. " + patternHelp +
 			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.` +
-			` A pattern that finds nothing: {"pattern": "...", "language": "go", "dump": "pattern"} shows how it was read, "dump": "code" how the same text parses as code.`,
+			` When a pattern is not enough, give rule instead: ast-grep's rule object (inside, has, precedes, follows, all, any, not, matches), with constraints on its metavariables and utils,` +
+			` e.g. {"rule": {"pattern": "$X.Close()", "not": {"inside": {"kind": "defer_statement", "stopBy": "end"}}}, "language": "go"}.` +
+			` A pattern that finds nothing: {"pattern": "...", "language": "go", "dump": "pattern"} shows how it was read, "dump": "code" how the same text parses as code (and its node kinds, for rules).`,
 	}, func(ctx context.Context, a grepArgs) (GrepResult, error) {
 		if a.Dump != "" {
+			if present(a.Rule) {
+				return GrepResult{}, fmt.Errorf("dump shows how one pattern is read: pass it as pattern (with language), not inside rule")
+			}
 			d, err := dump(a)
 			if err != nil {
 				return GrepResult{}, err
@@ -312,11 +378,11 @@ func (e *engine) grepTool() *rpc.Tool {
 		if max <= 0 {
 			max = 50
 		}
-		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, false, countBound(max))
+		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, false, countBound(max))
 		if err != nil {
 			return GrepResult{}, err
 		}
-		out := GrepResult{ReadAs: readAs(res.Patterns), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
+		out := GrepResult{ReadAs: readings(res), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
 			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped}
 		if res.Total == 0 && a.Context == "" && a.Selector == "" {
 			for _, p := range res.Patterns {
@@ -338,12 +404,15 @@ func (e *engine) grepTool() *rpc.Tool {
 }
 
 type editArgs struct {
-	Pattern  string `json:"pattern" jsonschema_description:"code fragment with metavariables, as for ast_grep"`
-	Rewrite  string `json:"rewrite" jsonschema_description:"replacement template; $NAME and $$$NAME are replaced by what the pattern captured, e.g. errors.Wrap($ERR, $MSG)"`
-	Path     string `json:"path,omitempty" jsonschema_description:"file or directory to rewrite, relative to the workspace root; default the whole workspace"`
-	Language string `json:"language,omitempty" jsonschema_description:"language id; inferred from path when it names a file"`
-	Context  string `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read"`
-	Selector string `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment"`
+	Pattern     string          `json:"pattern,omitempty" jsonschema_description:"code fragment with metavariables, as for ast_grep. Give pattern or rule, not both"`
+	Rule        json.RawMessage `json:"rule,omitempty" jsonschema:"type=object" jsonschema_description:"instead of pattern, an ast-grep rule object as for ast_grep; the rewrite may use the metavariables it binds outside not. E.g. {\"pattern\": \"$X.Close()\", \"not\": {\"inside\": {\"kind\": \"defer_statement\", \"stopBy\": \"end\"}}} or {\"kind\": \"call_expression\", \"has\": {\"field\": \"function\", \"regex\": \"^fmt\\\\.\"}}"`
+	Constraints json.RawMessage `json:"constraints,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: metavariable name to a rule its capture must match, as for ast_grep"`
+	Utils       json.RawMessage `json:"utils,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: named utility rules for matches, as for ast_grep"`
+	Rewrite     string          `json:"rewrite" jsonschema_description:"replacement template; $NAME and $$$NAME are replaced by what the pattern captured, e.g. errors.Wrap($ERR, $MSG)"`
+	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory to rewrite, relative to the workspace root; default the whole workspace"`
+	Language    string          `json:"language,omitempty" jsonschema_description:"language id; inferred from path when it names a file"`
+	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read"`
+	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment"`
 	// AllowSyntaxErrors stages a rewrite that breaks the syntax.
 	AllowSyntaxErrors bool `json:"allow_syntax_errors,omitempty" jsonschema_description:"every rewritten file is parsed again; by default an edit that introduces a syntax error (an ERROR or MISSING node the original lacks) is refused, listing file:line and the node. true stages it anyway, still listing them"`
 }
@@ -402,10 +471,11 @@ func (e *engine) editTool() *rpc.Tool {
 		NonDestructive: true,
 		Description: "Rewrite every match of a structural pattern with a template, and stage the change without writing: the result is a diff preview and an edit_id for resolve. " + patternHelp +
 			" Nested matches: the outermost is rewritten. Multi-line captures are re-indented (tabs or spaces, as the file uses)." +
+			" Instead of pattern, rule (with constraints and utils) selects the matches as for ast_grep." +
 			" The rewrite may use only metavariables the pattern binds; a rewrite that introduces a syntax error is refused unless allow_syntax_errors is true." +
 			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}.`,
 	}, func(ctx context.Context, a editArgs) (EditResult, error) {
-		res, err := e.search(ctx, a.Pattern, a.Path, a.Language, a.Context, a.Selector, true, 0)
+		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, true, 0)
 		if err != nil {
 			return EditResult{}, err
 		}
@@ -414,14 +484,21 @@ func (e *engine) editTool() *rpc.Tool {
 		if err := CheckTemplate(res.Patterns, a.Rewrite); err != nil {
 			return EditResult{}, err
 		}
+		if err := CheckRuleTemplate(res.Rules, a.Rewrite); err != nil {
+			return EditResult{}, err
+		}
 		if res.Total == 0 {
-			return EditResult{}, fmt.Errorf("no match for the pattern in %s searched (%s): nothing to stage", plural(res.Searched, "file"), readAsLine(readAs(res.Patterns)))
+			what := "the pattern"
+			if len(res.Rules) > 0 {
+				what = "the rule"
+			}
+			return EditResult{}, fmt.Errorf("no match for %s in %s searched (%s): nothing to stage", what, plural(res.Searched, "file"), readAsLine(readings(res)))
 		}
 		st, err := e.stager.Stage(res, a.Rewrite, a.AllowSyntaxErrors)
 		if err != nil {
 			return EditResult{}, err
 		}
-		out := EditResult{EditID: st.ID, ReadAs: readAs(res.Patterns), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors}
+		out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors}
 		var diff strings.Builder
 		lines := 0
 		for _, f := range st.sortedFiles() {

@@ -40,8 +40,12 @@ func astGrepBin() string {
 
 type patternsBenchCase struct {
 	corpus, lang, pattern string
-	peerArgs              []string // extra ast-grep args (context + selector for a qualified Go call)
-	peerPattern           string
+	// rule, when set, is searched instead of pattern (which then only
+	// names the row), by us as ast_grep's rule and by the peer with
+	// ast-grep scan --inline-rules.
+	rule        string
+	peerArgs    []string // extra ast-grep args (context + selector for a qualified Go call)
+	peerPattern string
 }
 
 var patternsBenchCases = []patternsBenchCase{
@@ -56,6 +60,10 @@ var patternsBenchCases = []patternsBenchCase{
 	{corpus: "py-stdlib", lang: "python", pattern: "if $X is None: $$$"},
 	{corpus: "py-stdlib", lang: "python", pattern: "$A == $A"},
 	{corpus: "py-stdlib", lang: "python", pattern: "def $F($$$): $$$"},
+	{corpus: "go-src", lang: "go", pattern: "rule: $X.Close() not inside a defer",
+		// The pattern in a context, as ast-grep reads the bare one as a
+		// type conversion; the same rule for both sides.
+		rule: `{"pattern": {"context": "func _() { $X.Close() }", "selector": "call_expression"}, "not": {"inside": {"kind": "defer_statement", "stopBy": "end"}}}`},
 }
 
 // patternsBenchStats are the last run's match counts and peak RSS per row.
@@ -198,6 +206,9 @@ func benchASTGrepOurs(row int, c patternsBenchCase) func(b *testing.B) {
 	return func(b *testing.B) {
 		dir, _ := benchCorpus()
 		args := fmt.Sprintf(`{"pattern":%q,"language":%q,"max_results":1}`, c.pattern, c.lang)
+		if c.rule != "" {
+			args = fmt.Sprintf(`{"rule":%s,"language":%q,"max_results":1}`, c.rule, c.lang)
+		}
 		for b.Loop() {
 			cmd, rss := withRSS(b, testBinaryCmd(context.Background(), "call", "--root", filepath.Join(dir, c.corpus), "--log-level", "off", "ast_grep", args))
 			out, err := cmd.Output()
@@ -224,6 +235,9 @@ func benchASTGrepPeer(row int, c patternsBenchCase) func(b *testing.B) {
 			pat = c.peerPattern
 		}
 		args := append([]string{"run", "-p", pat, "-l", c.lang}, c.peerArgs...)
+		if c.rule != "" {
+			args = []string{"scan", "--inline-rules", fmt.Sprintf(`{"id": "bench", "language": %q, "rule": %s}`, c.lang, c.rule)}
+		}
 		args = append(args, filepath.Join(dir, c.corpus), "--json=stream")
 		for b.Loop() {
 			cmd, rss := withRSS(b, exec.Command(astGrepBin(), args...))
