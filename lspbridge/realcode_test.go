@@ -113,28 +113,19 @@ func copyTree(t *testing.T, src, dst string, skip func(rel string, dir bool) boo
 
 // jsonrpc2Tree copies sourcegraph/jsonrpc2 into a temp dir, with its one
 // dependency (gorilla/websocket) in the module cache.
-func jsonrpc2Tree(t *testing.T) string {
-	src := goModuleDir(t, jsonrpc2Module)
-	dst := canonical(t.TempDir())
-	copyTree(t, src, dst, nil)
-	fetchOnce(t, "the dependencies of "+jsonrpc2Module, func() (string, string) {
-		cmd := exec.Command("go", "mod", "download")
-		cmd.Dir = dst
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", "go mod download: " + err.Error() + ": " + string(out)
-		}
-		return dst, ""
-	})
-	return dst
-}
+func jsonrpc2Tree(t *testing.T) string { return goModuleTree(t, jsonrpc2Module) }
 
 // zerologTree copies rs/zerolog into a temp dir, with its dependencies in
 // the module cache.
-func zerologTree(t *testing.T) string {
-	src := goModuleDir(t, zerologModule)
+func zerologTree(t *testing.T) string { return goModuleTree(t, zerologModule) }
+
+// goModuleTree copies a module from the module cache into a temp dir and
+// downloads its dependencies (once per test binary).
+func goModuleTree(t *testing.T, module string) string {
+	src := goModuleDir(t, module)
 	dst := canonical(t.TempDir())
 	copyTree(t, src, dst, nil)
-	fetchOnce(t, "the dependencies of "+zerologModule, func() (string, string) {
+	fetchOnce(t, "the dependencies of "+module, func() (string, string) {
 		cmd := exec.Command("go", "mod", "download")
 		cmd.Dir = dst
 		if out, err := cmd.CombinedOutput(); err != nil {
