@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/rs/zerolog"
 
@@ -197,7 +198,13 @@ func (t *toolSet) afterWrite(ctx context.Context, root string, paths []string) (
 		return "language servers: " + err.Error(), nil
 	}
 	if res.Text == "" {
-		return "", nil
+		if len(res.Checked) == 0 {
+			return "", nil
+		}
+		// didWrite's empty text means "nothing to say"; a writer's
+		// answer says that it was checked, so silence is not mistaken
+		// for "not looked at".
+		return "no new errors or warnings (checked: " + strings.Join(res.Checked, ", ") + ")", res
 	}
 	return res.Text, res
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
+	"github.com/agent-tools/agent-tools/rpc"
 )
 
 // The safety tests hold ast_edit's two refusals to real code nobody here
@@ -186,5 +187,24 @@ func TestStageKeepsOldSyntaxErrors(t *testing.T) {
 				t.Errorf("%d replacements, errors reported as new: %v", st.Replacements, st.SyntaxErrors)
 			}
 		})
+	}
+}
+
+// TestResolveSaysWhenUnchecked: an accept that no capability reported on
+// (lsp not attached, or no server for the files) says the files were not
+// checked, rather than saying nothing a model could read as "clean"; one
+// that was reported on carries the report instead.
+func TestResolveSaysWhenUnchecked(t *testing.T) {
+	r := ResolveResult{EditID: "edit_1", Action: "accept", Files: []string{"a.go"}, Replacements: 1}
+	if text := r.Text(); !strings.Contains(text, "not checked: no language server reported") {
+		t.Errorf("an unchecked accept does not say so:\n%s", text)
+	}
+	r.AfterWrite = []rpc.WriteReport{{Capability: "lsp", Text: "no new errors or warnings (checked: a.go)"}}
+	if text := r.Text(); strings.Contains(text, "not checked") || !strings.Contains(text, "checked: a.go") {
+		t.Errorf("a checked accept:\n%s", text)
+	}
+	r = ResolveResult{EditID: "edit_2", Action: "discard"}
+	if text := r.Text(); strings.Contains(text, "checked") {
+		t.Errorf("a discard talks of checks:\n%s", text)
 	}
 }

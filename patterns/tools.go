@@ -545,6 +545,9 @@ func (r ResolveResult) Text() string {
 	for _, w := range r.AfterWrite {
 		text += "\n" + w.Text
 	}
+	if len(r.AfterWrite) == 0 {
+		text += "\nnot checked: no language server reported on the written files (lsp is not attached, or has no server for them); build, or run lsp diagnostics, to check them"
+	}
 	return text
 }
 

@@ -51,4 +51,17 @@ func main() {
 		t.Errorf("resolve accept does not report the new error:\n%s", text)
 	}
 	t.Logf("resolve answered:\n%s", text)
+
+	// A write that leaves nothing wrong (it undoes the break) says it was
+	// checked, so silence is never read as "looked at".
+	r = s.call(5, "ast_edit", map[string]any{"pattern": `errors.New($M)`, "rewrite": `fmt.Errorf($M)`, "language": "go"})
+	if r.Result.IsError {
+		t.Fatalf("ast_edit: %+v", r.Result)
+	}
+	r = s.call(6, "resolve", map[string]any{"edit_id": "edit_2", "action": "accept"})
+	text = r.Result.Content[0].Text
+	if r.Result.IsError || !strings.Contains(text, "no new errors or warnings (checked: main.go)") || strings.Contains(text, "not checked") {
+		t.Errorf("a clean accept does not say it was checked:\n%s", text)
+	}
+	t.Logf("the clean accept answered:\n%s", text)
 }
