@@ -147,6 +147,9 @@ type Pattern struct {
 	// pattern's height) when no metavariable repeats (a repeat compares
 	// captured subtrees token by token); 0 means the whole subtree.
 	depth int
+	// nestBlind says a Python search may leave out nested statements
+	// that cannot hold a match (see pyNest).
+	nestBlind bool
 }
 
 // ReadAs says how the pattern was read, e.g. "statement: call_expression".
@@ -364,6 +367,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 			pat.depth = r.height()
 		}
 	}
+	pat.nestBlind = nestBlind(pat)
 	return pat, ""
 }
 

@@ -22,22 +22,30 @@ var splitters = map[string]splitter{"python": splitPython, "go": splitGo}
 
 // ranges returns the parts of src to parse so that every statement
 // holding one of offs (sorted) is parsed: five numbers per range (start
-// byte, end byte, start row, end row, end column). False when the split
-// is unsure or nothing would be left out.
-func (p *parser) ranges(src []byte, offs []uint32, split splitter) ([]uint32, bool) {
+// byte, end byte, start row, end row, end column). With nest (Python,
+// for a pattern nestBlind accepts), the statements nested in those that
+// cannot hold a match are left out too, where pyNest allows. False when
+// the split is unsure or nothing would be left out.
+func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([]uint32, bool) {
 	starts, ok := split(src, p.stmts[:0])
 	p.stmts = starts
-	if !ok || len(starts) < 2 {
+	if !ok || len(starts) < 2 && !nest {
 		return nil, false
 	}
-	out := p.rng[:0]
-	row, rowAt := uint32(0), uint32(0) // row is the line of offset rowAt
-	rowOf := func(off uint32) uint32 {
-		row += uint32(bytes.Count(src[rowAt:off], []byte{'\n'}))
-		rowAt = off
-		return row
+	n := &p.nest
+	n.drops, n.offs = n.drops[:0], offs
+	if nest {
+		n.lines, n.keep, nest = pyLines(src, n.lines[:0], n.keep[:0])
 	}
-	kept, oi := 0, 0
+	out := p.rng[:0]
+	add := func(s, e uint32) {
+		if k := len(out); k > 0 && out[k-4] == s {
+			out[k-4] = e // extends the previous range
+			return
+		}
+		out = append(out, s, e, 0, 0, 0)
+	}
+	kept, oi, li := 0, 0, 0
 	for k, s := range starts {
 		e := uint32(len(src))
 		if k+1 < len(starts) {
@@ -49,16 +57,41 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter) ([]uint32, bo
 		if oi == len(offs) || offs[oi] >= e {
 			continue
 		}
-		kept += int(e - s)
-		if n := len(out); n > 0 && out[n-4] == s {
-			out[n-4] = e // extends the previous range
-			continue
+		if nest {
+			for li < len(n.lines) && n.lines[li].start < s {
+				li++
+			}
+			hi := li
+			for hi < len(n.lines) && n.lines[hi].start < e {
+				hi++
+			}
+			mark := len(n.drops)
+			if hi > li && n.lines[li].indent == 0 && n.statement(li, hi, 0, e) {
+				for d := mark; d < len(n.drops); d += 2 {
+					if s < n.drops[d] {
+						add(s, n.drops[d])
+						kept += int(n.drops[d] - s)
+					}
+					s = n.drops[d+1]
+				}
+			} else {
+				n.drops = n.drops[:mark]
+			}
 		}
-		out = append(out, s, e, 0, 0, 0)
+		if s < e {
+			add(s, e)
+			kept += int(e - s)
+		}
 	}
 	p.rng = out
 	if kept == len(src) {
 		return nil, false
+	}
+	row, rowAt := uint32(0), uint32(0) // row is the line of offset rowAt
+	rowOf := func(off uint32) uint32 {
+		row += uint32(bytes.Count(src[rowAt:off], []byte{'\n'}))
+		rowAt = off
+		return row
 	}
 	for i := 0; i < len(out); i += 5 {
 		out[i+2] = rowOf(out[i])
@@ -81,6 +114,7 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	depth := 0
 	decorated := len(src) > 0 && src[0] == '@' // the last top-level line was a decorator
 	last := -1                                 // the last byte of code seen (a string's closing quote)
+	header := startsHeader(src)                // in a def or class header, before its ':'
 	for i := 0; i < len(src); {
 		c := src[i]
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '#' && c != '\\' {
@@ -114,12 +148,16 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 			if i <= len(src) && src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
 				i++
 			}
+		case c == ':' && depth == 0:
+			header = false
+			i++
 		case c == '\n':
 			i++
 			if depth > 0 || i == len(src) {
 				continue
 			}
-			open := last >= 0 && endsOpen(src[:last+1])
+			open := last >= 0 && endsOpen(src[:last+1]) || header
+			header = nextHeader(src, i, open, header)
 			switch b := src[i]; {
 			case b == ' ' || b == '\t' || b == '\f' || b == '\r' || b == '\n' || b == '#':
 				continue // indented, blank or a comment
@@ -164,6 +202,36 @@ func endsOpen(code []byte) bool {
 		return false
 	}
 	return true
+}
+
+// startsHeader reports code that opens a def or class header, which
+// tree-sitter goes on reading across newlines until its ':' (def f\n():
+// is one definition to it).
+func startsHeader(code []byte) bool {
+	for _, kw := range []string{"def", "class", "async"} {
+		if len(code) > len(kw) && string(code[:len(kw)]) == kw &&
+			!isLetter(code[len(kw)]) && !isDigit(code[len(kw)]) && code[len(kw)] < 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// nextHeader says whether the line starting at i is in a def or class
+// header: it goes on one (open) or opens one. Blank and comment lines
+// leave header as it is.
+func nextHeader(src []byte, i int, open, header bool) bool {
+	j := i
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f') {
+		j++
+	}
+	if j == len(src) || src[j] == '\n' || src[j] == '\r' || src[j] == '#' {
+		return header
+	}
+	if open {
+		return header
+	}
+	return startsHeader(src[j:])
 }
 
 // startsStatement reports a byte a top-level statement can start with
