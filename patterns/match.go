@@ -25,6 +25,10 @@ type Capture struct {
 type Span struct {
 	Start, End uint32
 	Captures   []Capture
+	// tail is how many bytes at the end of the span close the matched
+	// node without the pattern spelling them (a statement's ';'): they
+	// are part of the match, as in ast-grep, but a rewrite keeps them.
+	tail uint32
 }
 
 type matcher struct {
@@ -102,6 +106,9 @@ func (p *Pattern) Find(t *Tree) []Span {
 			}
 			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
 				emit(n.start, m.rootEnd)
+				if m.rootEnd < n.end && m.onlyTerminators(uint32(i), m.rootEnd) {
+					out[len(out)-1].End, out[len(out)-1].tail = n.end, n.end-m.rootEnd
+				}
 			}
 		}
 		return out
@@ -123,6 +130,25 @@ func (p *Pattern) Find(t *Tree) []Span {
 		}
 	}
 	return out
+}
+
+// onlyTerminators reports a node whose children from offset end on,
+// left over by the pattern, are ';' tokens (and comments): the statement's
+// terminator, which belongs to the match.
+func (m *matcher) onlyTerminators(i, end uint32) bool {
+	n := &m.nodes[i]
+	semi := false
+	for c := i + 1; c < n.next; c = m.nodes[c].next {
+		k := &m.nodes[c]
+		if k.start < end || m.t.skip(int(c)) {
+			continue
+		}
+		if k.named() || k.end-k.start != 1 || m.t.Src[k.start] != ';' {
+			return false
+		}
+		semi = true
+	}
+	return semi
 }
 
 // skipTo advances t past nodes matching ignores, stopping at end.
