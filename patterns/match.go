@@ -151,6 +151,28 @@ func (m *matcher) onlyTerminators(i, end uint32) bool {
 	return semi
 }
 
+// dottedRun matches the siblings from c to end against ('.' named)+ and
+// returns the index past them and the last one; stop is c when they are
+// anything else.
+func (m *matcher) dottedRun(c, end uint32) (stop, last uint32) {
+	stop = c
+	for c = m.skipTo(c, end); c < end; c = m.skipTo(c, end) {
+		dot := &m.nodes[c]
+		if dot.named() || dot.end-dot.start != 1 || m.t.Src[dot.start] != '.' {
+			return stop, 0
+		}
+		k := m.skipTo(dot.next, end)
+		if k >= end || !m.nodes[k].named() {
+			return stop, 0
+		}
+		c, last = m.nodes[k].next, k
+	}
+	if last == 0 {
+		return stop, 0
+	}
+	return c, last
+}
+
 // skipTo advances t past nodes matching ignores, stopping at end.
 func (m *matcher) skipTo(t, end uint32) uint32 {
 	for t < end && m.t.skip(int(t)) {
@@ -249,6 +271,17 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 	}
 	mark := len(m.binds)
 	n := &m.nodes[t]
+	// A $X that ends the pattern takes a dotted path that ends its
+	// parent: Scala keeps import a.b.c flat (a, ., b, ., c), and $P in
+	// import $P is the path, as a reader means it.
+	if p.meta == metaSingle && pi == len(ps)-1 && n.named() {
+		if stop, last := m.dottedRun(n.next, end); stop > n.next {
+			if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
+				return true
+			}
+			m.unbind(mark)
+		}
+	}
 	if m.node(p, t) && m.seq(ps, pi+1, n.next, end, top, n.end) {
 		return true
 	}

@@ -205,3 +205,18 @@ func TestEveryGrammarParses(t *testing.T) {
 		}
 	}
 }
+
+// TestDottedPathCapture: a $X that ends the pattern takes a flat dotted
+// path that ends its parent (Scala's import), and the match covers it.
+func TestDottedPathCapture(t *testing.T) {
+	src := "import scala.collection.mutable\nimport java.io._\nimport a.{B, C}\n"
+	got := find(t, "scala", "import $P", src, CompileOptions{})
+	want := []string{
+		"import scala.collection.mutable {P=scala.collection.mutable}",
+		"import java.io._ {P=java.io._}",
+		"import a.{B, C} {P=a.{B, C}}",
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
