@@ -91,6 +91,24 @@ var altMeta = regexp.MustCompile(`µ+`)
 // loneFor finds a for header that is only a $$$ metavariable.
 var loneFor = regexp.MustCompile(`\bfor\s*\(\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\)`)
 
+// loneSwitch finds a Swift switch whose body is only a $$$ metavariable,
+// which Swift's grammar reads as a call with a trailing closure.
+var loneSwitch = regexp.MustCompile(`\bswitch\b([^{}]*)\{\s*((?:µµµ)[A-Z0-9_]*)\s*\}`)
+
+// hoistDefault replaces a switch entry that is only default: $$$ (put
+// there by the loneSwitch retry) with its $$$, so the run takes every
+// entry of the switch.
+func hoistDefault(p *pnode, lang *Language) {
+	for i, c := range p.children {
+		if lang.kindName(c.kind) == "switch_entry" && c.meta == metaNone && len(c.children) == 3 &&
+			c.children[0].leaf && c.children[0].text == "default" && c.children[1].leaf && c.children[1].text == ":" && c.children[2].meta == metaMulti {
+			p.children[i] = c.children[2]
+			continue
+		}
+		hoistDefault(c, lang)
+	}
+}
+
 // dropForSemis removes the two ';' a retried for ($$$;;) header added
 // after its $$$, so the run takes the whole header.
 func dropForSemis(p *pnode) {
@@ -268,6 +286,22 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 			if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", true); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
 				dropForSemis(pat.nodes[0])
 				return pat, nil
+			}
+		}
+	}
+	// A Swift switch { $$$ }: retry with the $$$ as a default entry's
+	// statements, then let it stand for all the entries.
+	if lang.ID == "swift" && opts.Selector == "" {
+		if retry := loneSwitch.ReplaceAllString(expanded, "switch${1}{ default: ${2} }"); retry != expanded {
+			for _, s := range ladder {
+				if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", false); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
+					hoistDefault(pat.nodes[0], lang)
+					pat.literals = literals(pat.nodes, lang) // default is not the user's
+					if pat.rootSyms != nil && pat.depth > 0 {
+						pat.depth = pat.nodes[0].height()
+					}
+					return pat, nil
+				}
 			}
 		}
 	}
