@@ -95,6 +95,33 @@ var loneFor = regexp.MustCompile(`\bfor\s*\(\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|__
 // which Swift's grammar reads as a call with a trailing closure.
 var loneSwitch = regexp.MustCompile(`\bswitch\b([^{}]*)\{\s*((?:µµµ)[A-Z0-9_]*)\s*\}`)
 
+// Bash reads $$$ right before a ';' as $$ then $; (while $$$; do), and
+// takes $F() { … } for a command and a subshell: a name is a word there.
+var (
+	bashMultiSemi = regexp.MustCompile(`(\$\$\$[A-Z0-9_]*);`)
+	bashFuncName  = regexp.MustCompile(`(^|\n)([ \t]*)\$([A-Z_][A-Z0-9_]*)([ \t]*\([ \t]*\))`)
+)
+
+// bashNameMark starts the word that stands for a function name's
+// metavariable in the bash retry.
+const bashNameMark = "agentToolsMeta_"
+
+// unmarkNames turns the words bashFuncName's retry put in back into the
+// metavariables they stand for.
+func unmarkNames(p *pnode) {
+	for _, c := range p.children {
+		if c.leaf && c.meta == metaNone && strings.HasPrefix(c.text, bashNameMark) {
+			name := strings.TrimPrefix(c.text, bashNameMark)
+			if name == "_" {
+				name = ""
+			}
+			*c = pnode{meta: metaSingle, name: name}
+			continue
+		}
+		unmarkNames(c)
+	}
+}
+
 // hoistDefault replaces a switch entry that is only default: $$$ (put
 // there by the loneSwitch retry) with its $$$, so the run takes every
 // entry of the switch.
@@ -299,6 +326,32 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 					pat.literals = literals(pat.nodes, lang) // default is not the user's
 					if pat.rootSyms != nil && pat.depth > 0 {
 						pat.depth = pat.nodes[0].height()
+					}
+					return pat, nil
+				}
+			}
+		}
+	}
+	if lang.ID == "bash" && opts.Selector == "" {
+		retry := bashMultiSemi.ReplaceAllString(expanded, "$1 ;")
+		retry = bashFuncName.ReplaceAllString(retry, "${1}${2}"+bashNameMark+"${3}${4}")
+		if retry != expanded {
+			for _, s := range ladder {
+				if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", false); pat != nil && len(pat.nodes) == 1 {
+					unmarkNames(pat.nodes[0])
+					pat.literals = literals(pat.nodes, lang)
+					pat.repeated = repeatedNames(pat.nodes)
+					pat.rootSyms, pat.depth = nil, 0
+					if r := pat.nodes[0]; r.meta == metaNone && len(pat.literals) > 0 {
+						pat.rootSyms = make([]uint8, len(lang.kinds))
+						for sym := range lang.kinds {
+							if lang.kinds[sym] == r.kind {
+								pat.rootSyms[sym] = 1
+							}
+						}
+						if len(pat.repeated) == 0 {
+							pat.depth = r.height()
+						}
 					}
 					return pat, nil
 				}

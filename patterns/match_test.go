@@ -220,3 +220,15 @@ func TestDottedPathCapture(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// TestBashRetries: a $$$ right before a ';' and a metavariable function
+// name, which bash's grammar reads otherwise, are read as a user means them.
+func TestBashRetries(t *testing.T) {
+	src := "greet() {\n  echo hi\n}\nwhile read -r l; do\n  echo \"$l\"\ndone\n"
+	if got, want := find(t, "bash", "$F() {\n  $$$BODY\n}", src, CompileOptions{}), []string{"greet() {\n  echo hi\n} {F=greet} {BODY=echo hi}"}; !cmp.Equal(got, want) {
+		t.Errorf("function: got %q, want %q", got, want)
+	}
+	if got, want := find(t, "bash", "while $$$C; do\n  $$$\ndone", src, CompileOptions{}), []string{"while read -r l; do\n  echo \"$l\"\ndone {C=read -r l}"}; !cmp.Equal(got, want) {
+		t.Errorf("while: got %q, want %q", got, want)
+	}
+}
