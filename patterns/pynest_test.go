@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -136,6 +137,33 @@ func TestNestBlind(t *testing.T) {
 		}
 		if p.nestBlind != tt.want {
 			t.Errorf("%s %q: nestBlind %v, want %v (read as %s)", tt.lang, tt.pattern, p.nestBlind, tt.want, p.ReadAs())
+		}
+	}
+}
+
+// TestCapRanges: the smallest gaps are parsed across until at most max
+// ranges are left, and the kept bytes still cover every range.
+func TestCapRanges(t *testing.T) {
+	r := func(pairs ...uint32) []uint32 {
+		var out []uint32
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, pairs[i], pairs[i+1], 0, 0, 0)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		in   []uint32
+		max  int
+		want []uint32
+	}{
+		{r(0, 10, 20, 30, 31, 40, 100, 110), 4, r(0, 10, 20, 30, 31, 40, 100, 110)},
+		{r(0, 10, 20, 30, 31, 40, 100, 110), 3, r(0, 10, 20, 40, 100, 110)},
+		{r(0, 10, 20, 30, 31, 40, 100, 110), 2, r(0, 40, 100, 110)},
+		{r(0, 10, 20, 30, 31, 40, 100, 110), 1, r(0, 110)},
+		{r(0, 1, 2, 3, 4, 5, 6, 7), 2, r(0, 5, 6, 7)}, // equal gaps: the first ones go
+	} {
+		if got := capRanges(slices.Clone(tt.in), tt.max); !slices.Equal(got, tt.want) {
+			t.Errorf("capRanges(%v, %d) = %v, want %v", tt.in, tt.max, got, tt.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ package patterns
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -83,6 +84,7 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 			kept += int(e - s)
 		}
 	}
+	out = capRanges(out, maxRanges)
 	p.rng = out
 	if kept == len(src) {
 		return nil, false
@@ -103,6 +105,49 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 		}
 	}
 	return out, true
+}
+
+// maxRanges bounds the ranges of one parse: tree-sitter's lexer looks
+// for the current range from the first one at every token, so a parse
+// of r ranges costs up to r steps a token.
+const maxRanges = 256
+
+// capRanges merges the ranges (five numbers each, rows not yet set)
+// across their smallest gaps until at most max are left.
+func capRanges(out []uint32, max int) []uint32 {
+	n := len(out) / 5
+	if n <= max {
+		return out
+	}
+	gaps := make([]uint32, n-1)
+	for i := range gaps {
+		gaps[i] = out[5*(i+1)] - out[5*i+1]
+	}
+	sorted := slices.Clone(gaps)
+	slices.Sort(sorted)
+	k := n - max         // gaps to parse across: the k smallest
+	limit := sorted[k-1] // the largest of them
+	ties := 0            // how many gaps equal to limit go, first ones first
+	for _, g := range sorted[:k] {
+		if g == limit {
+			ties++
+		}
+	}
+	w := 0
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if g := gaps[i-1]; g < limit || g == limit && ties > 0 {
+				if g == limit {
+					ties--
+				}
+				out[5*(w-1)+1] = out[5*i+1] // parse across the gap
+				continue
+			}
+		}
+		copy(out[5*w:5*w+5], out[5*i:5*i+5])
+		w++
+	}
+	return out[:5*w]
 }
 
 // splitPython finds the lines where a top-level statement starts: at
