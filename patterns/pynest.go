@@ -143,7 +143,7 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 				return lines, dented, false
 			}
 		default:
-			i++
+			i, last = plainRun(src, i+1, last)
 		}
 	}
 	return lines, dented, depth == 0

@@ -220,10 +220,30 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 				decorated = false
 			}
 		default:
-			i++
+			i, last = plainRun(src, i+1, last)
 		}
 	}
 	return starts, depth == 0
+}
+
+// pySpecial marks the bytes the Python scans act on; runs of the others
+// are skipped by plainRun.
+var pySpecial = func() (t [256]bool) {
+	for _, c := range []byte("#'\"()[]{}\\:\n") {
+		t[c] = true
+	}
+	return t
+}()
+
+// plainRun returns the end of the run of bytes from i that are not
+// pySpecial, and the last byte of code seen by then (last if none).
+func plainRun(src []byte, i, last int) (int, int) {
+	for ; i < len(src) && !pySpecial[src[i]]; i++ {
+		if c := src[i]; c != ' ' && c != '\t' && c != '\r' && c != '\f' {
+			last = i
+		}
+	}
+	return i, last
 }
 
 // endsOpen reports code ending in a token after which a statement cannot
