@@ -91,6 +91,51 @@ var altMeta = regexp.MustCompile(`µ+`)
 // loneFor finds a for header that is only a $$$ metavariable.
 var loneFor = regexp.MustCompile(`\bfor\s*\(\s*((?:\$\$\$|µµµ|𐀀𐀀𐀀|___)[A-Z0-9_]*)\s*\)`)
 
+// loneSwitch finds a Swift switch whose body is only a $$$ metavariable,
+// which Swift's grammar reads as a call with a trailing closure.
+var loneSwitch = regexp.MustCompile(`\bswitch\b([^{}]*)\{\s*((?:µµµ)[A-Z0-9_]*)\s*\}`)
+
+// Bash reads $$$ right before a ';' as $$ then $; (while $$$; do), and
+// takes $F() { … } for a command and a subshell: a name is a word there.
+var (
+	bashMultiSemi = regexp.MustCompile(`(\$\$\$[A-Z0-9_]*);`)
+	bashFuncName  = regexp.MustCompile(`(^|\n)([ \t]*)\$([A-Z_][A-Z0-9_]*)([ \t]*\([ \t]*\))`)
+)
+
+// bashNameMark starts the word that stands for a function name's
+// metavariable in the bash retry.
+const bashNameMark = "agentToolsMeta_"
+
+// unmarkNames turns the words bashFuncName's retry put in back into the
+// metavariables they stand for.
+func unmarkNames(p *pnode) {
+	for _, c := range p.children {
+		if c.leaf && c.meta == metaNone && strings.HasPrefix(c.text, bashNameMark) {
+			name := strings.TrimPrefix(c.text, bashNameMark)
+			if name == "_" {
+				name = ""
+			}
+			*c = pnode{meta: metaSingle, name: name}
+			continue
+		}
+		unmarkNames(c)
+	}
+}
+
+// hoistDefault replaces a switch entry that is only default: $$$ (put
+// there by the loneSwitch retry) with its $$$, so the run takes every
+// entry of the switch.
+func hoistDefault(p *pnode, lang *Language) {
+	for i, c := range p.children {
+		if lang.kindName(c.kind) == "switch_entry" && c.meta == metaNone && len(c.children) == 3 &&
+			c.children[0].leaf && c.children[0].text == "default" && c.children[1].leaf && c.children[1].text == ":" && c.children[2].meta == metaMulti {
+			p.children[i] = c.children[2]
+			continue
+		}
+		hoistDefault(c, lang)
+	}
+}
+
 // dropForSemis removes the two ';' a retried for ($$$;;) header added
 // after its $$$, so the run takes the whole header.
 func dropForSemis(p *pnode) {
@@ -147,6 +192,9 @@ type Pattern struct {
 	// pattern's height) when no metavariable repeats (a repeat compares
 	// captured subtrees token by token); 0 means the whole subtree.
 	depth int
+	// nestBlind says a Python search may leave out nested statements
+	// that cannot hold a match (see pyNest).
+	nestBlind bool
 }
 
 // ReadAs says how the pattern was read, e.g. "statement: call_expression".
@@ -268,6 +316,48 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 			}
 		}
 	}
+	// A Swift switch { $$$ }: retry with the $$$ as a default entry's
+	// statements, then let it stand for all the entries.
+	if lang.ID == "swift" && opts.Selector == "" {
+		if retry := loneSwitch.ReplaceAllString(expanded, "switch${1}{ default: ${2} }"); retry != expanded {
+			for _, s := range ladder {
+				if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", false); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
+					hoistDefault(pat.nodes[0], lang)
+					pat.literals = literals(pat.nodes, lang) // default is not the user's
+					if pat.rootSyms != nil && pat.depth > 0 {
+						pat.depth = pat.nodes[0].height()
+					}
+					return pat, nil
+				}
+			}
+		}
+	}
+	if lang.ID == "bash" && opts.Selector == "" {
+		retry := bashMultiSemi.ReplaceAllString(expanded, "$1 ;")
+		retry = bashFuncName.ReplaceAllString(retry, "${1}${2}"+bashNameMark+"${3}${4}")
+		if retry != expanded {
+			for _, s := range ladder {
+				if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", false); pat != nil && len(pat.nodes) == 1 {
+					unmarkNames(pat.nodes[0])
+					pat.literals = literals(pat.nodes, lang)
+					pat.repeated = repeatedNames(pat.nodes)
+					pat.rootSyms, pat.depth = nil, 0
+					if r := pat.nodes[0]; r.meta == metaNone && len(pat.literals) > 0 {
+						pat.rootSyms = make([]uint8, len(lang.kinds))
+						for sym := range lang.kinds {
+							if lang.kinds[sym] == r.kind {
+								pat.rootSyms[sym] = 1
+							}
+						}
+						if len(pat.repeated) == 0 {
+							pat.depth = r.height()
+						}
+					}
+					return pat, nil
+				}
+			}
+		}
+	}
 	// PHP writes variables with '$', and Ruby's class names are
 	// constants: a $X where the grammar wants one ($X = $Y, catch
 	// (Exception $E), class $C < $B) is read as one, with the language's
@@ -364,6 +454,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 			pat.depth = r.height()
 		}
 	}
+	pat.nestBlind = nestBlind(pat)
 	return pat, ""
 }
 

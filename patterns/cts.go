@@ -398,6 +398,7 @@ type parser struct {
 	offs  [3][]uint32
 	near  nearby
 	stmts []uint32 // statement starts, for ranges
+	nest  pyNest   // nested statements left out, for ranges
 	rng   []uint32 // ranges to parse, five numbers each
 }
 
@@ -432,6 +433,7 @@ type nearby struct {
 	roots          []uint8
 	depth          int
 	offs, stmtOffs []uint32
+	nest           bool // leave out nested statements too (see pyNest)
 }
 
 // parseNear is parse keeping only the outermost subtrees that can hold a
@@ -446,7 +448,7 @@ type nearby struct {
 func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error) {
 	if len(nb.stmtOffs) > 0 {
 		if split := splitters[lang.ID]; split != nil {
-			if ranges, ok := p.ranges(src, nb.stmtOffs, split); ok {
+			if ranges, ok := p.ranges(src, nb.stmtOffs, split, nb.nest); ok {
 				if t, err := p.parseIn(lang, src, false, nb, ranges); err != errRetry {
 					return t, err
 				}

@@ -195,10 +195,12 @@ func FuzzSplitPython(f *testing.F) {
 		"class C:\n    def f(self):\n        return f\"{self.x!r:{w}}\" == f'{{'\n\nprint(1 == 1)\n",
 		"try:\n    f(a)\nexcept E:\n    f(b)\nfinally:\n    f(c)\nf(d)\n",
 		"s = rb'\\''\nif\"{\" in s: f(s)\nf(t)\n",
+		"class C:\n    x = 1\n    @d\n    def f(self, a):\n        b = a\n        if b is None:\n            pass\n        else:\n            b = f(a == a)\n        return b\n    y = 2\n",
+		"def f():\n    a = 1\n# c\n    b = [\n1]\n    try:\n        c = 2\n    except E:\n        def g(): print(1)\n    return c\n",
 	} {
 		f.Add(s)
 	}
-	fuzzSplit(f, "python", splitPython, "$A == $A", "print($$$)", "f($A)", "if $X: $$$")
+	fuzzSplit(f, "python", splitPython, "$A == $A", "print($$$)", "f($A)", "if $X: $$$", "def $F($$$ARGS): $$$BODY")
 }
 
 // FuzzSplitGo is FuzzSplitPython for Go's top-level declarations.

@@ -25,6 +25,10 @@ type Capture struct {
 type Span struct {
 	Start, End uint32
 	Captures   []Capture
+	// tail is how many bytes at the end of the span close the matched
+	// node without the pattern spelling them (a statement's ';'): they
+	// are part of the match, as in ast-grep, but a rewrite keeps them.
+	tail uint32
 }
 
 type matcher struct {
@@ -102,6 +106,9 @@ func (p *Pattern) Find(t *Tree) []Span {
 			}
 			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
 				emit(n.start, m.rootEnd)
+				if m.rootEnd < n.end && m.onlyTerminators(uint32(i), m.rootEnd) {
+					out[len(out)-1].End, out[len(out)-1].tail = n.end, n.end-m.rootEnd
+				}
 			}
 		}
 		return out
@@ -123,6 +130,47 @@ func (p *Pattern) Find(t *Tree) []Span {
 		}
 	}
 	return out
+}
+
+// onlyTerminators reports a node whose children from offset end on,
+// left over by the pattern, are ';' tokens (and comments): the statement's
+// terminator, which belongs to the match.
+func (m *matcher) onlyTerminators(i, end uint32) bool {
+	n := &m.nodes[i]
+	semi := false
+	for c := i + 1; c < n.next; c = m.nodes[c].next {
+		k := &m.nodes[c]
+		if k.start < end || m.t.skip(int(c)) {
+			continue
+		}
+		if k.named() || k.end-k.start != 1 || m.t.Src[k.start] != ';' {
+			return false
+		}
+		semi = true
+	}
+	return semi
+}
+
+// dottedRun matches the siblings from c to end against ('.' named)+ and
+// returns the index past them and the last one; stop is c when they are
+// anything else.
+func (m *matcher) dottedRun(c, end uint32) (stop, last uint32) {
+	stop = c
+	for c = m.skipTo(c, end); c < end; c = m.skipTo(c, end) {
+		dot := &m.nodes[c]
+		if dot.named() || dot.end-dot.start != 1 || m.t.Src[dot.start] != '.' {
+			return stop, 0
+		}
+		k := m.skipTo(dot.next, end)
+		if k >= end || !m.nodes[k].named() {
+			return stop, 0
+		}
+		c, last = m.nodes[k].next, k
+	}
+	if last == 0 {
+		return stop, 0
+	}
+	return c, last
 }
 
 // skipTo advances t past nodes matching ignores, stopping at end.
@@ -223,6 +271,17 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 	}
 	mark := len(m.binds)
 	n := &m.nodes[t]
+	// A $X that ends the pattern takes a dotted path that ends its
+	// parent: Scala keeps import a.b.c flat (a, ., b, ., c), and $P in
+	// import $P is the path, as a reader means it.
+	if p.meta == metaSingle && pi == len(ps)-1 && n.named() {
+		if stop, last := m.dottedRun(n.next, end); stop > n.next {
+			if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
+				return true
+			}
+			m.unbind(mark)
+		}
+	}
 	if m.node(p, t) && m.seq(ps, pi+1, n.next, end, top, n.end) {
 		return true
 	}

@@ -205,3 +205,30 @@ func TestEveryGrammarParses(t *testing.T) {
 		}
 	}
 }
+
+// TestDottedPathCapture: a $X that ends the pattern takes a flat dotted
+// path that ends its parent (Scala's import), and the match covers it.
+func TestDottedPathCapture(t *testing.T) {
+	src := "import scala.collection.mutable\nimport java.io._\nimport a.{B, C}\n"
+	got := find(t, "scala", "import $P", src, CompileOptions{})
+	want := []string{
+		"import scala.collection.mutable {P=scala.collection.mutable}",
+		"import java.io._ {P=java.io._}",
+		"import a.{B, C} {P=a.{B, C}}",
+	}
+	if !cmp.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestBashRetries: a $$$ right before a ';' and a metavariable function
+// name, which bash's grammar reads otherwise, are read as a user means them.
+func TestBashRetries(t *testing.T) {
+	src := "greet() {\n  echo hi\n}\nwhile read -r l; do\n  echo \"$l\"\ndone\n"
+	if got, want := find(t, "bash", "$F() {\n  $$$BODY\n}", src, CompileOptions{}), []string{"greet() {\n  echo hi\n} {F=greet} {BODY=echo hi}"}; !cmp.Equal(got, want) {
+		t.Errorf("function: got %q, want %q", got, want)
+	}
+	if got, want := find(t, "bash", "while $$$C; do\n  $$$\ndone", src, CompileOptions{}), []string{"while read -r l; do\n  echo \"$l\"\ndone {C=read -r l}"}; !cmp.Equal(got, want) {
+		t.Errorf("while: got %q, want %q", got, want)
+	}
+}

@@ -67,7 +67,7 @@ func TestParseForOnCorpus(t *testing.T) {
 	t.Run("python", func(t *testing.T) {
 		holdNearToWhole(t, "python", pythonStdlib(t), ".py", 2,
 			"print($$$)", "if $X is None: $$$", "$A == $B", "def $F($$$): $$$",
-			"self.$A = $A", "raise $E($$$)", "return None")
+			"self.$A = $A", "raise $E($$$)", "return None", "def $F($$$ARGS): $$$BODY")
 	})
 }
 

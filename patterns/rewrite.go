@@ -47,10 +47,16 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 			continue
 		}
 		text := substitute(tmpl, src, s)
-		reps = append(reps, Replacement{Start: s.Start, End: s.End, Text: text})
+		end := s.End
+		// The terminator the pattern did not spell (a ';', after any
+		// comment) stays, unless the template ends with its own.
+		if s.tail > 0 && !strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), ";") {
+			end = s.End - s.tail
+		}
+		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text})
 		out.Write(src[last:s.Start])
 		out.WriteString(text)
-		last = s.End
+		last = end
 	}
 	out.Write(src[last:])
 	return []byte(out.String()), reps

@@ -247,3 +247,36 @@ func TestSearchWorkspace(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestTerminatorInMatch: a statement's ';' the pattern does not spell is
+// part of the match (as in ast-grep), and a rewrite keeps it unless the
+// template ends with one.
+func TestTerminatorInMatch(t *testing.T) {
+	src := "const a = f(1);\nconst b = g(2) /* c */ ;\nlet c = 3\n"
+	root := writeTree(t, map[string]string{"a.js": src})
+	res, err := Search(context.Background(), root, "const $X = $Y", SearchOptions{Path: "a.js", KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			got = append(got, src[m.Start:m.End])
+		}
+	}
+	if want := []string{"const a = f(1);", "const b = g(2) /* c */ ;"}; !cmp.Equal(got, want) {
+		t.Errorf("matches %q, want %q", got, want)
+	}
+	for template, want := range map[string]string{
+		"let $X = $Y":  "let a = f(1);\nlet b = g(2) /* c */ ;\nlet c = 3\n",
+		"let $X = $Y;": "let a = f(1);\nlet b = g(2);\nlet c = 3\n",
+	} {
+		if out := rewriteOne(t, "a.js", src, "const $X = $Y", template); out != want {
+			t.Errorf("rewrite %q:\n%s\nwant\n%s", template, out, want)
+		}
+	}
+	// A pattern that spells the ';' consumes it as before.
+	if out := rewriteOne(t, "a.js", src, "const $X = $Y;", "let $X = $Y;"); out != "let a = f(1);\nlet b = g(2);\nlet c = 3\n" {
+		t.Errorf("rewrite with ';' spelled: %q", out)
+	}
+}

@@ -11,6 +11,7 @@ package patterns
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -22,22 +23,30 @@ var splitters = map[string]splitter{"python": splitPython, "go": splitGo}
 
 // ranges returns the parts of src to parse so that every statement
 // holding one of offs (sorted) is parsed: five numbers per range (start
-// byte, end byte, start row, end row, end column). False when the split
-// is unsure or nothing would be left out.
-func (p *parser) ranges(src []byte, offs []uint32, split splitter) ([]uint32, bool) {
+// byte, end byte, start row, end row, end column). With nest (Python,
+// for a pattern nestBlind accepts), the statements nested in those that
+// cannot hold a match are left out too, where pyNest allows. False when
+// the split is unsure or nothing would be left out.
+func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([]uint32, bool) {
 	starts, ok := split(src, p.stmts[:0])
 	p.stmts = starts
-	if !ok || len(starts) < 2 {
+	if !ok || len(starts) < 2 && !nest {
 		return nil, false
 	}
-	out := p.rng[:0]
-	row, rowAt := uint32(0), uint32(0) // row is the line of offset rowAt
-	rowOf := func(off uint32) uint32 {
-		row += uint32(bytes.Count(src[rowAt:off], []byte{'\n'}))
-		rowAt = off
-		return row
+	n := &p.nest
+	n.drops, n.offs = n.drops[:0], offs
+	if nest {
+		n.lines, n.keep, nest = pyLines(src, n.lines[:0], n.keep[:0])
 	}
-	kept, oi := 0, 0
+	out := p.rng[:0]
+	add := func(s, e uint32) {
+		if k := len(out); k > 0 && out[k-4] == s {
+			out[k-4] = e // extends the previous range
+			return
+		}
+		out = append(out, s, e, 0, 0, 0)
+	}
+	kept, oi, li := 0, 0, 0
 	for k, s := range starts {
 		e := uint32(len(src))
 		if k+1 < len(starts) {
@@ -49,16 +58,42 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter) ([]uint32, bo
 		if oi == len(offs) || offs[oi] >= e {
 			continue
 		}
-		kept += int(e - s)
-		if n := len(out); n > 0 && out[n-4] == s {
-			out[n-4] = e // extends the previous range
-			continue
+		if nest {
+			for li < len(n.lines) && n.lines[li].start < s {
+				li++
+			}
+			hi := li
+			for hi < len(n.lines) && n.lines[hi].start < e {
+				hi++
+			}
+			mark := len(n.drops)
+			if hi > li && n.lines[li].indent == 0 && n.statement(li, hi, 0, e) {
+				for d := mark; d < len(n.drops); d += 2 {
+					if s < n.drops[d] {
+						add(s, n.drops[d])
+						kept += int(n.drops[d] - s)
+					}
+					s = n.drops[d+1]
+				}
+			} else {
+				n.drops = n.drops[:mark]
+			}
 		}
-		out = append(out, s, e, 0, 0, 0)
+		if s < e {
+			add(s, e)
+			kept += int(e - s)
+		}
 	}
+	out = capRanges(out, maxRanges)
 	p.rng = out
 	if kept == len(src) {
 		return nil, false
+	}
+	row, rowAt := uint32(0), uint32(0) // row is the line of offset rowAt
+	rowOf := func(off uint32) uint32 {
+		row += uint32(bytes.Count(src[rowAt:off], []byte{'\n'}))
+		rowAt = off
+		return row
 	}
 	for i := 0; i < len(out); i += 5 {
 		out[i+2] = rowOf(out[i])
@@ -72,6 +107,49 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter) ([]uint32, bo
 	return out, true
 }
 
+// maxRanges bounds the ranges of one parse: tree-sitter's lexer looks
+// for the current range from the first one at every token, so a parse
+// of r ranges costs up to r steps a token.
+const maxRanges = 256
+
+// capRanges merges the ranges (five numbers each, rows not yet set)
+// across their smallest gaps until at most max are left.
+func capRanges(out []uint32, max int) []uint32 {
+	n := len(out) / 5
+	if n <= max {
+		return out
+	}
+	gaps := make([]uint32, n-1)
+	for i := range gaps {
+		gaps[i] = out[5*(i+1)] - out[5*i+1]
+	}
+	sorted := slices.Clone(gaps)
+	slices.Sort(sorted)
+	k := n - max         // gaps to parse across: the k smallest
+	limit := sorted[k-1] // the largest of them
+	ties := 0            // how many gaps equal to limit go, first ones first
+	for _, g := range sorted[:k] {
+		if g == limit {
+			ties++
+		}
+	}
+	w := 0
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if g := gaps[i-1]; g < limit || g == limit && ties > 0 {
+				if g == limit {
+					ties--
+				}
+				out[5*(w-1)+1] = out[5*i+1] // parse across the gap
+				continue
+			}
+		}
+		copy(out[5*w:5*w+5], out[5*i:5*i+5])
+		w++
+	}
+	return out[:5*w]
+}
+
 // splitPython finds the lines where a top-level statement starts: at
 // column 0, outside brackets, strings and backslash continuations, not a
 // comment, not else/elif/except/finally (which continue the statement
@@ -81,6 +159,7 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	depth := 0
 	decorated := len(src) > 0 && src[0] == '@' // the last top-level line was a decorator
 	last := -1                                 // the last byte of code seen (a string's closing quote)
+	header := startsHeader(src)                // in a def or class header, before its ':'
 	for i := 0; i < len(src); {
 		c := src[i]
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '#' && c != '\\' {
@@ -114,12 +193,16 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 			if i <= len(src) && src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
 				i++
 			}
+		case c == ':' && depth == 0:
+			header = false
+			i++
 		case c == '\n':
 			i++
 			if depth > 0 || i == len(src) {
 				continue
 			}
-			open := last >= 0 && endsOpen(src[:last+1])
+			open := last >= 0 && endsOpen(src[:last+1]) || header
+			header = nextHeader(src, i, open, header)
 			switch b := src[i]; {
 			case b == ' ' || b == '\t' || b == '\f' || b == '\r' || b == '\n' || b == '#':
 				continue // indented, blank or a comment
@@ -137,10 +220,30 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 				decorated = false
 			}
 		default:
-			i++
+			i, last = plainRun(src, i+1, last)
 		}
 	}
 	return starts, depth == 0
+}
+
+// pySpecial marks the bytes the Python scans act on; runs of the others
+// are skipped by plainRun.
+var pySpecial = func() (t [256]bool) {
+	for _, c := range []byte("#'\"()[]{}\\:\n") {
+		t[c] = true
+	}
+	return t
+}()
+
+// plainRun returns the end of the run of bytes from i that are not
+// pySpecial, and the last byte of code seen by then (last if none).
+func plainRun(src []byte, i, last int) (int, int) {
+	for ; i < len(src) && !pySpecial[src[i]]; i++ {
+		if c := src[i]; c != ' ' && c != '\t' && c != '\r' && c != '\f' {
+			last = i
+		}
+	}
+	return i, last
 }
 
 // endsOpen reports code ending in a token after which a statement cannot
@@ -164,6 +267,36 @@ func endsOpen(code []byte) bool {
 		return false
 	}
 	return true
+}
+
+// startsHeader reports code that opens a def or class header, which
+// tree-sitter goes on reading across newlines until its ':' (def f\n():
+// is one definition to it).
+func startsHeader(code []byte) bool {
+	for _, kw := range []string{"def", "class", "async"} {
+		if len(code) > len(kw) && string(code[:len(kw)]) == kw &&
+			!isLetter(code[len(kw)]) && !isDigit(code[len(kw)]) && code[len(kw)] < 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// nextHeader says whether the line starting at i is in a def or class
+// header: it goes on one (open) or opens one. Blank and comment lines
+// leave header as it is.
+func nextHeader(src []byte, i int, open, header bool) bool {
+	j := i
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f') {
+		j++
+	}
+	if j == len(src) || src[j] == '\n' || src[j] == '\r' || src[j] == '#' {
+		return header
+	}
+	if open {
+		return header
+	}
+	return startsHeader(src[j:])
 }
 
 // startsStatement reports a byte a top-level statement can start with
