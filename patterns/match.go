@@ -29,6 +29,11 @@ type Span struct {
 	// node without the pattern spelling them (a statement's ';'): they
 	// are part of the match, as in ast-grep, but a rewrite keeps them.
 	tail uint32
+	// keep is how many bytes at the end of the span hold children the
+	// pattern left unspelled after its last one (the else clause after
+	// if $C: $A): part of the match, which covers whole nodes, but a
+	// rewrite replaces only what the pattern spelled and keeps them.
+	keep uint32
 }
 
 type matcher struct {
@@ -105,9 +110,21 @@ func (p *Pattern) Find(t *Tree) []Span {
 				continue
 			}
 			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
-				emit(n.start, m.rootEnd)
-				if m.rootEnd < n.end && m.onlyTerminators(uint32(i), m.rootEnd) {
-					out[len(out)-1].End, out[len(out)-1].tail = n.end, n.end-m.rootEnd
+				// The match is the whole node, whatever children the
+				// pattern left unspelled after its last one: a span
+				// never ends inside a node. (Blank lines some grammars,
+				// TOML's, count in a node's extent are not part of it.)
+				e := n.end
+				for e > m.rootEnd && isSpace(t.Src[e-1]) {
+					e--
+				}
+				emit(n.start, e)
+				if m.rootEnd < e {
+					if m.onlyTerminators(uint32(i), m.rootEnd) {
+						out[len(out)-1].tail = e - m.rootEnd
+					} else {
+						out[len(out)-1].keep = e - m.rootEnd
+					}
 				}
 			}
 		}
@@ -300,9 +317,13 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 			m.unbind(mark)
 		}
 	}
-	// Target tokens the pattern does not spell are skipped (async, pub…
-	// are not tokens, so they are not).
-	if !n.named() && m.seq(ps, pi, n.next, end, top, lastEnd) {
+	// A target token the pattern does not spell is skipped only where the
+	// pattern expects a token: def $F() matches async def f() (async
+	// stands before the def the pattern spells), but yield $X does not
+	// match yield* g() or yield from g(), nor export function $F
+	// export default function f: a metavariable or a whole node never
+	// steps over a token that changes the meaning.
+	if !n.named() && p.meta == metaNone && p.leaf && m.seq(ps, pi, n.next, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
