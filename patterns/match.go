@@ -3,10 +3,36 @@
 // nested ones reported too); children are compared in sequence with
 // backtracking for $$$.
 //
-// Semantics (see the README): comments are skipped on both sides; target
-// tokens the pattern does not spell are skipped; children after the
-// pattern's last one are ignored (and are not part of the match's span); a
-// metavariable repeated must capture the same tokens.
+// Semantics (see the README). They follow ast-grep's default ("smart")
+// strictness, read from its matcher and checked against its CLI by
+// TestDifferential and TestDifferentialTokens:
+//
+//   - Comments are skipped on both sides, everywhere.
+//   - Pattern and code children are walked in step. Where the pattern's
+//     next item is a token (a leaf: keyword, operator, word) and the code's
+//     next child is an unnamed token that is not it, the code's token is
+//     stepped over (def matches async def). Where the pattern's next item
+//     is a metavariable or a node with children, an unnamed code token
+//     there is a mismatch: yield $X does not match yield* g() nor yield
+//     from g(), export function $F() {} not export default function. A
+//     named code node is never stepped over (fn does not match pub fn).
+//   - $X binds one named node, never an unnamed token; $$X one node,
+//     named or not.
+//   - $$$ takes the shortest run after which the rest matches; a trailing
+//     one takes all that is left.
+//   - When the pattern's children are used up, the code's remaining
+//     children are ignored, and the match is still the whole node: a span
+//     never ends inside a node (&$X over &mut x is &mut x, X = mut). A
+//     rewrite replaces what the pattern spelled and keeps those children
+//     (Span.keep; ast-grep drops them).
+//   - When the code's children are used up first, only $$$ may be left in
+//     the pattern.
+//
+// Ours on top, each documented where it is done: a ';' in the pattern and
+// a ',' beside an empty $$$ are optional; before a closing '}' more
+// siblings like the pattern's last one are ignored; Dart member chains
+// and Scala dotted paths are read as a person reads them; a metavariable
+// repeated must capture the same tokens.
 
 package patterns
 
