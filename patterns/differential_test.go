@@ -206,7 +206,13 @@ func wantAnswer(a answer, want []string) bool {
 	return slices.Equal(a.texts, want)
 }
 
-func TestDifferential(t *testing.T) {
+func TestDifferential(t *testing.T) { runDifferential(t, diffLangs) }
+
+// TestDifferentialTokens runs the cases about tokens a pattern does not
+// spell (diffcases_tokens_test.go) the same way, with their own table.
+func TestDifferentialTokens(t *testing.T) { runDifferential(t, tokenLangs) }
+
+func runDifferential(t *testing.T, langs []diffLang) {
 	bin := astGrepPath()
 	testutil.NeedsFunc(t, "the ast-grep CLI", func() string {
 		if bin == "" {
@@ -219,7 +225,7 @@ func TestDifferential(t *testing.T) {
 	type tally struct{ cases, agree, differ int }
 	var mu sync.Mutex
 	tallies := map[string]*tally{}
-	for _, dl := range diffLangs {
+	for _, dl := range langs {
 		t.Run(dl.lang, func(t *testing.T) {
 			l, err := LanguageByName(dl.lang)
 			if err != nil {

@@ -3,10 +3,36 @@
 // nested ones reported too); children are compared in sequence with
 // backtracking for $$$.
 //
-// Semantics (see the README): comments are skipped on both sides; target
-// tokens the pattern does not spell are skipped; children after the
-// pattern's last one are ignored (and are not part of the match's span); a
-// metavariable repeated must capture the same tokens.
+// Semantics (see the README). They follow ast-grep's default ("smart")
+// strictness, read from its matcher and checked against its CLI by
+// TestDifferential and TestDifferentialTokens:
+//
+//   - Comments are skipped on both sides, everywhere.
+//   - Pattern and code children are walked in step. Where the pattern's
+//     next item is a token (a leaf: keyword, operator, word) and the code's
+//     next child is an unnamed token that is not it, the code's token is
+//     stepped over (def matches async def). Where the pattern's next item
+//     is a metavariable or a node with children, an unnamed code token
+//     there is a mismatch: yield $X does not match yield* g() nor yield
+//     from g(), export function $F() {} not export default function. A
+//     named code node is never stepped over (fn does not match pub fn).
+//   - $X binds one named node, never an unnamed token; $$X one node,
+//     named or not.
+//   - $$$ takes the shortest run after which the rest matches; a trailing
+//     one takes all that is left.
+//   - When the pattern's children are used up, the code's remaining
+//     children are ignored, and the match is still the whole node: a span
+//     never ends inside a node (&$X over &mut x is &mut x, X = mut). A
+//     rewrite replaces what the pattern spelled and keeps those children
+//     (Span.keep; ast-grep drops them).
+//   - When the code's children are used up first, only $$$ may be left in
+//     the pattern.
+//
+// Ours on top, each documented where it is done: a ';' in the pattern and
+// a ',' beside an empty $$$ are optional; before a closing '}' more
+// siblings like the pattern's last one are ignored; Dart member chains
+// and Scala dotted paths are read as a person reads them; a metavariable
+// repeated must capture the same tokens.
 
 package patterns
 
@@ -29,6 +55,11 @@ type Span struct {
 	// node without the pattern spelling them (a statement's ';'): they
 	// are part of the match, as in ast-grep, but a rewrite keeps them.
 	tail uint32
+	// keep is how many bytes at the end of the span hold children the
+	// pattern left unspelled after its last one (the else clause after
+	// if $C: $A): part of the match, which covers whole nodes, but a
+	// rewrite replaces only what the pattern spelled and keeps them.
+	keep uint32
 }
 
 type matcher struct {
@@ -105,9 +136,21 @@ func (p *Pattern) Find(t *Tree) []Span {
 				continue
 			}
 			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
-				emit(n.start, m.rootEnd)
-				if m.rootEnd < n.end && m.onlyTerminators(uint32(i), m.rootEnd) {
-					out[len(out)-1].End, out[len(out)-1].tail = n.end, n.end-m.rootEnd
+				// The match is the whole node, whatever children the
+				// pattern left unspelled after its last one: a span
+				// never ends inside a node. (Blank lines some grammars,
+				// TOML's, count in a node's extent are not part of it.)
+				e := n.end
+				for e > m.rootEnd && isSpace(t.Src[e-1]) {
+					e--
+				}
+				emit(n.start, e)
+				if m.rootEnd < e {
+					if m.onlyTerminators(uint32(i), m.rootEnd) {
+						out[len(out)-1].tail = e - m.rootEnd
+					} else {
+						out[len(out)-1].keep = e - m.rootEnd
+					}
 				}
 			}
 		}
@@ -300,9 +343,13 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 			m.unbind(mark)
 		}
 	}
-	// Target tokens the pattern does not spell are skipped (async, pub…
-	// are not tokens, so they are not).
-	if !n.named() && m.seq(ps, pi, n.next, end, top, lastEnd) {
+	// A target token the pattern does not spell is skipped only where the
+	// pattern expects a token: def $F() matches async def f() (async
+	// stands before the def the pattern spells), but yield $X does not
+	// match yield* g() or yield from g(), nor export function $F
+	// export default function f: a metavariable or a whole node never
+	// steps over a token that changes the meaning.
+	if !n.named() && p.meta == metaNone && p.leaf && m.seq(ps, pi, n.next, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)

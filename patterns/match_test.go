@@ -232,3 +232,32 @@ func TestBashRetries(t *testing.T) {
 		t.Errorf("while: got %q, want %q", got, want)
 	}
 }
+
+// TestUnspelledTokens pins the rule for code tokens a pattern does not
+// spell (the rows found by trying the tool on real code): one is stepped
+// over only where the pattern expects a token, never by a metavariable or
+// a whole node; and a match covers whole nodes. Without ast-grep, unlike
+// TestDifferentialTokens.
+func TestUnspelledTokens(t *testing.T) {
+	tests := []struct {
+		lang, pattern, src string
+		want               []string
+	}{
+		{"rust", "&$X", "fn f() { let a = &mut x; let b = &y; }", []string{"&mut x {X=mut}", "&y {X=y}"}},
+		{"javascript", "yield $X", "function* g() { yield* g(); yield h(); }", []string{"yield h() {X=h()}"}},
+		{"python", "yield $X", "def f():\n    yield from g()\n", []string{}},
+		{"typescript", "export function $F() {}", "export default function f() {}\nexport function g() {}\n", []string{"export function g() {} {F=g}"}},
+		{"go", "var $V chan $T", "package p\nvar c chan<- int\nvar d chan int\n", []string{"var d chan int {V=d} {T=int}"}},
+		{"python", "def $F(): $$$", "async def f(): pass\ndef g(): pass\n", []string{"async def f(): pass {F=f}", "def g(): pass {F=g}"}},
+		{"javascript", "($P) => $B", "const a = async (u) => f(u);\nconst b = (u) => g(u);\n", []string{"(u) => g(u) {P=u} {B=g(u)}"}},
+		{"rust", "fn $F() {}", "pub fn a() {}\nfn b() {}\n", []string{"fn b() {} {F=b}"}},
+		// The else clause is not spelled: ignored, but inside the span.
+		{"python", "if $A: $B", "if a: x()\nelse: y()\n", []string{"if a: x()\nelse: y() {A=a} {B=x()}"}},
+	}
+	for _, tt := range tests {
+		got := find(t, tt.lang, tt.pattern, tt.src, CompileOptions{})
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s %q (-want +got):\n%s", tt.lang, tt.pattern, diff)
+		}
+	}
+}

@@ -53,6 +53,8 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 		if s.tail > 0 && !strings.HasSuffix(strings.TrimRight(text, " \t\r\n"), ";") {
 			end = s.End - s.tail
 		}
+		// Children the pattern did not spell after its last one stay.
+		end -= s.keep
 		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text})
 		out.Write(src[last:s.Start])
 		out.WriteString(text)
