@@ -36,7 +36,14 @@ type codec struct {
 func (c *codec) ReadObject(r *bufio.Reader, v any) error {
 	body, err := readFrame(r)
 	if err == nil {
-		err = json.Unmarshal(body, v)
+		if u, ok := v.(json.Unmarshaler); ok {
+			// jsonrpc2's message type decodes (and so checks) itself
+			// with json.Unmarshal; going through json.Unmarshal here too
+			// would scan the body twice more only to hand it over.
+			err = u.UnmarshalJSON(body)
+		} else {
+			err = json.Unmarshal(body, v)
+		}
 	}
 	if err != nil && err != io.EOF {
 		c.mu.Lock()

@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // DefaultMaxMessageBytes is the longest line accepted from the client. A
@@ -44,6 +47,8 @@ type lineStream struct {
 
 	mu sync.Mutex // guards w: jsonrpc2 and our own error replies both write
 	w  io.Writer
+
+	closed atomic.Bool // the session is over: writeResponse sends nothing
 }
 
 func newLineStream(r io.Reader, w io.Writer, max int) *lineStream {
@@ -130,6 +135,30 @@ func (s *lineStream) WriteObject(obj any) error {
 	if err != nil {
 		return err
 	}
+	return s.writeRaw(data)
+}
+
+// writeResponse writes the success response to id carrying result, as
+// jsonrpc2's Conn.Reply would (same fields, same order), marshalling the
+// result once.
+func (s *lineStream) writeResponse(id jsonrpc2.ID, result any) error {
+	if s.closed.Load() {
+		return jsonrpc2.ErrClosed
+	}
+	idJSON, err := json.Marshal(id)
+	if err != nil {
+		return err
+	}
+	res, err := json.Marshal(result)
+	if err != nil {
+		return err
+	}
+	data := make([]byte, 0, len(res)+len(idJSON)+36)
+	data = append(data, `{"id":`...)
+	data = append(data, idJSON...)
+	data = append(data, `,"result":`...)
+	data = append(data, res...)
+	data = append(data, `,"jsonrpc":"2.0"}`...)
 	return s.writeRaw(data)
 }
 

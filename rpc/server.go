@@ -89,6 +89,7 @@ func (srv *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 		srv.log.Warn().Str("reason", reason).Int("bytes", len(line)).Msg("dropped a message from the client")
 	}
 	sess := newSession(srv, ctx)
+	sess.stream = stream
 	conn := jsonrpc2.NewConn(ctx, stream, sess, jsonrpc2.SetLogger(logAdapter{srv.log}))
 	sess.conn.Store(conn)
 	defer srv.reg.onChange(sess.registryChanged)()
@@ -100,6 +101,7 @@ func (srv *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	sess.shutdown() // in-flight calls are cancelled and answer
 	close(stream.release)
+	stream.closed.Store(true) // as jsonrpc2 refuses to send once closed
 	conn.Close()
 	return nil
 }

@@ -27,6 +27,7 @@ import (
 type Session struct {
 	srv     *Server
 	conn    atomic.Pointer[jsonrpc2.Conn] // set before the first message is handled
+	stream  *lineStream                   // the conn's stream, for replies written in one pass; may be nil
 	log     zerolog.Logger
 	connCtx context.Context // parent of every call's context
 	nextID  atomic.Uint64   // ids of our requests to the client
@@ -216,6 +217,17 @@ func params(req *jsonrpc2.Request) json.RawMessage {
 func (s *Session) reply(req *jsonrpc2.Request, res any, err error) {
 	if err != nil {
 		s.replyErr(req, err)
+		return
+	}
+	if s.stream != nil {
+		// jsonrpc2's Reply marshals the result, then re-encodes it
+		// inside the response and again inside its message wrapper: a
+		// large answer (50 locations, ast_grep matches) was compacted
+		// three times over. The same bytes, in the same field order,
+		// are written here in one pass.
+		if err := s.stream.writeResponse(req.ID, res); err != nil {
+			s.log.Debug().Err(err).Msg("reply not sent")
+		}
 		return
 	}
 	if err := s.conn.Load().Reply(s.connCtx, req.ID, res); err != nil {
