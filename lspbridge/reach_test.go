@@ -181,14 +181,33 @@ func TestReachCallee(t *testing.T) {
 func TestReachTypeScript(t *testing.T) {
 	testutil.Needs(t, "typescript-language-server", "tsc")
 	root := rxjsTree(t)
+	// A decorated class, as Angular and NestJS code is full of: the
+	// server's location starts at the decorator, three lines above.
+	writeFile(t, filepath.Join(root, "src/internal/decorated.ts"), `function Component(_: object) { return (c: any) => c; }
+
+/** Doc comment naming DecoratedThing. */
+@Component({
+  selector: 'DecoratedThing',
+})
+export class DecoratedThing {
+  @Component({})
+  handleThing(): void {}
+}
+`)
 	s := newSup(t, nil)
 	ctx := testCtx(t)
 
+	// Workspace symbols name the line and column of the name, not of
+	// `export` or a decorator: the next call aims with that line.
 	r, err := s.Symbols(ctx, Request{Root: root, Query: "AnonymousSubject"})
-	check(t, r, err, "started typescript-language-server (for tsconfig.json) for this search", "src/internal/Subject.ts:163:", "class AnonymousSubject")
+	check(t, r, err, "started typescript-language-server (for tsconfig.json) for this search", "src/internal/Subject.ts:163:14  class AnonymousSubject")
 	if first(t, r).Name != "AnonymousSubject" {
 		t.Errorf("want the exact match first:\n%s", r.Text())
 	}
+	r, err = s.Symbols(ctx, Request{Root: root, Query: "DecoratedThing"})
+	check(t, r, err, "src/internal/decorated.ts:7:14  class DecoratedThing")
+	r, err = s.Symbols(ctx, Request{Root: root, Query: "handleThing"})
+	check(t, r, err, "src/internal/decorated.ts:9:3  method handleThing")
 
 	r, err = s.Symbols(ctx, Request{Root: root, File: "src/internal/Subject.ts"})
 	check(t, r, err, "symbols in src/internal/Subject.ts (declarations, 2 levels)", "inside function bodies", "pass depth (1-10)")

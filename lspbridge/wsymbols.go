@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
@@ -98,13 +99,13 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		for _, in := range infos {
 			p := uriPath(in.Location.URI)
 			s.remember(runRoot, srv, p)
-			col := in.Location.Range.Start.Character + 1
+			line, col := in.Location.Range.Start.Line, in.Location.Range.Start.Character+1
 			if _, err := os.Stat(p); err == nil {
-				col = srv.enc.column(lc.line(p, in.Location.Range.Start.Line), in.Location.Range.Start.Character)
+				line, col = nameStart(lc, srv.enc, p, in.Location.Range, in.Name)
 			}
 			all = append(all, rankedSym{
 				Sym: Sym{Name: in.Name, Kind: symbolKind(in.Kind), Path: displayPath(req.Root, p),
-					Line: in.Location.Range.Start.Line + 1, Col: col, Container: in.ContainerName},
+					Line: line + 1, Col: col, Container: in.ContainerName},
 				library: !workspace.Within(runRoot, p), match: matchRank(in.Name, req.Query)})
 		}
 	}
@@ -135,6 +136,61 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		r.Summary += "; " + strings.Join(notes, "; ")
 	}
 	return r, nil
+}
+
+// nameSearchLines bounds how far into a declaration nameStart looks for
+// its name.
+const nameSearchLines = 40
+
+// nameStart returns where a workspace symbol's name starts: its 0-based
+// line and 1-based column. typescript-language-server's location is the
+// whole declaration, modifiers and decorators included (`@Component({…})`
+// lines above `export class AppThing`), where the other servers give the
+// name itself; a line and column that do not hold the name would send the
+// next call (line + symbol) to the wrong line. The name's last segment
+// (gopls says Logger.Write) is looked for as a whole word outside quotes
+// from the range's start, within the range; when it is not there, the
+// range's start is kept.
+func nameStart(lc *lineCache, enc encoding, path string, rng Range, name string) (int, int) {
+	start := rng.Start
+	first := lc.line(path, start.Line)
+	col := enc.column(first, start.Character)
+	_, seg := lastSegment(name)
+	if seg == "" {
+		return start.Line, col
+	}
+	last := min(rng.End.Line, start.Line+nameSearchLines)
+	for n := start.Line; n <= last; n++ {
+		text, from := lc.line(path, n), 0
+		if n == start.Line {
+			from = enc.byteOffset(text, start.Character)
+			if strings.HasPrefix(text[from:], seg) {
+				return start.Line, col
+			}
+		}
+		for _, i := range indexAll(text[from:], seg) {
+			at := from + i
+			if boundary(text, at, at+len(seg)) && !quoted(text, at) {
+				return n, utf8.RuneCountInString(text[:at]) + 1
+			}
+		}
+	}
+	return start.Line, col
+}
+
+// quoted reports whether byte offset at of line is inside a '…', "…" or
+// `…` string that opens on the same line.
+func quoted(line string, at int) bool {
+	var open rune
+	for _, r := range line[:at] {
+		switch {
+		case open != 0 && r == open:
+			open = 0
+		case open == 0 && (r == '\'' || r == '"' || r == '`'):
+			open = r
+		}
+	}
+	return open != 0
 }
 
 func noteSuffix(notes []string) string {
