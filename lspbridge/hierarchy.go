@@ -169,7 +169,7 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 	}
 	r := &Result{Action: h.action, Server: a.srv.cfg.Name, Target: a.target, Aim: a.aimNote}
 	if len(roots) == 0 {
-		r.Summary = fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s)", h.what, h.feature, a.target, h.action, h.from())
+		r.Summary = h.noItem(a.target)
 		return r, nil
 	}
 	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, sup: s}
@@ -239,7 +239,7 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 		if !a.ready {
 			return nil, loadingError(a.srv, s.opts)
 		}
-		r.Summary = fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s)", h.what, h.feature, a.target, h.action, h.from())
+		r.Summary = h.noItem(a.target)
 		return r, nil
 	}
 	below := map[string][]HierarchyItem{}
@@ -265,6 +265,17 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 		return nil, err
 	}
 	return w.result(r, depth, pending), nil
+}
+
+// noItem is the summary when the server has no hierarchy item at target:
+// what the walk starts from, and what answers the question instead (a
+// macro, a name bound to a function value, a C struct have no item).
+func (h hierarchy) noItem(target string) string {
+	instead := "for a macro, or a name bound to a function value, references lists its uses"
+	if h.feature == "type hierarchy" {
+		instead = "a C struct or a type alias has none; references lists a type's uses"
+	}
+	return fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s; %s)", h.what, h.feature, target, h.action, h.from(), instead)
 }
 
 // from is what a hierarchy walks from, for messages.

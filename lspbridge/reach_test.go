@@ -229,6 +229,12 @@ export class DecoratedThing {
 	}
 	t.Logf("Subject.ts: %d declarations shown, %d hidden; the server's tree has %d", r.Total, r.Hidden, deep.Total)
 
+	// A function value bound to a name through parentheses has no call
+	// hierarchy item in the server; the answer says what to ask instead.
+	c, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: "src/internal/util/isArrayLike.ts", Line: 1, Symbol: "isArrayLike"}, 1)
+	check(t, c, err, "no incoming calls: the server found no call hierarchy item at src/internal/util/isArrayLike.ts:1:14 isArrayLike",
+		"references lists its uses")
+
 	t.Run("definition in TypeScript's lib", func(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "src/internal/Subject.ts"), "Array.from(")
 		r, err := s.Locations(ctx, "definition", Request{Root: root, File: "src/internal/Subject.ts", Line: line, Symbol: "from"})
