@@ -98,6 +98,9 @@ func startFailure(err error) string {
 				return l
 			}
 		}
+		if errors.As(ie.err, new(initTimeoutError)) {
+			return "initialize got " + ie.err.Error() + " (no stderr output)"
+		}
 		return ie.err.Error() + " (no stderr output)"
 	}
 	return err.Error()

@@ -111,7 +111,16 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
 	if err := s.initialize(ictx); err != nil {
-		s.shutdown(context.WithoutCancel(ctx))
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			// It never answered: a shutdown request would only wait out
+			// its own timeout too.
+			err = initTimeoutError{opts.InitTimeout}
+			s.stopped.Store(true)
+			s.proc.Stop(context.WithoutCancel(ctx), nil)
+			s.conn.close()
+		} else {
+			s.shutdown(context.WithoutCancel(ctx))
+		}
 		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", p.StderrExcerpt(stderrHead, logStderrLines)).Msg("language server did not initialize")
 		return nil, &initError{err: err, stderr: p.StderrExcerpt(stderrHead, stderrTail)}
 	}
@@ -131,6 +140,15 @@ func (e *initError) Error() string {
 }
 
 func (e *initError) Unwrap() error { return e.err }
+
+// initTimeoutError is an initialize the server never answered (a binary
+// that waits on something else, or is not a language server), said in
+// words rather than as "context deadline exceeded".
+type initTimeoutError struct{ d time.Duration }
+
+func (e initTimeoutError) Error() string { return fmt.Sprintf("no answer within %s", e.d) }
+
+func (e initTimeoutError) Unwrap() error { return context.DeadlineExceeded }
 
 // logStderrLines is how many of the last lines of a server's stderr a log
 // line shows (after its first stderrHead lines).
