@@ -228,6 +228,8 @@ export class DecoratedThing {
 		t.Errorf("depth 4 lists %d; the declarations view showed %d and hid %d", deep.Total, r.Total, r.Hidden)
 	}
 	t.Logf("Subject.ts: %d declarations shown, %d hidden; the server's tree has %d", r.Total, r.Hidden, deep.Total)
+	top, err := s.Symbols(ctx, Request{Root: root, File: "src/internal/Subject.ts", Depth: 1})
+	check(t, top, err, "(the server's tree, 1 level) shown", "deeper than 1 level)", "src/internal/Subject.ts:17:14  class Subject\n")
 
 	// A function value bound to a name through parentheses has no call
 	// hierarchy item in the server; the answer says what to ask instead.

@@ -62,9 +62,9 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	}
 	what := "symbols in " + displayPath(req.Root, path)
 	if !raw {
-		what += fmt.Sprintf(" (declarations, %d levels)", depth)
+		what += " (declarations, " + levels(depth) + ")"
 	} else {
-		what += fmt.Sprintf(" (the server's tree, %d levels)", depth)
+		what += " (the server's tree, " + levels(depth) + ")"
 	}
 	res := symbolResult(srv.cfg.Name, all, documentSymbolsCap, what)
 	if n := hidden.total(); n > 0 {
@@ -99,4 +99,12 @@ func (s *Supervisor) running(runRoot string) []*server {
 		}
 	}
 	return out
+}
+
+// levels is "1 level" or "N levels".
+func levels(n int) string {
+	if n == 1 {
+		return "1 level"
+	}
+	return fmt.Sprintf("%d levels", n)
 }
