@@ -52,6 +52,19 @@ func locate(text string, line int, symbol string, occurrence int) (target, error
 	if occurrence < 0 || occurrence > len(starts) {
 		return target{}, fmt.Errorf("argument 'occurrence': %d, but %q occurs %d time(s) on line %d", occurrence, symbol, len(starts), line)
 	}
+	if occurrence == 0 && len(starts) > 1 {
+		// The one in code, when the others are in strings: `foo` on
+		// import { foo } from './foo'.
+		var code []int
+		for _, s := range starts {
+			if !quoted(src, s) {
+				code = append(code, s)
+			}
+		}
+		if len(code) == 1 {
+			starts = code
+		}
+	}
 	if occurrence == 0 {
 		if len(starts) > 1 {
 			cols := make([]string, len(starts))
@@ -69,6 +82,31 @@ func locate(text string, line int, symbol string, occurrence int) (target, error
 		t.Inside = enclosingName(src, t.StartByte, t.EndByte)
 	}
 	return t, nil
+}
+
+// quoted reports whether byte offset at of line is inside a '…', "…" or
+// `…` string that opens and closes on the line.
+func quoted(line string, at int) bool {
+	var open rune
+	escaped := false
+	for i, r := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case open != 0 && r == '\\':
+			escaped = true
+		case open != 0 && r == open:
+			if i > at {
+				return true
+			}
+			open = 0
+		case open == 0 && i >= at:
+			return false
+		case open == 0 && (r == '\'' || r == '"' || r == '`'):
+			open = r
+		}
+	}
+	return false
 }
 
 // enclosingName widens src[start:end] to the whole identifier around it.

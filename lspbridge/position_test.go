@@ -80,3 +80,32 @@ func TestEncoding(t *testing.T) {
 		})
 	}
 }
+
+// TestLocateQuoted: among several matches, the only one outside a string
+// on the line is aimed at without occurrence (an import of ./foo); two in
+// code still need it.
+func TestLocateQuoted(t *testing.T) {
+	text := "import { foo } from './foo';\nlog('it\\'s foo', foo);\nfoo(foo, 'foo');\nconst c = 'a; foo(foo\n"
+	for _, c := range []struct {
+		line  int
+		start int
+		err   string
+	}{
+		{line: 1, start: 9},
+		{line: 2, start: 17},
+		{line: 3, err: `"foo" occurs 3 times on line 3 (1 at column 1, 2 at column 5, 3 at column 11): pass occurrence (1-based) to pick one`},
+		// A quote that does not close on the line hides nothing.
+		{line: 4, err: `"foo" occurs 2 times on line 4 (1 at column 15, 2 at column 19): pass occurrence (1-based) to pick one`},
+	} {
+		got, err := locate(text, c.line, "foo", 0)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("line %d: got %v, %v; want error %s", c.line, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got.StartByte != c.start {
+			t.Errorf("line %d: got %+v, %v; want start %d", c.line, got, err, c.start)
+		}
+	}
+}

@@ -237,6 +237,11 @@ export class DecoratedThing {
 	check(t, c, err, "no incoming calls: the server found no call hierarchy item at src/internal/util/isArrayLike.ts:1:14 isArrayLike",
 		"references lists its uses")
 
+	// On an import line the name in code is aimed at, not the one in the
+	// module path: import { isArrayLike } from '../util/isArrayLike'.
+	d, err := s.Locations(ctx, "definition", Request{Root: root, File: "src/internal/observable/innerFrom.ts", Line: 1, Symbol: "isArrayLike"})
+	check(t, d, err, "definition: src/internal/observable/innerFrom.ts:1:10 isArrayLike", "src/internal/util/isArrayLike.ts:1:14  export const isArrayLike")
+
 	t.Run("definition in TypeScript's lib", func(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "src/internal/Subject.ts"), "Array.from(")
 		r, err := s.Locations(ctx, "definition", Request{Root: root, File: "src/internal/Subject.ts", Line: line, Symbol: "from"})

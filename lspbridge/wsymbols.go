@@ -178,21 +178,6 @@ func nameStart(lc *lineCache, enc encoding, path string, rng Range, name string)
 	return start.Line, col
 }
 
-// quoted reports whether byte offset at of line is inside a '…', "…" or
-// `…` string that opens on the same line.
-func quoted(line string, at int) bool {
-	var open rune
-	for _, r := range line[:at] {
-		switch {
-		case open != 0 && r == open:
-			open = 0
-		case open == 0 && (r == '\'' || r == '"' || r == '`'):
-			open = r
-		}
-	}
-	return open != 0
-}
-
 func noteSuffix(notes []string) string {
 	if len(notes) == 0 {
 		return ""
