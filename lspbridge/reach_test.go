@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -130,6 +131,14 @@ func TestReachGopls(t *testing.T) {
 		r, err := s.Symbols(ctx, Request{Root: root, File: "conn.go"})
 		check(t, r, err, "(declarations, 2 levels)", "conn.go:18:6  struct Conn", "conn.go:19:2    field stream")
 		inDocumentOrder(t, r)
+	})
+	t.Run("aim only inside longer names", func(t *testing.T) {
+		line := lineOf(t, filepath.Join(root, "conn.go"), "func (c *Conn) DispatchCall(")
+		_, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: "conn.go", Line: line, Symbol: "Call"}, 1)
+		want := fmt.Sprintf("`Call` is on line %d only inside longer names (1 at column 24 in DispatchCall, 2 at column 93 in CallOption): pass the whole name, or occurrence (1-based) to pick one; as a name of its own it is on lines ", line)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), strconv.Itoa(lineOf(t, filepath.Join(root, "conn.go"), "func (c *Conn) Call("))) {
+			t.Errorf("got %v\nwant %s…", err, want)
+		}
 	})
 	t.Run("definition in GOROOT", func(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "call_opt_test.go"), "fmt.Sprintf(")
