@@ -375,3 +375,26 @@ func TestWorkspaceSymbolsNoMarker(t *testing.T) {
 	}
 	os.Remove(filepath.Join(root, "notes.txt"))
 }
+
+// TestWorkspaceSymbolsMonorepo: a root whose Go modules are below it
+// (svc/a: jsonrpc2, svc/b: zerolog) starts gopls for the first one only;
+// the answer names the project it did not search rather than claim
+// there is no match.
+func TestWorkspaceSymbolsMonorepo(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	root := canonical(t.TempDir())
+	if err := os.MkdirAll(filepath.Join(root, "svc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(jsonrpc2Tree(t), filepath.Join(root, "svc", "a")); err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, goModuleDir(t, zerologModule), filepath.Join(root, "svc", "b"), nil)
+	s := newSup(t, nil)
+	r, err := s.Symbols(testCtx(t), Request{Root: root, Query: "NewConsoleWriter"})
+	check(t, r, err, "started gopls (for svc/a/go.mod) for this search",
+		"not searched: gopls for svc/b (no server runs there yet): pass file (a file of that project) to search it")
+	if !strings.Contains(r.Incomplete, "not searched: gopls for svc/b") {
+		t.Errorf("the answer is not marked incomplete: %q", r.Incomplete)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,6 +68,10 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 	}
 	slices.SortFunc(srvs, func(a, b *server) int { return cmp.Compare(a.cfg.Name, b.cfg.Name) })
 	runRoot := canonical(req.Root)
+	var unsearched string
+	if req.File == "" {
+		unsearched = s.unsearched(runRoot, srvs)
+	}
 	var all []rankedSym
 	var names, pending, limited []string
 	for _, srv := range srvs {
@@ -128,6 +133,9 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 	var incomplete []string
 	incomplete = append(incomplete, limited...)
 	incomplete = append(incomplete, pending...)
+	if unsearched != "" {
+		incomplete = append(incomplete, unsearched)
+	}
 	if len(incomplete) > 0 {
 		r.Incomplete = strings.Join(incomplete, "; ")
 		r.Summary += "; " + r.Incomplete
@@ -136,6 +144,41 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		r.Summary += "; " + strings.Join(notes, "; ")
 	}
 	return r, nil
+}
+
+// unsearchedShown caps the projects an unsearched note names.
+const unsearchedShown = 5
+
+// unsearched says which projects under runRoot a workspace search did not
+// reach: a root marker (a second go.mod of a monorepo, a pyproject.toml
+// next to a go.mod) whose server is not among srvs, so the answer may
+// miss their symbols. "" when every one was searched. Servers whose
+// binary is missing are left to status.
+func (s *Supervisor) unsearched(runRoot string, srvs []*server) string {
+	var missed []string
+	for i := range s.opts.Servers {
+		cfg := &s.opts.Servers[i]
+		if cfg.Disabled {
+			continue
+		}
+		if _, err := exec.LookPath(cfg.Command[0]); err != nil {
+			continue
+		}
+		for _, dir := range markerDirs(cfg, runRoot) {
+			if !slices.ContainsFunc(srvs, func(srv *server) bool { return srv.cfg.Name == cfg.Name && srv.root == dir }) {
+				missed = append(missed, fmt.Sprintf("%s for %s", cfg.Name, displayRoot(runRoot, dir)))
+			}
+		}
+	}
+	if len(missed) == 0 {
+		return ""
+	}
+	more := ""
+	if len(missed) > unsearchedShown {
+		more = fmt.Sprintf(" and %d more", len(missed)-unsearchedShown)
+		missed = missed[:unsearchedShown]
+	}
+	return fmt.Sprintf("not searched: %s%s (no server runs there yet): pass file (a file of that project) to search it", strings.Join(missed, ", "), more)
 }
 
 // nameSearchLines bounds how far into a declaration nameStart looks for
