@@ -46,6 +46,7 @@ type server struct {
 	started time.Time
 	hangs   atomic.Bool    // stopped by us for not answering: restart at once
 	stopped atomic.Bool    // stopped by us (shutdown, reload or a hang): its exit is no crash
+	exitAt  atomic.Int64   // when its exit was seen (Unix ns; 0 before): a crash's backoff counts from it
 	setup   string         // what was prepared for it (a generated compilation database), for status
 	info    ServerInfo     // what it said of itself in initialize (may be empty)
 	log     zerolog.Logger // with the server's name, root and pid
@@ -158,6 +159,7 @@ const logStderrLines = 5
 // status and last stderr lines when nobody asked it to stop.
 func (s *server) logExit() {
 	<-s.proc.Done()
+	s.exitAt.Store(time.Now().UnixNano())
 	switch {
 	case s.hangs.Load():
 		s.log.Info().Str("status", exitStatus(s.proc)).Msg("language server stopped after it hung; the next call starts a fresh one")
@@ -365,6 +367,14 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 func (s *server) broadcastLocked() {
 	close(s.changed)
 	s.changed = make(chan struct{})
+}
+
+// exitTime is when the server's exit was seen, or now when not yet.
+func (s *server) exitTime() time.Time {
+	if ns := s.exitAt.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Now()
 }
 
 // exited reports whether the server process is gone.

@@ -150,10 +150,12 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 		if e.srv != nil && e.srv.exited() {
 			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), stderrNote(e.srv.proc))
 			e.crash = e.err.Error()
-			e.srv = nil
 			e.restarts++
 			e.restart = true
-			e.retryAt = time.Now().Add(min(time.Duration(1<<min(e.restarts-1, 6))*500*time.Millisecond, s.opts.RetryDelay))
+			// The backoff counts from the crash, not from this call: a
+			// server that died a while ago restarts now, as status says.
+			e.retryAt = e.srv.exitTime().Add(min(time.Duration(1<<min(e.restarts-1, 6))*500*time.Millisecond, s.opts.RetryDelay))
+			e.srv = nil
 		}
 		if e.srv != nil {
 			srv := e.srv
