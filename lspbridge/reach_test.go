@@ -258,6 +258,16 @@ export class DecoratedThing {
 		// Its outline can be read: the server pointed there.
 		o, err := s.Symbols(ctx, Request{Root: root, File: r.Locations[0].Path})
 		check(t, o, err, "interface ArrayConstructor")
+		// lib.es5.d.ts's outline is longer than the cap: the answer says
+		// how to reach the rest.
+		line = lineOf(t, filepath.Join(root, "src/internal/Observable.ts"), "function getPromiseCtor(")
+		r, err = s.Locations(ctx, "definition", Request{Root: root, File: "src/internal/Observable.ts", Line: line, Symbol: "PromiseConstructorLike"})
+		check(t, r, err, "lib.es5.d.ts:")
+		o, err = s.Symbols(ctx, Request{Root: root, File: r.Locations[0].Path})
+		if err != nil || o.Shown >= o.Total {
+			t.Fatalf("lib.es5.d.ts's outline: want it capped, got %v, %v", o, err)
+		}
+		mustContain(t, o.Summary, fmt.Sprintf("; entries after line %d are not listed: pass depth 1 for the top level only, or query to find a name", o.Symbols[o.Shown-1].Line))
 	})
 }
 
