@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // HierarchyItem is a CallHierarchyItem or a TypeHierarchyItem (the two
@@ -176,7 +178,18 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 	if err := w.run(ctx, roots, depth); err != nil {
 		return nil, err
 	}
+	w.outsideNote(a.path)
 	return w.result(r, depth, pending), nil
+}
+
+// outsideNote says, for a walk over the whole workspace (callers,
+// subtypes) from a target outside the root (the standard library, a
+// dependency), that the server looked in the workspace: fmt.Sprintf's
+// callers are the root's, not the standard library's own.
+func (w *walker) outsideNote(target string) {
+	if w.h.whole && !workspace.Within(canonical(w.root), target) {
+		w.notes = append(w.notes, fmt.Sprintf("%s is outside the root: %s looks for %s in the workspace, not in the rest of the standard library or dependencies", displayPath(w.root, target), w.srv.cfg.Name, w.h.what))
+	}
 }
 
 // result fills r with the walk's lines, counts and notes.
@@ -264,6 +277,7 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 	if err := w.run(ctx, []HierarchyItem{root.HierarchyItem}, depth); err != nil {
 		return nil, err
 	}
+	w.outsideNote(a.path)
 	return w.result(r, depth, pending), nil
 }
 

@@ -148,6 +148,11 @@ func TestReachGopls(t *testing.T) {
 		def := r.Locations[0]
 		h, err := s.Hover(ctx, Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"})
 		check(t, h, err, "Sprintf formats according to a format specifier")
+		// Its callers are the workspace's: the answer says the rest of the
+		// standard library was not searched.
+		c, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"}, 1)
+		check(t, c, err, "call_opt_test.go:", "/src/fmt/print.go is outside the root: gopls looks for incoming calls in the workspace, not in the rest of the standard library or dependencies")
+		mustContain(t, c.Incomplete, "is outside the root")
 		d, err := s.Locations(ctx, "definition", Request{Root: root, File: def.Path, Line: def.Line + 1, Symbol: "newPrinter"})
 		check(t, d, err, "/src/fmt/print.go:", "func newPrinter() *pp {")
 		if _, err := s.Rename(ctx, Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"}, "Sprintf2"); err == nil || !strings.Contains(err.Error(), "outside") {
