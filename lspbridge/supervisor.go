@@ -248,12 +248,15 @@ func (st ServerStatus) line() string {
 func (s *Supervisor) Status(runRoot string) []ServerStatus {
 	runRoot = canonical(runRoot)
 	var out []ServerStatus
+	var cfgs []*ServerConfig
 	for i := range s.opts.Servers {
-		cfg := &s.opts.Servers[i]
-		if cfg.Disabled {
-			continue
+		if !s.opts.Servers[i].Disabled {
+			cfgs = append(cfgs, &s.opts.Servers[i])
 		}
-		roots := markerDirs(cfg, runRoot)
+	}
+	dirs := markerDirsOf(cfgs, runRoot)
+	for _, cfg := range cfgs {
+		roots := slices.Clone(dirs[cfg])
 		s.mu.Lock()
 		for k := range s.servers {
 			if k.name == cfg.Name && workspace.Within(runRoot, k.root) && !slices.Contains(roots, k.root) {

@@ -155,16 +155,20 @@ const unsearchedShown = 5
 // miss their symbols. "" when every one was searched. Servers whose
 // binary is missing are left to status.
 func (s *Supervisor) unsearched(runRoot string, srvs []*server) string {
-	var missed []string
+	var cfgs []*ServerConfig
 	for i := range s.opts.Servers {
 		cfg := &s.opts.Servers[i]
 		if cfg.Disabled {
 			continue
 		}
-		if _, err := exec.LookPath(cfg.Command[0]); err != nil {
-			continue
+		if _, err := exec.LookPath(cfg.Command[0]); err == nil {
+			cfgs = append(cfgs, cfg)
 		}
-		for _, dir := range markerDirs(cfg, runRoot) {
+	}
+	dirs := markerDirsOf(cfgs, runRoot)
+	var missed []string
+	for _, cfg := range cfgs {
+		for _, dir := range dirs[cfg] {
 			if !slices.ContainsFunc(srvs, func(srv *server) bool { return srv.cfg.Name == cfg.Name && srv.root == dir }) {
 				missed = append(missed, fmt.Sprintf("%s for %s", cfg.Name, displayRoot(runRoot, dir)))
 			}
