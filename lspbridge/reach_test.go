@@ -405,11 +405,14 @@ func TestWorkspaceSymbolsMonorepo(t *testing.T) {
 		t.Fatal(err)
 	}
 	copyTree(t, goModuleDir(t, zerologModule), filepath.Join(root, "svc", "b"), nil)
+	// A module among test fixtures is not a project left unsearched.
+	os.MkdirAll(filepath.Join(root, "svc", "a", "testdata", "mod"), 0o755)
+	writeFile(t, filepath.Join(root, "svc", "a", "testdata", "mod", "go.mod"), "module example.com/fixture\n")
 	s := newSup(t, nil)
 	r, err := s.Symbols(testCtx(t), Request{Root: root, Query: "NewConsoleWriter"})
 	check(t, r, err, "started gopls (for svc/a/go.mod) for this search",
 		"not searched: gopls for svc/b (no server runs there yet): pass file (a file of that project) to search it")
-	if !strings.Contains(r.Incomplete, "not searched: gopls for svc/b") {
-		t.Errorf("the answer is not marked incomplete: %q", r.Incomplete)
+	if !strings.Contains(r.Incomplete, "not searched: gopls for svc/b") || strings.Contains(r.Incomplete, "testdata") {
+		t.Errorf("the answer is not marked incomplete for svc/b alone: %q", r.Incomplete)
 	}
 }

@@ -169,6 +169,9 @@ func (s *Supervisor) unsearched(runRoot string, srvs []*server) string {
 	var missed []string
 	for _, cfg := range cfgs {
 		for _, dir := range dirs[cfg] {
+			if rel, err := filepath.Rel(runRoot, dir); err == nil && slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "testdata") {
+				continue // test fixtures, not projects (go build ignores them too)
+			}
 			if !slices.ContainsFunc(srvs, func(srv *server) bool { return srv.cfg.Name == cfg.Name && srv.root == dir }) {
 				missed = append(missed, fmt.Sprintf("%s for %s", cfg.Name, displayRoot(runRoot, dir)))
 			}
