@@ -198,7 +198,10 @@ func (w *walker) result(r *Result, depth int, pending string) *Result {
 	calls, total := w.lines()
 	r.Calls, r.Shown, r.Total = calls, len(calls), total
 	r.Summary = shownOf(len(calls), total, h.what)
-	if depth > 1 {
+	switch {
+	case w.cutAt > 0:
+		r.Summary += fmt.Sprintf(" (%d levels asked, %s walked)", depth, levels(w.cutAt-1))
+	case depth > 1:
 		r.Summary += fmt.Sprintf(" (%d levels)", depth)
 	}
 	if total == 0 {
@@ -371,6 +374,7 @@ type walker struct {
 	nodes []*hierNode // the roots' children, in order
 	total int
 	sent  int // expansion requests sent
+	cutAt int // the first level the cap kept from being walked (0: none)
 	notes []string
 	seen  map[string]bool // lines already listed: path:line:col name via
 	// nested, when set, holds each item's level below, from an answer
@@ -415,6 +419,7 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 	for level := 1; level <= depth && len(frontier) > 0; level++ {
 		if level > 1 && w.total >= callsCap {
 			w.notes = append(w.notes, fmt.Sprintf("level %d was not walked: the levels above already fill the cap of %d", level, callsCap))
+			w.cutAt = level
 			break
 		}
 		var next []pending

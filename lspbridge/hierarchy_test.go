@@ -184,6 +184,7 @@ shapes.go:4:6  interface Shape  type Shape interface{ Area() int }`},
 			t.Fatal(err)
 		}
 		mustContain(t, r.Incomplete, "level 2 was not walked: the levels above already fill the cap of 50")
+		mustContain(t, r.Summary, "50 of 55 incoming calls shown (3 levels asked, 1 level walked); ")
 	})
 }
 
