@@ -208,6 +208,18 @@ func TestGopls(t *testing.T) {
 		if n := strings.Count(log.String(), "language server started"); n != 2 {
 			t.Errorf("%d starts logged, want 2 (the first and the restart):\n%s", n, log.String())
 		}
+		// A crash longer ago than its backoff: the next call restarts the
+		// server and answers, as status promises ("restarts on next use").
+		srv = s.running(root)[0]
+		srv.proc.Signal(syscall.SIGKILL)
+		<-srv.proc.Done()
+		for srv.exitAt.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		srv.exitAt.Store(time.Now().Add(-time.Minute).UnixNano())
+		if _, err := s.Locations(ctx, "definition", req("main.go", 7, "Yell")); err != nil {
+			t.Fatalf("the first call a minute after a crash: want a restart and an answer, got %v", err)
+		}
 	})
 	t.Run("reload", func(t *testing.T) {
 		st, err := s.Reload(ctx, root, "")

@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 // HierarchyItem is a CallHierarchyItem or a TypeHierarchyItem (the two
@@ -169,14 +171,25 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 	}
 	r := &Result{Action: h.action, Server: a.srv.cfg.Name, Target: a.target, Aim: a.aimNote}
 	if len(roots) == 0 {
-		r.Summary = fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s)", h.what, h.feature, a.target, h.action, h.from())
+		r.Summary = h.noItem(a.target)
 		return r, nil
 	}
 	w := &walker{srv: a.srv, h: h, root: req.Root, lc: &lineCache{srv: a.srv, files: map[string][]string{}}, sup: s}
 	if err := w.run(ctx, roots, depth); err != nil {
 		return nil, err
 	}
+	w.outsideNote(a.path)
 	return w.result(r, depth, pending), nil
+}
+
+// outsideNote says, for a walk over the whole workspace (callers,
+// subtypes) from a target outside the root (the standard library, a
+// dependency), that the server looked in the workspace: fmt.Sprintf's
+// callers are the root's, not the standard library's own.
+func (w *walker) outsideNote(target string) {
+	if w.h.whole && !workspace.Within(canonical(w.root), target) {
+		w.notes = append(w.notes, fmt.Sprintf("%s is outside the root: %s looks for %s in the workspace, not in the rest of the standard library or dependencies", displayPath(w.root, target), w.srv.cfg.Name, w.h.what))
+	}
 }
 
 // result fills r with the walk's lines, counts and notes.
@@ -185,7 +198,10 @@ func (w *walker) result(r *Result, depth int, pending string) *Result {
 	calls, total := w.lines()
 	r.Calls, r.Shown, r.Total = calls, len(calls), total
 	r.Summary = shownOf(len(calls), total, h.what)
-	if depth > 1 {
+	switch {
+	case w.cutAt > 0:
+		r.Summary += fmt.Sprintf(" (%d levels asked, %s walked)", depth, levels(w.cutAt-1))
+	case depth > 1:
 		r.Summary += fmt.Sprintf(" (%d levels)", depth)
 	}
 	if total == 0 {
@@ -239,7 +255,7 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 		if !a.ready {
 			return nil, loadingError(a.srv, s.opts)
 		}
-		r.Summary = fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s)", h.what, h.feature, a.target, h.action, h.from())
+		r.Summary = h.noItem(a.target)
 		return r, nil
 	}
 	below := map[string][]HierarchyItem{}
@@ -264,7 +280,19 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 	if err := w.run(ctx, []HierarchyItem{root.HierarchyItem}, depth); err != nil {
 		return nil, err
 	}
+	w.outsideNote(a.path)
 	return w.result(r, depth, pending), nil
+}
+
+// noItem is the summary when the server has no hierarchy item at target:
+// what the walk starts from, and what answers the question instead (a
+// macro, a name bound to a function value, a C struct have no item).
+func (h hierarchy) noItem(target string) string {
+	instead := "for a macro, or a name bound to a function value, references lists its uses"
+	if h.feature == "type hierarchy" {
+		instead = "a C struct or a type alias has none; references lists a type's uses"
+	}
+	return fmt.Sprintf("no %s: the server found no %s item at %s (%s walks from %s; %s)", h.what, h.feature, target, h.action, h.from(), instead)
 }
 
 // from is what a hierarchy walks from, for messages.
@@ -346,6 +374,7 @@ type walker struct {
 	nodes []*hierNode // the roots' children, in order
 	total int
 	sent  int // expansion requests sent
+	cutAt int // the first level the cap kept from being walked (0: none)
 	notes []string
 	seen  map[string]bool // lines already listed: path:line:col name via
 	// nested, when set, holds each item's level below, from an answer
@@ -390,6 +419,7 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 	for level := 1; level <= depth && len(frontier) > 0; level++ {
 		if level > 1 && w.total >= callsCap {
 			w.notes = append(w.notes, fmt.Sprintf("level %d was not walked: the levels above already fill the cap of %d", level, callsCap))
+			w.cutAt = level
 			break
 		}
 		var next []pending

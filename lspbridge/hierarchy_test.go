@@ -184,6 +184,7 @@ shapes.go:4:6  interface Shape  type Shape interface{ Area() int }`},
 			t.Fatal(err)
 		}
 		mustContain(t, r.Incomplete, "level 2 was not walked: the levels above already fill the cap of 50")
+		mustContain(t, r.Summary, "50 of 55 incoming calls shown (3 levels asked, 1 level walked); ")
 	})
 }
 
@@ -264,7 +265,7 @@ shapes.h:11:8    struct Cube (subtype of Square)  struct Cube : Square {};`},
 shapes.h:6:8  struct Square  struct Square : Shape {
 shapes.h:1:8    struct Shape (supertype of Square)  struct Shape {`},
 		{name: "not a type", action: "type_hierarchy", file: "top.cpp", line: 5, symbol: "top", want: `type_hierarchy: top.cpp:5:5 top
-no subtypes: the server found no type hierarchy item at top.cpp:5:5 top (type_hierarchy walks from a type)`},
+no subtypes: the server found no type hierarchy item at top.cpp:5:5 top (type_hierarchy walks from a type; a C struct or a type alias has none; references lists a type's uses)`},
 	})
 	// Outgoing calls: clangd announces call hierarchy, but clangd 14 does
 	// not know callHierarchy/outgoingCalls (newer ones do): either a

@@ -54,7 +54,7 @@ func (h hiddenCounts) String(depth int) string {
 		}
 	}
 	add(h.body, "inside function bodies")
-	add(h.deeper, fmt.Sprintf("deeper than %d levels", depth))
+	add(h.deeper, "deeper than "+levels(depth))
 	add(h.anonymous, "anonymous")
 	add(h.noise, "macro expansions or duplicates")
 	return strings.Join(parts, ", ")

@@ -94,6 +94,44 @@ func markerDirs(cfg *ServerConfig, root string) []string {
 	return dirs
 }
 
+// markerDirsOf is markerDirs for several servers in one walk that reads
+// each directory once (no stat per marker and directory): a status or a
+// workspace search in a large tree costs one walk, not one per server.
+func markerDirsOf(cfgs []*ServerConfig, root string) map[*ServerConfig][]string {
+	byName := map[string][]*ServerConfig{}
+	for _, c := range cfgs {
+		for _, m := range c.allMarkers() {
+			byName[m] = append(byName[m], c)
+		}
+	}
+	out := map[*ServerConfig][]string{}
+	seen := 0
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if path != root {
+			dir := filepath.Dir(path)
+			for _, c := range byName[d.Name()] {
+				if l := out[c]; len(l) == 0 || l[len(l)-1] != dir {
+					out[c] = append(out[c], dir)
+				}
+			}
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if path != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if seen++; seen > walkLimit {
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return out
+}
+
 // sourceFiles lists files under dir that cfg handles, at most limit.
 func sourceFiles(cfg *ServerConfig, dir string, limit int) []string {
 	var files []string

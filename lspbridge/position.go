@@ -6,6 +6,7 @@ package lspbridge
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -52,6 +53,22 @@ func locate(text string, line int, symbol string, occurrence int) (target, error
 	if occurrence < 0 || occurrence > len(starts) {
 		return target{}, fmt.Errorf("argument 'occurrence': %d, but %q occurs %d time(s) on line %d", occurrence, symbol, len(starts), line)
 	}
+	if occurrence == 0 && len(starts) > 1 {
+		// The one in code, when the others are in strings: `foo` on
+		// import { foo } from './foo'.
+		var code []int
+		for _, s := range starts {
+			if !quoted(src, s) {
+				code = append(code, s)
+			}
+		}
+		if len(code) == 1 {
+			starts = code
+		}
+	}
+	if occurrence == 0 && len(starts) > 1 && !bounded {
+		return target{}, insideNames(lines, line, src, starts, needle)
+	}
 	if occurrence == 0 {
 		if len(starts) > 1 {
 			cols := make([]string, len(starts))
@@ -69,6 +86,31 @@ func locate(text string, line int, symbol string, occurrence int) (target, error
 		t.Inside = enclosingName(src, t.StartByte, t.EndByte)
 	}
 	return t, nil
+}
+
+// quoted reports whether byte offset at of line is inside a '…', "…" or
+// `…` string that opens and closes on the line.
+func quoted(line string, at int) bool {
+	var open rune
+	escaped := false
+	for i, r := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case open != 0 && r == '\\':
+			escaped = true
+		case open != 0 && r == open:
+			if i > at {
+				return true
+			}
+			open = 0
+		case open == 0 && i >= at:
+			return false
+		case open == 0 && (r == '\'' || r == '"' || r == '`'):
+			open = r
+		}
+	}
+	return false
 }
 
 // enclosingName widens src[start:end] to the whole identifier around it.
@@ -204,7 +246,13 @@ func notOnLine(lines []string, line int, symbol string) error {
 	if len(found) == 0 {
 		return fmt.Errorf("`%s` is not on line %d, nor anywhere in the file: check the symbol and the file (line %d is %q)", symbol, line, line, strings.TrimSpace(lines[line-1]))
 	}
-	// Nearest first, then listed in file order.
+	return fmt.Errorf("`%s` is not on line %d; it is on %s%s", symbol, line, lineList(found, line), how)
+}
+
+// lineList names 1-based lines, the linesShown nearest to line, in file
+// order: "line 3", "lines 5, 7 and 2 more".
+func lineList(found []int, line int) string {
+	found = slices.Clone(found)
 	slices.SortStableFunc(found, func(a, b int) int { return cmp.Compare(abs(a-line), abs(b-line)) })
 	more := ""
 	if len(found) > linesShown {
@@ -220,7 +268,28 @@ func notOnLine(lines []string, line int, symbol string) error {
 	if len(nums) == 1 && more == "" {
 		word = "line"
 	}
-	return fmt.Errorf("`%s` is not on line %d; it is on %s %s%s%s", symbol, line, word, strings.Join(nums, ", "), more, how)
+	return word + " " + strings.Join(nums, ", ") + more
+}
+
+// insideNames is the error for a symbol that is on line only inside
+// longer names, more than once (Call in DispatchCall and CallOption): it
+// names them, and the lines where the symbol is a name of its own.
+func insideNames(lines []string, line int, src string, starts []int, needle string) error {
+	parts := make([]string, len(starts))
+	for i, s := range starts {
+		parts[i] = fmt.Sprintf("%d at column %d in %s", i+1, utf8.RuneCountInString(src[:s])+1, enclosingName(src, s, s+len(needle)))
+	}
+	msg := fmt.Sprintf("`%s` is on line %d only inside longer names (%s): pass the whole name, or occurrence (1-based) to pick one", needle, line, strings.Join(parts, ", "))
+	var whole []int
+	for i, l := range lines {
+		if st, _, bounded := matches(l, needle); len(st) > 0 && bounded {
+			whole = append(whole, i+1)
+		}
+	}
+	if len(whole) > 0 {
+		msg += fmt.Sprintf("; as a name of its own it is on %s", lineList(whole, line))
+	}
+	return errors.New(msg)
 }
 
 func abs(n int) int { return max(n, -n) }

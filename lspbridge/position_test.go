@@ -24,6 +24,7 @@ func TestLocate(t *testing.T) {
 		{name: "qualified aims at last segment", line: 5, symbol: "pkg.Name", want: target{Line: 4, StartByte: 10, EndByte: 14}},
 		{name: "rust path", line: 7, symbol: "a::b::Name", want: target{Line: 6, StartByte: 12, EndByte: 16}},
 		{name: "qualified not on line falls back to segment", line: 7, symbol: "x::Name", want: target{Line: 6, StartByte: 12, EndByte: 16}},
+		{name: "only inside longer names, twice", line: 4, symbol: "fo", wantErr: "`fo` is on line 4 only inside longer names (1 at column 2 in foo, 2 at column 6 in foo): pass the whole name, or occurrence (1-based) to pick one"},
 		{name: "substring inside a word", line: 6, symbol: "bar", want: target{Line: 5, StartByte: 4, EndByte: 7, Inside: "foobar"}},
 		{name: "not on line names the lines", line: 2, symbol: "Name", wantErr: "`Name` is not on line 2; it is on lines 5, 7"},
 		{name: "not on line, one line", line: 1, symbol: "f", wantErr: "`f` is not on line 1; it is on line 3"},
@@ -78,5 +79,50 @@ func TestEncoding(t *testing.T) {
 				t.Errorf("column: got %d, want 13", col)
 			}
 		})
+	}
+}
+
+// TestLocateQuoted: among several matches, the only one outside a string
+// on the line is aimed at without occurrence (an import of ./foo); two in
+// code still need it.
+func TestLocateQuoted(t *testing.T) {
+	text := "import { foo } from './foo';\nlog('it\\'s foo', foo);\nfoo(foo, 'foo');\nconst c = 'a; foo(foo\n"
+	for _, c := range []struct {
+		line  int
+		start int
+		err   string
+	}{
+		{line: 1, start: 9},
+		{line: 2, start: 17},
+		{line: 3, err: `"foo" occurs 3 times on line 3 (1 at column 1, 2 at column 5, 3 at column 11): pass occurrence (1-based) to pick one`},
+		// A quote that does not close on the line hides nothing.
+		{line: 4, err: `"foo" occurs 2 times on line 4 (1 at column 15, 2 at column 19): pass occurrence (1-based) to pick one`},
+	} {
+		got, err := locate(text, c.line, "foo", 0)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("line %d: got %v, %v; want error %s", c.line, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got.StartByte != c.start {
+			t.Errorf("line %d: got %+v, %v; want start %d", c.line, got, err, c.start)
+		}
+	}
+}
+
+// TestLocateInsideNames: a symbol on its line only inside longer names,
+// more than once, is refused with those names and the lines where it is
+// a name of its own.
+func TestLocateInsideNames(t *testing.T) {
+	text := "func (c *Conn) DispatchCall(opts ...CallOption) {}\nfunc (c *Conn) Call() {}\n"
+	_, err := locate(text, 1, "Call", 0)
+	want := "`Call` is on line 1 only inside longer names (1 at column 24 in DispatchCall, 2 at column 37 in CallOption): pass the whole name, or occurrence (1-based) to pick one; as a name of its own it is on line 2"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	got, err := locate(text, 1, "Call", 2)
+	if err != nil || got.Inside != "CallOption" {
+		t.Errorf("occurrence 2: %+v, %v", got, err)
 	}
 }

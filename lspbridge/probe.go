@@ -76,6 +76,12 @@ func probeServer(ctx context.Context, cfg *ServerConfig, opts *Options) ServerPr
 	}
 	took := time.Since(start)
 	info := versionOf(strings.TrimSpace(srv.info.Name + " " + srv.info.Version))
+	if v := srv.version(); v != "" {
+		// The short form messages use (clangd 14.0.6, not its sentence),
+		// also for servers that send no serverInfo (pyright, from its
+		// npm package).
+		info = cfg.Name + " " + v
+	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), probeTimeout)
 	defer cancel()
 	srv.stop(sctx)
@@ -97,6 +103,9 @@ func startFailure(err error) string {
 			if l = strings.TrimSpace(l); l != "" && l != "…" {
 				return l
 			}
+		}
+		if errors.As(ie.err, new(initTimeoutError)) {
+			return "initialize got " + ie.err.Error() + " (no stderr output)"
 		}
 		return ie.err.Error() + " (no stderr output)"
 	}

@@ -1,7 +1,9 @@
 package lspbridge
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,5 +41,32 @@ func TestProjectDiagnosticsC(t *testing.T) {
 		if d.Severity == "error" {
 			t.Errorf("gcc compiles every .c cleanly, yet: %s", d)
 		}
+	}
+}
+
+// TestMarkerDirsOf: the one-walk search finds, for every default server,
+// the directories markerDirs finds one stat at a time: nested projects,
+// one directory with two markers listed once, skipped and hidden
+// directories left out, a hidden marker file (.clangd) counted.
+func TestMarkerDirsOf(t *testing.T) {
+	root := canonical(t.TempDir())
+	for _, f := range []string{"go.mod", "svc/a/go.mod", "svc/a/pyproject.toml", "web/package.json", "web/tsconfig.json",
+		"node_modules/p/package.json", ".hidden/go.mod", "native/.clangd", "native/sub/compile_flags.txt", "vendor/x/go.mod"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(root, f)), 0o755)
+		writeFile(t, filepath.Join(root, f), "x\n")
+	}
+	o := (&Options{}).withDefaults()
+	var cfgs []*ServerConfig
+	for i := range o.Servers {
+		cfgs = append(cfgs, &o.Servers[i])
+	}
+	got := markerDirsOf(cfgs, root)
+	for _, c := range cfgs {
+		if want := markerDirs(c, root); !slices.Equal(got[c], want) {
+			t.Errorf("%s: one walk found %v, markerDirs %v", c.Name, got[c], want)
+		}
+	}
+	if n := len(got[&o.Servers[0]]); o.Servers[0].Name == "gopls" && n != 2 {
+		t.Errorf("gopls: want the root and svc/a, got %v", got[&o.Servers[0]])
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -131,6 +132,14 @@ func TestReachGopls(t *testing.T) {
 		check(t, r, err, "(declarations, 2 levels)", "conn.go:18:6  struct Conn", "conn.go:19:2    field stream")
 		inDocumentOrder(t, r)
 	})
+	t.Run("aim only inside longer names", func(t *testing.T) {
+		line := lineOf(t, filepath.Join(root, "conn.go"), "func (c *Conn) DispatchCall(")
+		_, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: "conn.go", Line: line, Symbol: "Call"}, 1)
+		want := fmt.Sprintf("`Call` is on line %d only inside longer names (1 at column 24 in DispatchCall, 2 at column 93 in CallOption): pass the whole name, or occurrence (1-based) to pick one; as a name of its own it is on lines ", line)
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), strconv.Itoa(lineOf(t, filepath.Join(root, "conn.go"), "func (c *Conn) Call("))) {
+			t.Errorf("got %v\nwant %s…", err, want)
+		}
+	})
 	t.Run("definition in GOROOT", func(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "call_opt_test.go"), "fmt.Sprintf(")
 		r, err := s.Locations(ctx, "definition", Request{Root: root, File: "call_opt_test.go", Line: line, Symbol: "Sprintf"})
@@ -139,6 +148,11 @@ func TestReachGopls(t *testing.T) {
 		def := r.Locations[0]
 		h, err := s.Hover(ctx, Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"})
 		check(t, h, err, "Sprintf formats according to a format specifier")
+		// Its callers are the workspace's: the answer says the rest of the
+		// standard library was not searched.
+		c, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"}, 1)
+		check(t, c, err, "call_opt_test.go:", "/src/fmt/print.go is outside the root: gopls looks for incoming calls in the workspace, not in the rest of the standard library or dependencies")
+		mustContain(t, c.Incomplete, "is outside the root")
 		d, err := s.Locations(ctx, "definition", Request{Root: root, File: def.Path, Line: def.Line + 1, Symbol: "newPrinter"})
 		check(t, d, err, "/src/fmt/print.go:", "func newPrinter() *pp {")
 		if _, err := s.Rename(ctx, Request{Root: root, File: def.Path, Line: def.Line, Symbol: "Sprintf"}, "Sprintf2"); err == nil || !strings.Contains(err.Error(), "outside") {
@@ -181,14 +195,33 @@ func TestReachCallee(t *testing.T) {
 func TestReachTypeScript(t *testing.T) {
 	testutil.Needs(t, "typescript-language-server", "tsc")
 	root := rxjsTree(t)
+	// A decorated class, as Angular and NestJS code is full of: the
+	// server's location starts at the decorator, three lines above.
+	writeFile(t, filepath.Join(root, "src/internal/decorated.ts"), `function Component(_: object) { return (c: any) => c; }
+
+/** Doc comment naming DecoratedThing. */
+@Component({
+  selector: 'DecoratedThing',
+})
+export class DecoratedThing {
+  @Component({})
+  handleThing(): void {}
+}
+`)
 	s := newSup(t, nil)
 	ctx := testCtx(t)
 
+	// Workspace symbols name the line and column of the name, not of
+	// `export` or a decorator: the next call aims with that line.
 	r, err := s.Symbols(ctx, Request{Root: root, Query: "AnonymousSubject"})
-	check(t, r, err, "started typescript-language-server (for tsconfig.json) for this search", "src/internal/Subject.ts:163:", "class AnonymousSubject")
+	check(t, r, err, "started typescript-language-server (for tsconfig.json) for this search", "src/internal/Subject.ts:163:14  class AnonymousSubject")
 	if first(t, r).Name != "AnonymousSubject" {
 		t.Errorf("want the exact match first:\n%s", r.Text())
 	}
+	r, err = s.Symbols(ctx, Request{Root: root, Query: "DecoratedThing"})
+	check(t, r, err, "src/internal/decorated.ts:7:14  class DecoratedThing")
+	r, err = s.Symbols(ctx, Request{Root: root, Query: "handleThing"})
+	check(t, r, err, "src/internal/decorated.ts:9:3  method handleThing")
 
 	r, err = s.Symbols(ctx, Request{Root: root, File: "src/internal/Subject.ts"})
 	check(t, r, err, "symbols in src/internal/Subject.ts (declarations, 2 levels)", "inside function bodies", "pass depth (1-10)")
@@ -209,6 +242,19 @@ func TestReachTypeScript(t *testing.T) {
 		t.Errorf("depth 4 lists %d; the declarations view showed %d and hid %d", deep.Total, r.Total, r.Hidden)
 	}
 	t.Logf("Subject.ts: %d declarations shown, %d hidden; the server's tree has %d", r.Total, r.Hidden, deep.Total)
+	top, err := s.Symbols(ctx, Request{Root: root, File: "src/internal/Subject.ts", Depth: 1})
+	check(t, top, err, "(the server's tree, 1 level) shown", "deeper than 1 level)", "src/internal/Subject.ts:17:14  class Subject\n")
+
+	// A function value bound to a name through parentheses has no call
+	// hierarchy item in the server; the answer says what to ask instead.
+	c, err := s.Calls(ctx, "incoming_calls", Request{Root: root, File: "src/internal/util/isArrayLike.ts", Line: 1, Symbol: "isArrayLike"}, 1)
+	check(t, c, err, "no incoming calls: the server found no call hierarchy item at src/internal/util/isArrayLike.ts:1:14 isArrayLike",
+		"references lists its uses")
+
+	// On an import line the name in code is aimed at, not the one in the
+	// module path: import { isArrayLike } from '../util/isArrayLike'.
+	d, err := s.Locations(ctx, "definition", Request{Root: root, File: "src/internal/observable/innerFrom.ts", Line: 1, Symbol: "isArrayLike"})
+	check(t, d, err, "definition: src/internal/observable/innerFrom.ts:1:10 isArrayLike", "src/internal/util/isArrayLike.ts:1:14  export const isArrayLike")
 
 	t.Run("definition in TypeScript's lib", func(t *testing.T) {
 		line := lineOf(t, filepath.Join(root, "src/internal/Subject.ts"), "Array.from(")
@@ -217,6 +263,16 @@ func TestReachTypeScript(t *testing.T) {
 		// Its outline can be read: the server pointed there.
 		o, err := s.Symbols(ctx, Request{Root: root, File: r.Locations[0].Path})
 		check(t, o, err, "interface ArrayConstructor")
+		// lib.es5.d.ts's outline is longer than the cap: the answer says
+		// how to reach the rest.
+		line = lineOf(t, filepath.Join(root, "src/internal/Observable.ts"), "function getPromiseCtor(")
+		r, err = s.Locations(ctx, "definition", Request{Root: root, File: "src/internal/Observable.ts", Line: line, Symbol: "PromiseConstructorLike"})
+		check(t, r, err, "lib.es5.d.ts:")
+		o, err = s.Symbols(ctx, Request{Root: root, File: r.Locations[0].Path})
+		if err != nil || o.Shown >= o.Total {
+			t.Fatalf("lib.es5.d.ts's outline: want it capped, got %v, %v", o, err)
+		}
+		mustContain(t, o.Summary, fmt.Sprintf("; entries after line %d are not listed: pass depth 1 for the top level only, or query to find a name", o.Symbols[o.Shown-1].Line))
 	})
 }
 
@@ -333,4 +389,30 @@ func TestWorkspaceSymbolsNoMarker(t *testing.T) {
 		t.Fatalf("want an error naming the markers, got %v", err)
 	}
 	os.Remove(filepath.Join(root, "notes.txt"))
+}
+
+// TestWorkspaceSymbolsMonorepo: a root whose Go modules are below it
+// (svc/a: jsonrpc2, svc/b: zerolog) starts gopls for the first one only;
+// the answer names the project it did not search rather than claim
+// there is no match.
+func TestWorkspaceSymbolsMonorepo(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	root := canonical(t.TempDir())
+	if err := os.MkdirAll(filepath.Join(root, "svc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(jsonrpc2Tree(t), filepath.Join(root, "svc", "a")); err != nil {
+		t.Fatal(err)
+	}
+	copyTree(t, goModuleDir(t, zerologModule), filepath.Join(root, "svc", "b"), nil)
+	// A module among test fixtures is not a project left unsearched.
+	os.MkdirAll(filepath.Join(root, "svc", "a", "testdata", "mod"), 0o755)
+	writeFile(t, filepath.Join(root, "svc", "a", "testdata", "mod", "go.mod"), "module example.com/fixture\n")
+	s := newSup(t, nil)
+	r, err := s.Symbols(testCtx(t), Request{Root: root, Query: "NewConsoleWriter"})
+	check(t, r, err, "started gopls (for svc/a/go.mod) for this search",
+		"not searched: gopls for svc/b (no server runs there yet): pass file (a file of that project) to search it")
+	if !strings.Contains(r.Incomplete, "not searched: gopls for svc/b") || strings.Contains(r.Incomplete, "testdata") {
+		t.Errorf("the answer is not marked incomplete for svc/b alone: %q", r.Incomplete)
+	}
 }

@@ -46,6 +46,7 @@ type server struct {
 	started time.Time
 	hangs   atomic.Bool    // stopped by us for not answering: restart at once
 	stopped atomic.Bool    // stopped by us (shutdown, reload or a hang): its exit is no crash
+	exitAt  atomic.Int64   // when its exit was seen (Unix ns; 0 before): a crash's backoff counts from it
 	setup   string         // what was prepared for it (a generated compilation database), for status
 	info    ServerInfo     // what it said of itself in initialize (may be empty)
 	log     zerolog.Logger // with the server's name, root and pid
@@ -111,7 +112,16 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
 	if err := s.initialize(ictx); err != nil {
-		s.shutdown(context.WithoutCancel(ctx))
+		if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+			// It never answered: a shutdown request would only wait out
+			// its own timeout too.
+			err = initTimeoutError{opts.InitTimeout}
+			s.stopped.Store(true)
+			s.proc.Stop(context.WithoutCancel(ctx), nil)
+			s.conn.close()
+		} else {
+			s.shutdown(context.WithoutCancel(ctx))
+		}
 		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", p.StderrExcerpt(stderrHead, logStderrLines)).Msg("language server did not initialize")
 		return nil, &initError{err: err, stderr: p.StderrExcerpt(stderrHead, stderrTail)}
 	}
@@ -132,6 +142,15 @@ func (e *initError) Error() string {
 
 func (e *initError) Unwrap() error { return e.err }
 
+// initTimeoutError is an initialize the server never answered (a binary
+// that waits on something else, or is not a language server), said in
+// words rather than as "context deadline exceeded".
+type initTimeoutError struct{ d time.Duration }
+
+func (e initTimeoutError) Error() string { return fmt.Sprintf("no answer within %s", e.d) }
+
+func (e initTimeoutError) Unwrap() error { return context.DeadlineExceeded }
+
 // logStderrLines is how many of the last lines of a server's stderr a log
 // line shows (after its first stderrHead lines).
 const logStderrLines = 5
@@ -140,6 +159,7 @@ const logStderrLines = 5
 // status and last stderr lines when nobody asked it to stop.
 func (s *server) logExit() {
 	<-s.proc.Done()
+	s.exitAt.Store(time.Now().UnixNano())
 	switch {
 	case s.hangs.Load():
 		s.log.Info().Str("status", exitStatus(s.proc)).Msg("language server stopped after it hung; the next call starts a fresh one")
@@ -347,6 +367,14 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 func (s *server) broadcastLocked() {
 	close(s.changed)
 	s.changed = make(chan struct{})
+}
+
+// exitTime is when the server's exit was seen, or now when not yet.
+func (s *server) exitTime() time.Time {
+	if ns := s.exitAt.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Now()
 }
 
 // exited reports whether the server process is gone.

@@ -132,7 +132,9 @@ func TestTypeScript(t *testing.T) {
 		r, err := s.Symbols(ctx, Request{Root: root, File: "util.ts"})
 		check(t, r, err, "util.ts:2:17  function shout", "util.ts:6:14  class English")
 		r, err = s.Symbols(ctx, Request{Root: root, File: "main.ts", Query: "English"})
-		check(t, r, err, "util.ts:6:1  class English")
+		// At the name, as the outline: the server's location starts at
+		// `export`.
+		check(t, r, err, "util.ts:6:14  class English")
 	})
 	t.Run("code_actions", func(t *testing.T) {
 		r, err := s.CodeActions(ctx, req("main.ts", 4, "shout"))

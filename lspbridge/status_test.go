@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -99,6 +100,35 @@ func TestStatusKeepsCause(t *testing.T) {
 		mustContain(t, st.Reason, "fatal: cannot load the workspace: permission denied", "at frame 0 (server.js:0:1)", "…", "at frame 2999 (server.js:2999:1)")
 		if strings.Contains(st.Reason, "at frame 1500 ") {
 			t.Errorf("the middle of the backtrace is kept: %s", st.Reason)
+		}
+	}
+}
+
+// TestSilentServer: a binary that starts but never answers initialize
+// (here sleep, which reads nothing) is reported in words, in a call and
+// in doctor's probe, not as "context deadline exceeded".
+func TestSilentServer(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "Cargo.toml"), "[package]\nname = \"fx\"\n")
+	writeFile(t, filepath.Join(root, "src.rs"), "fn main() {}\n")
+	opts, err := ParseConfig(json.RawMessage(`{"servers": [{"name": "rust-analyzer", "command": ["sleep", "600"]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.InitTimeout = 300 * time.Millisecond
+	s := newSup(t, opts)
+	_, err = s.Locations(testCtx(t), "definition", Request{Root: root, File: "src.rs", Line: 1, Symbol: "main"})
+	if err == nil || !strings.Contains(err.Error(), "rust-analyzer initialize failed: no answer within 300ms (no stderr output)") {
+		t.Errorf("a silent server: got %v", err)
+	}
+	only := *opts
+	only.Servers = slices.DeleteFunc(slices.Clone(opts.Servers), func(c ServerConfig) bool { return c.Name != "rust-analyzer" })
+	for _, p := range ProbeServers(testCtx(t), &only) {
+		if p.Name != "rust-analyzer" {
+			continue
+		}
+		if p.Starts || !strings.HasSuffix(p.Detail, "found but does not start: initialize got no answer within 300ms (no stderr output)") {
+			t.Errorf("probe of a silent server: starts %v, %q", p.Starts, p.Detail)
 		}
 	}
 }

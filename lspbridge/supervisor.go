@@ -150,10 +150,12 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 		if e.srv != nil && e.srv.exited() {
 			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), stderrNote(e.srv.proc))
 			e.crash = e.err.Error()
-			e.srv = nil
 			e.restarts++
 			e.restart = true
-			e.retryAt = time.Now().Add(min(time.Duration(1<<min(e.restarts-1, 6))*500*time.Millisecond, s.opts.RetryDelay))
+			// The backoff counts from the crash, not from this call: a
+			// server that died a while ago restarts now, as status says.
+			e.retryAt = e.srv.exitTime().Add(min(time.Duration(1<<min(e.restarts-1, 6))*500*time.Millisecond, s.opts.RetryDelay))
+			e.srv = nil
 		}
 		if e.srv != nil {
 			srv := e.srv
@@ -246,12 +248,15 @@ func (st ServerStatus) line() string {
 func (s *Supervisor) Status(runRoot string) []ServerStatus {
 	runRoot = canonical(runRoot)
 	var out []ServerStatus
+	var cfgs []*ServerConfig
 	for i := range s.opts.Servers {
-		cfg := &s.opts.Servers[i]
-		if cfg.Disabled {
-			continue
+		if !s.opts.Servers[i].Disabled {
+			cfgs = append(cfgs, &s.opts.Servers[i])
 		}
-		roots := markerDirs(cfg, runRoot)
+	}
+	dirs := markerDirsOf(cfgs, runRoot)
+	for _, cfg := range cfgs {
+		roots := slices.Clone(dirs[cfg])
 		s.mu.Lock()
 		for k := range s.servers {
 			if k.name == cfg.Name && workspace.Within(runRoot, k.root) && !slices.Contains(roots, k.root) {

@@ -23,6 +23,9 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	if req.Query != "" {
 		return s.workspaceSymbols(ctx, req)
 	}
+	if req.Depth < 0 || req.Depth > maxOutlineDepth {
+		return nil, fmt.Errorf("argument 'depth': want 1 to %d levels, got %d (leave it out for the declarations, %d levels)", maxOutlineDepth, req.Depth, defaultOutlineDepth)
+	}
 	path, srv, err := s.fileServer(ctx, req)
 	if err != nil {
 		return nil, err
@@ -40,9 +43,6 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	}
 	if len(tree) == 0 && !ready {
 		return nil, loadingError(srv, s.opts)
-	}
-	if req.Depth < 0 || req.Depth > maxOutlineDepth {
-		return nil, fmt.Errorf("argument 'depth': want 1 to %d levels, got %d (leave it out for the declarations, %d levels)", maxOutlineDepth, req.Depth, defaultOutlineDepth)
 	}
 	depth, raw := defaultOutlineDepth, req.Depth > 0
 	if raw {
@@ -62,9 +62,9 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	}
 	what := "symbols in " + displayPath(req.Root, path)
 	if !raw {
-		what += fmt.Sprintf(" (declarations, %d levels)", depth)
+		what += " (declarations, " + levels(depth) + ")"
 	} else {
-		what += fmt.Sprintf(" (the server's tree, %d levels)", depth)
+		what += " (the server's tree, " + levels(depth) + ")"
 	}
 	res := symbolResult(srv.cfg.Name, all, documentSymbolsCap, what)
 	if n := hidden.total(); n > 0 {
@@ -74,6 +74,14 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 			how = fmt.Sprintf("pass a larger depth (up to %d) to see them", maxOutlineDepth)
 		}
 		res.Summary += fmt.Sprintf("; %d hidden (%s): %s", n, hidden.String(depth), how)
+	}
+	if res.Shown < res.Total {
+		// Nothing pages an outline: say how to reach what is past the cap.
+		how := "pass depth 1 for the top level only, or query to find a name"
+		if raw && depth == 1 {
+			how = "pass query to find a name"
+		}
+		res.Summary += fmt.Sprintf("; entries after line %d are not listed: %s", all[res.Shown-1].Line, how)
 	}
 	return res, nil
 }
@@ -99,4 +107,12 @@ func (s *Supervisor) running(runRoot string) []*server {
 		}
 	}
 	return out
+}
+
+// levels is "1 level" or "N levels".
+func levels(n int) string {
+	if n == 1 {
+		return "1 level"
+	}
+	return fmt.Sprintf("%d levels", n)
 }

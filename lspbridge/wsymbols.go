@@ -13,10 +13,12 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
@@ -66,6 +68,10 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 	}
 	slices.SortFunc(srvs, func(a, b *server) int { return cmp.Compare(a.cfg.Name, b.cfg.Name) })
 	runRoot := canonical(req.Root)
+	var unsearched string
+	if req.File == "" {
+		unsearched = s.unsearched(runRoot, srvs)
+	}
 	var all []rankedSym
 	var names, pending, limited []string
 	for _, srv := range srvs {
@@ -98,13 +104,13 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		for _, in := range infos {
 			p := uriPath(in.Location.URI)
 			s.remember(runRoot, srv, p)
-			col := in.Location.Range.Start.Character + 1
+			line, col := in.Location.Range.Start.Line, in.Location.Range.Start.Character+1
 			if _, err := os.Stat(p); err == nil {
-				col = srv.enc.column(lc.line(p, in.Location.Range.Start.Line), in.Location.Range.Start.Character)
+				line, col = nameStart(lc, srv.enc, p, in.Location.Range, in.Name)
 			}
 			all = append(all, rankedSym{
 				Sym: Sym{Name: in.Name, Kind: symbolKind(in.Kind), Path: displayPath(req.Root, p),
-					Line: in.Location.Range.Start.Line + 1, Col: col, Container: in.ContainerName},
+					Line: line + 1, Col: col, Container: in.ContainerName},
 				library: !workspace.Within(runRoot, p), match: matchRank(in.Name, req.Query)})
 		}
 	}
@@ -127,6 +133,9 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 	var incomplete []string
 	incomplete = append(incomplete, limited...)
 	incomplete = append(incomplete, pending...)
+	if unsearched != "" {
+		incomplete = append(incomplete, unsearched)
+	}
 	if len(incomplete) > 0 {
 		r.Incomplete = strings.Join(incomplete, "; ")
 		r.Summary += "; " + r.Incomplete
@@ -135,6 +144,88 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		r.Summary += "; " + strings.Join(notes, "; ")
 	}
 	return r, nil
+}
+
+// unsearchedShown caps the projects an unsearched note names.
+const unsearchedShown = 5
+
+// unsearched says which projects under runRoot a workspace search did not
+// reach: a root marker (a second go.mod of a monorepo, a pyproject.toml
+// next to a go.mod) whose server is not among srvs, so the answer may
+// miss their symbols. "" when every one was searched. Servers whose
+// binary is missing are left to status.
+func (s *Supervisor) unsearched(runRoot string, srvs []*server) string {
+	var cfgs []*ServerConfig
+	for i := range s.opts.Servers {
+		cfg := &s.opts.Servers[i]
+		if cfg.Disabled {
+			continue
+		}
+		if _, err := exec.LookPath(cfg.Command[0]); err == nil {
+			cfgs = append(cfgs, cfg)
+		}
+	}
+	dirs := markerDirsOf(cfgs, runRoot)
+	var missed []string
+	for _, cfg := range cfgs {
+		for _, dir := range dirs[cfg] {
+			if rel, err := filepath.Rel(runRoot, dir); err == nil && slices.Contains(strings.Split(filepath.ToSlash(rel), "/"), "testdata") {
+				continue // test fixtures, not projects (go build ignores them too)
+			}
+			if !slices.ContainsFunc(srvs, func(srv *server) bool { return srv.cfg.Name == cfg.Name && srv.root == dir }) {
+				missed = append(missed, fmt.Sprintf("%s for %s", cfg.Name, displayRoot(runRoot, dir)))
+			}
+		}
+	}
+	if len(missed) == 0 {
+		return ""
+	}
+	more := ""
+	if len(missed) > unsearchedShown {
+		more = fmt.Sprintf(" and %d more", len(missed)-unsearchedShown)
+		missed = missed[:unsearchedShown]
+	}
+	return fmt.Sprintf("not searched: %s%s (no server runs there yet): pass file (a file of that project) to search it", strings.Join(missed, ", "), more)
+}
+
+// nameSearchLines bounds how far into a declaration nameStart looks for
+// its name.
+const nameSearchLines = 40
+
+// nameStart returns where a workspace symbol's name starts: its 0-based
+// line and 1-based column. typescript-language-server's location is the
+// whole declaration, modifiers and decorators included (`@Component({…})`
+// lines above `export class AppThing`), where the other servers give the
+// name itself; a line and column that do not hold the name would send the
+// next call (line + symbol) to the wrong line. The name's last segment
+// (gopls says Logger.Write) is looked for as a whole word outside quotes
+// from the range's start, within the range; when it is not there, the
+// range's start is kept.
+func nameStart(lc *lineCache, enc encoding, path string, rng Range, name string) (int, int) {
+	start := rng.Start
+	first := lc.line(path, start.Line)
+	col := enc.column(first, start.Character)
+	_, seg := lastSegment(name)
+	if seg == "" {
+		return start.Line, col
+	}
+	last := min(rng.End.Line, start.Line+nameSearchLines)
+	for n := start.Line; n <= last; n++ {
+		text, from := lc.line(path, n), 0
+		if n == start.Line {
+			from = enc.byteOffset(text, start.Character)
+			if strings.HasPrefix(text[from:], seg) {
+				return start.Line, col
+			}
+		}
+		for _, i := range indexAll(text[from:], seg) {
+			at := from + i
+			if boundary(text, at, at+len(seg)) && !quoted(text, at) {
+				return n, utf8.RuneCountInString(text[:at]) + 1
+			}
+		}
+	}
+	return start.Line, col
 }
 
 func noteSuffix(notes []string) string {

@@ -98,21 +98,22 @@ func TestLSPServerDiesWithUs(t *testing.T) {
 	}
 }
 
-// TestLSPDoctor: doctor probes each server by starting it. gopls (real)
-// initializes and names its version; a rust-analyzer on PATH that exits at
-// once is "broken: found but does not start" with its first stderr line.
-// That rust-analyzer is a fake — a shell script printing what the rustup
-// proxy prints when the rust-analyzer component is not installed — since a
-// broken rustup proxy cannot be installed here on purpose.
+// TestLSPDoctor: doctor probes each server by starting it. gopls and
+// clangd (real) initialize and name their versions; a rust-analyzer on
+// PATH that exits at once is "broken: found but does not start" with its
+// first stderr line. That rust-analyzer is a fake — a shell script
+// printing what the rustup proxy prints when the rust-analyzer component
+// is not installed — since a broken rustup proxy cannot be installed here
+// on purpose.
 func TestLSPDoctor(t *testing.T) {
-	testutil.Needs(t, "gopls")
+	testutil.Needs(t, "gopls", "clangd")
 	dir := t.TempDir()
 	bin := t.TempDir()
 	fake := filepath.Join(bin, "rust-analyzer")
 	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho >&2\necho \"error: Unknown binary 'rust-analyzer' in official toolchain 'stable-x86_64-unknown-linux-gnu'.\" >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cfg := writeFile(t, dir, "c.json", `{"lsp":{"servers":[{"name":"pyright","disabled":true},{"name":"typescript-language-server","disabled":true},{"name":"clangd","disabled":true},{"name":"dart","disabled":true}]}}`)
+	cfg := writeFile(t, dir, "c.json", `{"lsp":{"servers":[{"name":"pyright","disabled":true},{"name":"typescript-language-server","disabled":true},{"name":"dart","disabled":true}]}}`)
 	cmd := testBinaryCmd(t.Context(), "doctor", "--root", dir, "--config", cfg)
 	cmd.Env = append(cmd.Env, "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.Output()
@@ -121,6 +122,8 @@ func TestLSPDoctor(t *testing.T) {
 	}
 	for _, re := range []string{
 		`(?m)^  go \(gopls\) +found +/\S+/gopls; initializes in \S+ \(gopls v\d+\.\d+\.\d+\); starts on first use in a root with go.work, go.mod$`,
+		// clangd's version in the short form, not its serverInfo sentence.
+		`(?m)^  c/c\+\+ \(clangd\) +found +/\S+/clangd; initializes in \S+ \(clangd \d+\.\d+\.\d+\); starts on first use in a root with `,
 		`(?m)^  rust \(rust-analyzer\) +broken +` + regexp.QuoteMeta(fake) + ` found but does not start: error: Unknown binary 'rust-analyzer' in official toolchain 'stable-x86_64-unknown-linux-gnu'\.$`,
 	} {
 		if !regexp.MustCompile(re).Match(out) {
