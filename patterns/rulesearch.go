@@ -30,11 +30,11 @@ func SearchRule(ctx context.Context, root string, spec *RuleSpec, opts SearchOpt
 			return nil, err
 		}
 	}
-	files, where, err := listFiles(root, opts.Path, forced)
+	files, where, deps, err := listFiles(root, opts.Path, forced)
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{}
+	res := &SearchResult{Deps: deps}
 	compiled := map[*Language]*Rule{}
 	if forced != nil {
 		r, err := CompileRule(forced, spec)

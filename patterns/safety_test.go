@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -206,5 +207,36 @@ func TestResolveSaysWhenUnchecked(t *testing.T) {
 	r = ResolveResult{EditID: "edit_2", Action: "discard"}
 	if text := r.Text(); strings.Contains(text, "checked") {
 		t.Errorf("a discard talks of checks:\n%s", text)
+	}
+}
+
+// TestSearchSaysDepsNotSearched: a search over a tree with node_modules
+// directories .gitignore does not leave out finds nothing in them and
+// says which were not searched, for a pattern and a rule alike.
+func TestSearchSaysDepsNotSearched(t *testing.T) {
+	dir := t.TempDir()
+	testutil.WriteTree(t, dir, "-- src/a.js --\nawait f();\n-- node_modules/lib/b.js --\nawait g();\n"+
+		"-- pkg/node_modules/x/c.js --\nawait h();\n-- .gitignore --\n/ignored/node_modules/\n-- ignored/node_modules/d.js --\nawait i();\n")
+	res, err := Search(context.Background(), dir, "await $X", SearchOptions{Language: "javascript", Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total != 1 || !slices.Equal(res.Deps, []string{"node_modules", "pkg/node_modules"}) {
+		t.Fatalf("total %d, deps %q; want 1 match and node_modules, pkg/node_modules", res.Total, res.Deps)
+	}
+	spec, err := ParseRule([]byte(`{"pattern": "await $X"}`), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rres, err := SearchRule(context.Background(), dir, spec, SearchOptions{Language: "javascript", Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rres.Total != 1 || !slices.Equal(rres.Deps, res.Deps) {
+		t.Errorf("rule search: total %d, deps %q", rres.Total, rres.Deps)
+	}
+	text := GrepResult{Total: 1, Shown: 1, FilesSearched: 1, FilesMatched: 1, NotSearched: res.Deps}.Text()
+	if !strings.Contains(text, "not searched: 2 node_modules directories (dependencies): node_modules, pkg/node_modules; pass a path inside one") {
+		t.Errorf("text does not say what was not searched:\n%s", text)
 	}
 }

@@ -75,9 +75,13 @@ type FileMatches struct {
 
 // SearchResult is a search's outcome.
 type SearchResult struct {
-	Patterns []*Pattern    // one per language searched, by language id
-	Rules    []*Rule       // for SearchRule instead: one per language, by id
-	Skipped  []string      // languages present but skipped: "lang: why"
+	Patterns []*Pattern // one per language searched, by language id
+	Rules    []*Rule    // for SearchRule instead: one per language, by id
+	Skipped  []string   // languages present but skipped: "lang: why"
+	// Deps are the node_modules directories under the searched path that
+	// were not searched (root-relative; those .gitignore leaves out are
+	// not listed).
+	Deps     []string
 	Files    []FileMatches // files with matches, in path order
 	Searched int           // files whose language was searched
 	Total    int           // matches
@@ -95,11 +99,11 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 			return nil, err
 		}
 	}
-	files, where, err := listFiles(root, opts.Path, forced)
+	files, where, deps, err := listFiles(root, opts.Path, forced)
 	if err != nil {
 		return nil, err
 	}
-	res := &SearchResult{}
+	res := &SearchResult{Deps: deps}
 	compiled, err := compileFor(res, files, forced, pattern, where, opts.CompileOptions)
 	if err != nil {
 		return nil, err
@@ -137,22 +141,25 @@ type searchedFile struct {
 // file itself, or those of the workspace walk below the directory whose
 // language is known (forced, when not nil, keeps only that language's).
 // where is the path relative to the root, for messages.
-func listFiles(root, path string, forced *Language) (files []searchedFile, where string, err error) {
+func listFiles(root, path string, forced *Language) (files []searchedFile, where string, deps []string, err error) {
 	abs, rel, isDir, err := resolvePath(root, path)
 	if err != nil {
-		return nil, "", err
+		return nil, "", nil, err
 	}
 	if !isDir {
 		lang := forced
 		if lang == nil {
 			if lang = LanguageForPath(abs); lang == nil {
-				return nil, "", fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
+				return nil, "", nil, fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
 			}
 		}
-		return []searchedFile{{abs, rel, lang, 0}}, rel, nil
+		return []searchedFile{{abs, rel, lang, 0}}, rel, nil, nil
 	}
 	realRoot, _ := filepath.EvalSymlinks(root)
-	walk(realRoot, abs, func(a, r string, e fs.DirEntry) {
+	workspace.WalkReporting(realRoot, abs, func(a, r string, e fs.DirEntry) error {
+		if e.IsDir() {
+			return nil
+		}
 		l := LanguageForPath(a)
 		if l != nil && (forced == nil || l == forced) {
 			var size int64
@@ -161,8 +168,9 @@ func listFiles(root, path string, forced *Language) (files []searchedFile, where
 			}
 			files = append(files, searchedFile{a, r, l, size})
 		}
-	})
-	return files, rel, nil
+		return nil
+	}, func(r string) { deps = append(deps, r) })
+	return files, rel, deps, nil
 }
 
 // compileFor compiles pattern for the forced language, or for each
@@ -446,16 +454,4 @@ func resolvePath(root, p string) (abs, rel string, isDir bool, err error) {
 		return "", "", false, fmt.Errorf("path %q: %w", p, err)
 	}
 	return abs, rel, info.IsDir(), nil
-}
-
-// walk calls fn for every regular file under dir (a directory inside
-// root), in lexical order, as the workspace walk keeps them (hidden
-// entries, node_modules, symlinks and .gitignore'd paths skipped).
-func walk(root, dir string, fn func(abs, rel string, e fs.DirEntry)) {
-	workspace.Walk(root, dir, func(abs, rel string, e fs.DirEntry) error {
-		if !e.IsDir() {
-			fn(abs, rel, e)
-		}
-		return nil
-	})
 }

@@ -287,6 +287,8 @@ type GrepResult struct {
 	FilesSearched int      `json:"filesSearched" jsonschema_description:"files in a searched language"`
 	FilesMatched  int      `json:"filesMatched" jsonschema_description:"files with at least one match"`
 	Skipped       []string `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
+	// NotSearched are the node_modules directories left out.
+	NotSearched []string `json:"notSearched,omitempty" jsonschema_description:"node_modules directories under path that were not searched (dependencies; those .gitignore leaves out are not listed): pass a path inside one to search it"`
 	// Dump answers the dump option (nothing is searched then).
 	Dump *DumpOut `json:"dump,omitempty" jsonschema_description:"with dump: the tree asked for (nothing was searched)"`
 }
@@ -344,6 +346,15 @@ func (r GrepResult) Text() string {
 	for _, s := range r.Skipped {
 		b.WriteString("skipped " + s + "\n")
 	}
+	if n := len(r.NotSearched); n > 0 {
+		shown := r.NotSearched[:min(n, 3)]
+		more := ""
+		if n > 3 {
+			more = fmt.Sprintf(", and %d more", n-3)
+		}
+		fmt.Fprintf(&b, "not searched: %s (dependencies): %s%s; pass a path inside one to search it\n",
+			plural(n, "node_modules directory"), strings.Join(shown, ", "), more)
+	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
@@ -383,7 +394,7 @@ func (e *engine) grepTool() *rpc.Tool {
 			return GrepResult{}, err
 		}
 		out := GrepResult{ReadAs: readings(res), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
-			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped}
+			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped, NotSearched: res.Deps}
 		if res.Total == 0 && a.Context == "" && a.Selector == "" {
 			for _, p := range res.Patterns {
 				out.OtherReadings = append(out.OtherReadings, readAs(p.OtherReadings())...)
@@ -584,6 +595,9 @@ func plural(n int, noun string) string {
 	}
 	if strings.HasSuffix(noun, "ch") {
 		return fmt.Sprintf("%d %ses", n, noun)
+	}
+	if strings.HasSuffix(noun, "ory") {
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }

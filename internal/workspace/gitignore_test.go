@@ -229,3 +229,38 @@ func TestWalkFromSubdir(t *testing.T) {
 		t.Errorf("Walk outside the root succeeded")
 	}
 }
+
+// TestWalkReportsDeps: node_modules directories are never entered; those
+// .gitignore does not already leave out are reported (nested ones too),
+// and a walk that starts inside one walks it.
+func TestWalkReportsDeps(t *testing.T) {
+	root := t.TempDir()
+	testutil.WriteTree(t, root, "-- .gitignore --\n/web/node_modules/\n-- web/node_modules/a/i.js --\n-- web/src/x.js --\n"+
+		"-- tools/node_modules/b/j.js --\n-- tools/node_modules/b/node_modules/c/k.js --\n-- tools/t.js --\n")
+	var files, deps []string
+	visit := func(_, rel string, d fs.DirEntry) error {
+		if !d.IsDir() {
+			files = append(files, rel)
+		}
+		return nil
+	}
+	if err := WalkReporting(root, root, visit, func(rel string) { deps = append(deps, rel) }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"tools/t.js", "web/src/x.js"}; !slices.Equal(files, want) {
+		t.Errorf("files = %q, want %q", files, want)
+	}
+	if want := []string{"tools/node_modules"}; !slices.Equal(deps, want) {
+		t.Errorf("reported deps = %q, want %q (the ignored web/node_modules is not reported)", deps, want)
+	}
+	files, deps = nil, nil
+	if err := WalkReporting(root, filepath.Join(root, "tools", "node_modules"), visit, func(rel string) { deps = append(deps, rel) }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"tools/node_modules/b/j.js"}; !slices.Equal(files, want) {
+		t.Errorf("files from inside node_modules = %q, want %q", files, want)
+	}
+	if want := []string{"tools/node_modules/b/node_modules"}; !slices.Equal(deps, want) {
+		t.Errorf("reported deps from inside = %q, want %q", deps, want)
+	}
+}

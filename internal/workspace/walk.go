@@ -20,6 +20,14 @@ import (
 // not enter it) or fs.SkipAll (stop; Walk returns nil); any other error
 // stops the walk and is returned. Unreadable directories are skipped.
 func Walk(root, dir string, visit func(abs, rel string, d fs.DirEntry) error) error {
+	return WalkReporting(root, dir, visit, nil)
+}
+
+// WalkReporting is Walk that also tells skippedDeps (when not nil) the
+// root-relative path of every node_modules directory it leaves out, so
+// that a search can say what it did not look at. Hidden and ignored
+// entries are left out silently, as git leaves them out.
+func WalkReporting(root, dir string, visit func(abs, rel string, d fs.DirEntry) error, skippedDeps func(rel string)) error {
 	rel, err := filepath.Rel(root, dir)
 	if err != nil || !(rel == "." || filepath.IsLocal(rel)) {
 		return &fs.PathError{Op: "walk", Path: dir, Err: fs.ErrInvalid}
@@ -37,14 +45,14 @@ func Walk(root, dir string, visit func(abs, rel string, d fs.DirEntry) error) er
 			ig = ig.withFile(filepath.Join(root, filepath.FromSlash(r)), r)
 		}
 	}
-	err = walkDir(dir, rel, ig, visit)
+	err = walkDir(dir, rel, ig, visit, skippedDeps)
 	if err == fs.SkipAll {
 		return nil
 	}
 	return err
 }
 
-func walkDir(abs, rel string, ig ignores, visit func(abs, rel string, d fs.DirEntry) error) error {
+func walkDir(abs, rel string, ig ignores, visit func(abs, rel string, d fs.DirEntry) error, skippedDeps func(string)) error {
 	ig = ig.withFile(abs, rel)
 	entries, err := os.ReadDir(abs)
 	if err != nil {
@@ -62,12 +70,18 @@ func walkDir(abs, rel string, ig ignores, visit func(abs, rel string, d fs.DirEn
 		a := filepath.Join(abs, name)
 		switch {
 		case e.IsDir():
-			if name == "node_modules" || ig.ignored(r, true) {
+			if ig.ignored(r, true) {
+				continue
+			}
+			if name == "node_modules" {
+				if skippedDeps != nil {
+					skippedDeps(r)
+				}
 				continue
 			}
 			switch err := visit(a, r, e); err {
 			case nil:
-				if err := walkDir(a, r, ig, visit); err != nil {
+				if err := walkDir(a, r, ig, visit, skippedDeps); err != nil {
 					return err
 				}
 			case fs.SkipDir:
