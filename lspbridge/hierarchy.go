@@ -342,7 +342,8 @@ type Call struct {
 
 // String is "path:line:col  name  source-line", the name indented two
 // spaces per level beyond the first and, there, related to the line above
-// (caller → callee, or "(subtype of X)").
+// (caller → callee, or "(subtype of X)"); a callee's name is followed by
+// where it is defined.
 func (c Call) String() string {
 	label := c.Name
 	if c.rel == "super" || c.rel == "sub" {
@@ -359,6 +360,11 @@ func (c Call) String() string {
 		case "sub":
 			label += " (subtype of " + c.Via + ")"
 		}
+	}
+	if c.rel == "out" && c.Defined != "" {
+		// Where the callee is, the next place a reader of "what does
+		// this call?" goes.
+		label += " (" + c.Defined + ")"
 	}
 	return fmt.Sprintf("%s:%d:%d  %s%s  %s", c.Path, c.Line, c.Col, strings.Repeat("  ", c.Level-1), label, c.Text)
 }
