@@ -148,39 +148,52 @@ func (p *Pattern) Bound() []string {
 func CheckTemplate(ps []*Pattern, tmpl string) error {
 	for _, p := range ps {
 		bound := p.Bound()
-		has := map[string]bool{}
-		for _, b := range bound {
-			has[strings.TrimLeft(b, "$")] = true
+		name, spelled, ok := unboundIn(tmpl, bound)
+		if !ok {
+			continue
 		}
-		for i := 0; i < len(tmpl); i++ {
-			if tmpl[i] != '$' {
-				continue
-			}
-			j, k := scanMeta(tmpl, i)
-			if k == j {
-				i = j - 1
-				continue
-			}
-			name, spelled := tmpl[j:k], tmpl[i:k]
-			i = k - 1
-			if has[name] {
-				continue
-			}
-			binds := "it binds no metavariable"
-			if len(bound) > 0 {
-				binds = "it binds " + strings.Join(bound, ", ")
-			}
-			where := "the pattern"
-			if len(ps) > 1 {
-				where = "the " + p.Lang.ID + " reading of the pattern"
-			}
-			if name[0] == '_' {
-				return fmt.Errorf("%s captures nothing (a name starting with _ never does), so the rewrite cannot use it; %s", spelled, binds)
-			}
-			return fmt.Errorf("%s is not in %s; %s", spelled, where, binds)
+		where := "the pattern"
+		if len(ps) > 1 {
+			where = "the " + p.Lang.ID + " reading of the pattern"
 		}
+		if name[0] == '_' {
+			return fmt.Errorf("%s captures nothing (a name starting with _ never does), so the rewrite cannot use it; %s", spelled, bindsText(bound))
+		}
+		return fmt.Errorf("%s is not in %s; %s", spelled, where, bindsText(bound))
 	}
 	return nil
+}
+
+// unboundIn finds the first metavariable tmpl names that bound (names as
+// spelled, with their '$'s) lacks: its bare name and its spelling in tmpl.
+func unboundIn(tmpl string, bound []string) (name, spelled string, ok bool) {
+	has := map[string]bool{}
+	for _, b := range bound {
+		has[strings.TrimLeft(b, "$")] = true
+	}
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] != '$' {
+			continue
+		}
+		j, k := scanMeta(tmpl, i)
+		if k == j {
+			i = j - 1
+			continue
+		}
+		if !has[tmpl[j:k]] {
+			return tmpl[j:k], tmpl[i:k], true
+		}
+		i = k - 1
+	}
+	return "", "", false
+}
+
+// bindsText is the end of an unbound-metavariable error.
+func bindsText(bound []string) string {
+	if len(bound) == 0 {
+		return "it binds no metavariable"
+	}
+	return "it binds " + strings.Join(bound, ", ")
 }
 
 // lineIndent is the leading whitespace of the line containing off.

@@ -6,15 +6,10 @@
 package patterns
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"unicode/utf8"
 )
 
 // SearchRule finds the matches of a rule under root. opts.Context and
@@ -79,8 +74,11 @@ func SearchRule(ctx context.Context, root string, spec *RuleSpec, opts SearchOpt
 	}
 	files = kept
 	res.Searched = len(files)
-	results, partial := searchRuleAll(ctx, files, compiled, opts)
-	if err := ctx.Err(); err != nil {
+	stopped := func() bool { return ctx.Err() != nil }
+	results, partial, err := searchFiles(ctx, files, opts, func(p *parser, f searchedFile, maxBytes int64) *FileMatches {
+		return searchFileRule(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, stopped)
+	})
+	if err != nil {
 		return nil, err
 	}
 	res.Partial = partial
@@ -93,57 +91,6 @@ func SearchRule(ctx context.Context, root string, spec *RuleSpec, opts SearchOpt
 	return res, nil
 }
 
-// searchRuleAll is searchAll for rules: largest files first, one parser a
-// worker, stopping at opts.MaxMatches.
-func searchRuleAll(ctx context.Context, files []searchedFile, compiled map[*Language]*Rule, opts SearchOptions) ([]*FileMatches, bool) {
-	maxBytes := opts.MaxFileBytes
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxFileBytes
-	}
-	workers := opts.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	results := make([]*FileMatches, len(files))
-	order := make([]int, len(files))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return files[order[a]].size > files[order[b]].size })
-	var next, done, found atomic.Int64
-	var progressMu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(workers, max(len(files), 1)) {
-		wg.Go(func() {
-			p := newParser()
-			defer p.close()
-			for {
-				if opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) {
-					return
-				}
-				k := int(next.Add(1) - 1)
-				if k >= len(files) || ctx.Err() != nil {
-					return
-				}
-				i := order[k]
-				f := files[i]
-				results[i] = searchFileRule(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, func() bool { return ctx.Err() != nil })
-				if results[i] != nil {
-					found.Add(int64(len(results[i].Matches)))
-				}
-				if d := done.Add(1); opts.Progress != nil && (d%256 == 0 || int(d) == len(files)) {
-					progressMu.Lock()
-					opts.Progress(int(d), len(files))
-					progressMu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
-	partial := opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) && int(next.Load()) < len(files)
-	return results, partial
-}
-
 // searchFileRule reads, filters, parses and matches one file.
 func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bool, stopped func() bool) *FileMatches {
 	src, ok := p.read(abs, maxBytes)
@@ -151,36 +98,14 @@ func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bo
 		return nil
 	}
 	defer p.trim()
-	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 || !utf8.Valid(src) {
+	if !searchable(r.Lang, src, r.literals) {
 		return nil
-	}
-	for _, lit := range r.literals {
-		if !lit.inCode(r.Lang, src) {
-			return nil
-		}
 	}
 	tree, err := p.parse(r.Lang, src, false)
 	if err != nil {
 		return nil
 	}
-	spans := r.findRule(tree, stopped)
-	if len(spans) == 0 {
-		return nil
-	}
-	fm := &FileMatches{Path: rel, Abs: abs, Lang: r.Lang}
-	if keep {
-		fm.Src = bytes.Clone(src)
-	}
-	lines := newLineIndex(src)
-	fm.Matches = make([]Found, len(spans))
-	for i, s := range spans {
-		f := Found{Span: s, From: lines.pos(s.Start), To: lines.pos(s.End), Text: firstLine(src[s.Start:s.End])}
-		for _, c := range s.Captures {
-			f.Captured = append(f.Captured, NamedText{Name: c.Name, Text: clip(string(src[c.Start:c.End]), 1000)})
-		}
-		fm.Matches[i] = f
-	}
-	return fm
+	return fileMatches(r.Lang, abs, rel, src, r.findRule(tree, stopped), keep)
 }
 
 // Bound lists the metavariables a rule binds outside not, as spelled.
@@ -190,33 +115,15 @@ func (r *Rule) Bound() []string { return r.bound }
 // rule does not bind (outside not, which never binds).
 func CheckRuleTemplate(rs []*Rule, tmpl string) error {
 	for _, r := range rs {
-		has := map[string]bool{}
-		for _, b := range r.bound {
-			has[strings.TrimLeft(b, "$")] = true
+		name, spelled, ok := unboundIn(tmpl, r.bound)
+		if !ok {
+			continue
 		}
-		for i := 0; i < len(tmpl); i++ {
-			if tmpl[i] != '$' {
-				continue
-			}
-			j, k := scanMeta(tmpl, i)
-			if k == j {
-				i = j - 1
-				continue
-			}
-			name, spelled := tmpl[j:k], tmpl[i:k]
-			i = k - 1
-			if has[name] {
-				continue
-			}
-			binds := "it binds no metavariable"
-			if len(r.bound) > 0 {
-				binds = "it binds " + strings.Join(r.bound, ", ")
-			}
-			if r.names[name] {
-				return fmt.Errorf("%s is bound only under not in the rule, and not never binds; %s", spelled, binds)
-			}
-			return fmt.Errorf("%s is not in the rule; %s", spelled, binds)
+		binds := bindsText(r.bound)
+		if r.names[name] {
+			return fmt.Errorf("%s is bound only under not in the rule, and not never binds; %s", spelled, binds)
 		}
+		return fmt.Errorf("%s is not in the rule; %s", spelled, binds)
 	}
 	return nil
 }

@@ -216,6 +216,14 @@ func compileFor(res *SearchResult, files []searchedFile, forced *Language, patte
 // each file's matches in files' order. partial says the search stopped at
 // opts.MaxMatches with files left unsearched.
 func searchAll(ctx context.Context, files []searchedFile, compiled map[*Language]*Pattern, opts SearchOptions) (results []*FileMatches, partial bool, err error) {
+	return searchFiles(ctx, files, opts, func(p *parser, f searchedFile, maxBytes int64) *FileMatches {
+		return searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
+	})
+}
+
+// searchFiles runs one per files in parallel as searchAll describes; one
+// reads, parses and matches a file with the worker's parser.
+func searchFiles(ctx context.Context, files []searchedFile, opts SearchOptions, one func(p *parser, f searchedFile, maxBytes int64) *FileMatches) (results []*FileMatches, partial bool, err error) {
 	maxBytes := opts.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
@@ -246,8 +254,7 @@ func searchAll(ctx context.Context, files []searchedFile, compiled map[*Language
 					return
 				}
 				i := order[k]
-				f := files[i]
-				results[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
+				results[i] = one(p, files[i], maxBytes)
 				if results[i] != nil {
 					found.Add(int64(len(results[i].Matches)))
 				}
@@ -301,23 +308,36 @@ func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep b
 		return nil
 	}
 	defer p.trim()
-	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 || !utf8.Valid(src) {
-		return nil // binary, or not UTF-8
-	}
-	for _, lit := range pat.literals {
-		if !lit.inCode(pat.Lang, src) {
-			return nil
-		}
+	if !searchable(pat.Lang, src, pat.literals) {
+		return nil
 	}
 	tree, err := p.parseFor(pat, src)
 	if err != nil {
 		return nil
 	}
-	spans := pat.Find(tree)
+	return fileMatches(pat.Lang, abs, rel, src, pat.Find(tree), keep)
+}
+
+// searchable says whether src is worth parsing: text (no NUL in its first
+// 8000 bytes, valid UTF-8) holding every literal a match needs in code.
+func searchable(lang *Language, src []byte, literals []literal) bool {
+	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 || !utf8.Valid(src) {
+		return false // binary, or not UTF-8
+	}
+	for _, lit := range literals {
+		if !lit.inCode(lang, src) {
+			return false
+		}
+	}
+	return true
+}
+
+// fileMatches makes one file's result from its match spans; nil for none.
+func fileMatches(lang *Language, abs, rel string, src []byte, spans []Span, keep bool) *FileMatches {
 	if len(spans) == 0 {
 		return nil
 	}
-	fm := &FileMatches{Path: rel, Abs: abs, Lang: pat.Lang}
+	fm := &FileMatches{Path: rel, Abs: abs, Lang: lang}
 	if keep {
 		fm.Src = bytes.Clone(src)
 	}
