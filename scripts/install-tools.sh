@@ -128,4 +128,35 @@ fi
 # Nothing to install: ask_user needs only a client that declares elicitation, and the
 # worker tests run workers/testdata/fakeagent.sh with /bin/sh (no agent CLI exists here).
 
+# harness suite (issue 22)
+# The four agent CLIs that cmd/agent-tools' TestHarness drives, each against
+# a scripted model of its own API (internal/scriptedmodel). Pinned, in one
+# folder, not global (their bins would shadow a user's own). Install scripts
+# stay off (they fetch or build things we do not need); the one Claude Code
+# needs runs on its own below.
+AGENT_CLIS_DIR="$ROOT/third_party/npm/agent-clis"
+AGENT_CLIS=(@anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0 @google/gemini-cli@0.61.0 opencode-ai@1.18.33)
+agent_clis_missing=()
+for spec in "${AGENT_CLIS[@]}"; do
+	pkg=${spec%@*} want=${spec##*@}
+	have="$(node -e 'try{console.log(require(process.argv[1]).version)}catch{console.log("")}' \
+		"$AGENT_CLIS_DIR/node_modules/$pkg/package.json" 2>/dev/null || true)"
+	[[ "$have" == "$want" ]] || agent_clis_missing+=("$spec")
+done
+if ((${#agent_clis_missing[@]})); then
+	say "npm install ${agent_clis_missing[*]} into third_party/npm/agent-clis"
+	mkdir -p "$AGENT_CLIS_DIR"
+	# All four at once: a partial install would prune the others (--no-save).
+	quiet npm install --prefix "$AGENT_CLIS_DIR" --no-save --ignore-scripts --no-fund --no-audit "${AGENT_CLIS[@]}"
+	INSTALLED=1
+fi
+# Claude Code's wrapper is a placeholder until its own postinstall copies the
+# platform binary over it; run just that one script (it needs no network).
+CLAUDE_PKG="$AGENT_CLIS_DIR/node_modules/@anthropic-ai/claude-code"
+if [[ -d "$CLAUDE_PKG" ]] && ! "$AGENT_CLIS_DIR/node_modules/.bin/claude" --version >/dev/null 2>&1; then
+	say "link Claude Code's native binary (its postinstall)"
+	(cd "$CLAUDE_PKG" && quiet node install.cjs)
+	INSTALLED=1
+fi
+
 [[ -z "$INSTALLED" ]] || say "done"
