@@ -132,8 +132,8 @@ fi
 # The four agent CLIs that cmd/agent-tools' TestHarness drives, each against
 # a scripted model of its own API (internal/scriptedmodel). Pinned, in one
 # folder, not global (their bins would shadow a user's own). Install scripts
-# stay off (they fetch or build things we do not need); the one Claude Code
-# needs runs on its own below.
+# stay off (they fetch or build things we do not need); the two the CLIs
+# need run on their own below.
 AGENT_CLIS_DIR="$ROOT/third_party/npm/agent-clis"
 AGENT_CLIS=(@anthropic-ai/claude-code@2.1.328 @openai/codex@0.169.0 @google/gemini-cli@0.61.0 opencode-ai@1.18.33)
 agent_clis_missing=()
@@ -150,13 +150,18 @@ if ((${#agent_clis_missing[@]})); then
 	quiet npm install --prefix "$AGENT_CLIS_DIR" --no-save --ignore-scripts --no-fund --no-audit "${AGENT_CLIS[@]}"
 	INSTALLED=1
 fi
-# Claude Code's wrapper is a placeholder until its own postinstall copies the
-# platform binary over it; run just that one script (it needs no network).
-CLAUDE_PKG="$AGENT_CLIS_DIR/node_modules/@anthropic-ai/claude-code"
-if [[ -d "$CLAUDE_PKG" ]] && ! "$AGENT_CLIS_DIR/node_modules/.bin/claude" --version >/dev/null 2>&1; then
-	say "link Claude Code's native binary (its postinstall)"
-	(cd "$CLAUDE_PKG" && quiet node install.cjs)
+# Claude Code's and opencode's wrappers are placeholders until their own
+# postinstall puts the platform binary in place; run just those two scripts
+# (they copy from the platform package; no network).
+agent_cli_postinstall() { # bin package script
+	local bin=$1 pkg=$2 script=$3
+	[[ -d "$AGENT_CLIS_DIR/node_modules/$pkg" ]] || return 0
+	"$AGENT_CLIS_DIR/node_modules/.bin/$bin" --version >/dev/null 2>&1 && return 0
+	say "$pkg: node $script (put the platform binary in place)"
+	(cd "$AGENT_CLIS_DIR/node_modules/$pkg" && quiet node "$script")
 	INSTALLED=1
-fi
+}
+agent_cli_postinstall claude @anthropic-ai/claude-code install.cjs
+agent_cli_postinstall opencode opencode-ai postinstall.mjs
 
 [[ -z "$INSTALLED" ]] || say "done"
