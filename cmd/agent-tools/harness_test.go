@@ -1,0 +1,464 @@
+package main
+
+// The harness suite: agent-tools registered in the four agent CLIs people
+// use (Claude Code, Codex, Gemini CLI, opencode), each CLI run headless
+// against a scripted model of its own wire API (internal/scriptedmodel, the
+// only stand-in: no model runs here), and every assertion made on what the
+// CLI passed to the model. The registration of each CLI is parsed out of
+// the README, so what the README tells a user and what is tested cannot
+// drift apart.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/agent-tools/agent-tools/internal/scriptedmodel"
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// cliKind is one agent CLI.
+type cliKind string
+
+const (
+	claudeCLI   cliKind = "claude"
+	codexCLI    cliKind = "codex"
+	geminiCLI   cliKind = "gemini"
+	opencodeCLI cliKind = "opencode"
+)
+
+var allCLIs = []cliKind{claudeCLI, codexCLI, geminiCLI, opencodeCLI}
+
+func (k cliKind) api() scriptedmodel.API {
+	switch k {
+	case claudeCLI:
+		return scriptedmodel.Anthropic
+	case codexCLI:
+		return scriptedmodel.Responses
+	case geminiCLI:
+		return scriptedmodel.Gemini
+	}
+	return scriptedmodel.Chat
+}
+
+// harnessEnv is what every CLI run of the suite shares.
+type harnessEnv struct {
+	bin     string // the agent-tools binary
+	clis    string // the folder holding the CLIs' executables
+	readme  string // the README's "Registering it with an MCP client" section
+	base    string // a folder for projects and homes, with names of equal length
+	goEnv   map[string]string
+	fakeAgt string // workers/testdata/fakeagent.sh
+	config  string // an agent-tools --config file: eval on /usr/bin/python3
+}
+
+var (
+	harnessOnce   sync.Once
+	harnessShared *harnessEnv
+	harnessErr    error
+)
+
+// cliDir finds the CLIs installed by scripts/install-tools.sh
+// (AGENT_TOOLS_AGENT_CLIS overrides the folder).
+func cliDir() string {
+	if d := os.Getenv("AGENT_TOOLS_AGENT_CLIS"); d != "" {
+		return d
+	}
+	abs, _ := filepath.Abs("../../third_party/npm/agent-clis/node_modules/.bin")
+	return abs
+}
+
+// setupHarness skips (or fails under AGENT_TOOLS_REQUIRE_ALL=1) when a CLI
+// is missing, and builds the binary once for the whole suite.
+func setupHarness(t *testing.T) *harnessEnv {
+	t.Helper()
+	dir := cliDir()
+	testutil.NeedsFunc(t, "the agent CLIs (claude, codex, gemini, opencode)", func() string {
+		var missing []string
+		for _, k := range allCLIs {
+			if _, err := os.Stat(filepath.Join(dir, string(k))); err != nil {
+				missing = append(missing, string(k))
+			}
+		}
+		if len(missing) > 0 {
+			return fmt.Sprintf("%s not in %s", strings.Join(missing, ", "), dir)
+		}
+		return ""
+	})
+	testutil.Needs(t, "go", "node", "gopls", "dlv", "python3")
+	harnessOnce.Do(func() { harnessShared, harnessErr = buildHarness(dir) })
+	if harnessErr != nil {
+		t.Fatal(harnessErr)
+	}
+	return harnessShared
+}
+
+func buildHarness(clis string) (*harnessEnv, error) {
+	base, err := os.MkdirTemp("", "agent-tools-harness-")
+	if err != nil {
+		return nil, err
+	}
+	h := &harnessEnv{clis: clis, base: base, goEnv: map[string]string{}}
+	h.bin = filepath.Join(base, "agent-tools")
+	args := []string{"build"}
+	if _, err := os.Stat("../../third_party/npm/node_modules/tree-sitter-dart/src/parser.c"); err == nil {
+		args = append(args, "-tags", "dart") // as the Makefile builds it
+	}
+	args = append(args, "-o", h.bin, ".")
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	out, err := exec.Command("go", "env", "-json", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT").Output()
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(out, &h.goEnv); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		return nil, err
+	}
+	const heading = "### Registering it with an MCP client\n"
+	i := strings.Index(string(data), heading)
+	if i < 0 {
+		return nil, fmt.Errorf("README has no %q", heading)
+	}
+	h.readme = string(data)[i+len(heading):]
+	if j := strings.Index(h.readme, "\n### "); j >= 0 {
+		h.readme = h.readme[:j]
+	}
+	h.fakeAgt, _ = filepath.Abs("../../workers/testdata/fakeagent.sh")
+	h.config = filepath.Join(base, "agent-tools.json")
+	if err := os.WriteFile(h.config, []byte(`{"eval": {"python": "/usr/bin/python3"}}`), 0o644); err != nil {
+		return nil, err
+	}
+	return h, nil
+}
+
+// A run is one CLI session: its project, home, scripted model and output.
+type cliRun struct {
+	kind    cliKind
+	name    string // for messages: kind and scenario
+	proj    string
+	home    string
+	model   *scriptedmodel.Server
+	serve   []string // extra agent-tools serve arguments
+	stdout  bytes.Buffer
+	stderr  bytes.Buffer
+	exitErr error
+	took    time.Duration
+}
+
+// newRun makes a project from files (a txtar archive) and a home, both
+// under the suite's base folder with names of the same length, so that
+// paths in answers have the same length in every run.
+func (h *harnessEnv) newRun(t *testing.T, kind cliKind, name, files string, script []scriptedmodel.Turn, serve ...string) *cliRun {
+	t.Helper()
+	root, err := os.MkdirTemp(h.base, "run-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &cliRun{kind: kind, name: string(kind) + "/" + name, proj: filepath.Join(root, "proj"), home: filepath.Join(root, "home"), serve: serve}
+	for _, d := range []string{r.proj, r.home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	testutil.WriteTree(t, r.proj, files)
+	if script != nil {
+		r.model, err = scriptedmodel.Start(kind.api(), script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.model.Close() })
+	}
+	return r
+}
+
+// serverEnv is the environment the suite gives agent-tools through each
+// CLI's registration: the Go caches (a fresh HOME would rebuild the
+// standard library for every debug launch) and a PATH with the tools.
+func (h *harnessEnv) serverEnv() map[string]string {
+	return map[string]string{
+		"PATH":        os.Getenv("PATH"),
+		"GOPATH":      h.goEnv["GOPATH"],
+		"GOMODCACHE":  h.goEnv["GOMODCACHE"],
+		"GOCACHE":     h.goEnv["GOCACHE"],
+		"GOFLAGS":     "-mod=mod",
+		"GOTOOLCHAIN": "local",
+	}
+}
+
+// baseEnv is the CLI's environment: a fresh HOME and XDG folders, no
+// inherited credentials or config, offline switches.
+func (r *cliRun) baseEnv(h *harnessEnv) []string {
+	env := []string{
+		"HOME=" + r.home,
+		"XDG_CONFIG_HOME=" + filepath.Join(r.home, ".config"),
+		"XDG_DATA_HOME=" + filepath.Join(r.home, ".local", "share"),
+		"XDG_CACHE_HOME=" + filepath.Join(r.home, ".cache"),
+		"XDG_STATE_HOME=" + filepath.Join(r.home, ".local", "state"),
+		"PATH=" + os.Getenv("PATH"),
+		"TERM=dumb",
+		"NO_COLOR=1",
+		"LANG=C.UTF-8",
+		"TMPDIR=" + os.TempDir(),
+		"PWD=" + r.proj,
+	}
+	for k, v := range h.serverEnv() {
+		if k != "PATH" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}
+
+// readmeBlock returns the first fenced block of lang in the README section
+// whose text contains marker.
+func (h *harnessEnv) readmeBlock(t *testing.T, lang, marker string) string {
+	t.Helper()
+	for _, b := range regexp.MustCompile("(?s)```"+lang+"\n(.*?)```").FindAllStringSubmatch(h.readme, -1) {
+		if strings.Contains(b[1], marker) {
+			return b[1]
+		}
+	}
+	t.Fatalf("README's registration section has no %s block containing %q", lang, marker)
+	return ""
+}
+
+// serveArgv is the README's command with our binary for "agent-tools" and
+// the run's extra serve arguments appended.
+func (h *harnessEnv) serveArgv(t *testing.T, r *cliRun, argv []string) []string {
+	t.Helper()
+	if len(argv) < 2 || argv[0] != "agent-tools" || argv[1] != "serve" {
+		t.Fatalf("README's %s registration does not run agent-tools serve: %q", r.kind, argv)
+	}
+	return append(append([]string{h.bin}, argv[1:]...), r.serve...)
+}
+
+// register writes the CLI's configuration from the README's snippet.
+func (h *harnessEnv) register(t *testing.T, r *cliRun) {
+	t.Helper()
+	switch r.kind {
+	case claudeCLI:
+		h.registerClaude(t, r)
+	case codexCLI:
+		h.registerCodex(t, r)
+	case geminiCLI:
+		h.registerGemini(t, r)
+	case opencodeCLI:
+		h.registerOpencode(t, r)
+	}
+}
+
+func (h *harnessEnv) registerClaude(t *testing.T, r *cliRun) {
+	var line string
+	for _, l := range strings.Split(h.readmeBlock(t, "sh", "claude mcp add agent-tools"), "\n") {
+		if strings.HasPrefix(l, "claude mcp add agent-tools --") {
+			line = l
+			break
+		}
+	}
+	if line == "" {
+		t.Fatal("README has no `claude mcp add agent-tools -- …` line")
+	}
+	before, after, _ := strings.Cut(line, " -- ")
+	words := strings.Fields(before)[1:] // mcp add agent-tools
+	for k, v := range h.serverEnv() {
+		words = append(words, "-e", k+"="+v)
+	}
+	words = append(append(words, "--"), h.serveArgv(t, r, strings.Fields(after))...)
+	cmd := exec.Command(filepath.Join(h.clis, "claude"), words...)
+	cmd.Dir = r.proj
+	cmd.Env = append(r.baseEnv(h), "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("claude %s: %v\n%s", strings.Join(words, " "), err, out)
+	}
+}
+
+func (h *harnessEnv) registerCodex(t *testing.T, r *cliRun) {
+	body := h.readmeBlock(t, "toml", "[mcp_servers.agent-tools]")
+	var c struct {
+		MCPServers map[string]map[string]any `toml:"mcp_servers"`
+	}
+	if _, err := toml.Decode(body, &c); err != nil {
+		t.Fatalf("README's Codex snippet: %v", err)
+	}
+	entry := c.MCPServers["agent-tools"]
+	argv := []string{fmt.Sprint(entry["command"])}
+	for _, a := range entry["args"].([]any) {
+		argv = append(argv, fmt.Sprint(a))
+	}
+	argv = h.serveArgv(t, r, argv)
+	entry["command"], entry["args"], entry["env"] = argv[0], argv[1:], h.serverEnv()
+	cfg := map[string]any{
+		"model":           "scripted",
+		"model_provider":  "scripted",
+		"approval_policy": "never",
+		"sandbox_mode":    "danger-full-access",
+		"model_providers": map[string]any{"scripted": map[string]any{
+			"name": "scripted", "base_url": r.model.URL() + "/v1", "wire_api": "responses", "env_key": "SCRIPTED_API_KEY",
+		}},
+		"mcp_servers": map[string]any{"agent-tools": entry},
+	}
+	var b bytes.Buffer
+	if err := toml.NewEncoder(&b).Encode(cfg); err != nil {
+		t.Fatal(err)
+	}
+	writeConfig(t, filepath.Join(r.home, ".codex", "config.toml"), b.String())
+}
+
+func (h *harnessEnv) registerGemini(t *testing.T, r *cliRun) {
+	var snip struct {
+		MCPServers map[string]map[string]any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal([]byte(h.readmeBlock(t, "json", `"trust"`)), &snip); err != nil {
+		t.Fatalf("README's Gemini snippet: %v", err)
+	}
+	entry := snip.MCPServers["agent-tools"]
+	argv := []string{fmt.Sprint(entry["command"])}
+	for _, a := range entry["args"].([]any) {
+		argv = append(argv, fmt.Sprint(a))
+	}
+	argv = h.serveArgv(t, r, argv)
+	entry["command"], entry["args"], entry["env"] = argv[0], argv[1:], h.serverEnv()
+	settings := map[string]any{
+		"security": map[string]any{
+			"auth":        map[string]any{"selectedType": "gemini-api-key"},
+			"folderTrust": map[string]any{"enabled": false},
+		},
+		"general":    map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+		"telemetry":  map[string]any{"enabled": false},
+		"privacy":    map[string]any{"usageStatisticsEnabled": false},
+		"mcpServers": map[string]any{"agent-tools": entry},
+	}
+	b, _ := json.MarshalIndent(settings, "", "  ")
+	writeConfig(t, filepath.Join(r.home, ".gemini", "settings.json"), string(b))
+}
+
+func (h *harnessEnv) registerOpencode(t *testing.T, r *cliRun) {
+	var cfg map[string]any
+	if err := json.Unmarshal([]byte(h.readmeBlock(t, "json", `"type": "local"`)), &cfg); err != nil {
+		t.Fatalf("README's opencode snippet: %v", err)
+	}
+	entry := cfg["mcp"].(map[string]any)["agent-tools"].(map[string]any)
+	var argv []string
+	for _, a := range entry["command"].([]any) {
+		argv = append(argv, fmt.Sprint(a))
+	}
+	entry["command"], entry["environment"] = h.serveArgv(t, r, argv), h.serverEnv()
+	cfg["provider"] = map[string]any{"scripted": map[string]any{
+		"npm":     "@ai-sdk/openai-compatible",
+		"name":    "scripted",
+		"options": map[string]any{"baseURL": r.model.URL() + "/v1", "apiKey": "scripted"},
+		"models": map[string]any{"scripted": map[string]any{"name": "scripted", "tool_call": true, "attachment": true,
+			"modalities": map[string]any{"input": []string{"text", "image"}, "output": []string{"text"}}}},
+	}}
+	cfg["model"], cfg["small_model"] = "scripted/scripted", "scripted/scripted"
+	cfg["autoupdate"], cfg["share"] = false, "disabled"
+	cfg["permission"] = map[string]any{"edit": "allow", "bash": "allow", "webfetch": "allow"}
+	b, _ := json.MarshalIndent(cfg, "", "  ")
+	writeConfig(t, filepath.Join(r.proj, "opencode.json"), string(b))
+}
+
+func writeConfig(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// command is the headless invocation of the run's CLI, with its env.
+func (h *harnessEnv) command(ctx context.Context, r *cliRun) *exec.Cmd {
+	env := r.baseEnv(h)
+	var cmd *exec.Cmd
+	bin := filepath.Join(h.clis, string(r.kind))
+	switch r.kind {
+	case claudeCLI:
+		cmd = exec.CommandContext(ctx, bin, "-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", "mcp__agent-tools")
+		env = append(env, "ANTHROPIC_BASE_URL="+r.model.URL(), "ANTHROPIC_API_KEY=sk-scripted-model-not-a-key",
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "ENABLE_TOOL_SEARCH=false")
+	case codexCLI:
+		cmd = exec.CommandContext(ctx, bin, "exec", "--json", "--skip-git-repo-check", "-C", r.proj, "go")
+		env = append(env, "CODEX_HOME="+filepath.Join(r.home, ".codex"), "SCRIPTED_API_KEY=scripted")
+	case geminiCLI:
+		cmd = exec.CommandContext(ctx, bin, "-p", "go", "--output-format", "stream-json", "--approval-mode", "yolo")
+		env = append(env, "GEMINI_API_KEY=scripted", "GOOGLE_GEMINI_BASE_URL="+r.model.URL(), "GEMINI_CLI_NO_RELAUNCH=true")
+	case opencodeCLI:
+		cmd = exec.CommandContext(ctx, bin, "run", "--format", "json", "go")
+		env = append(env, "OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1",
+			"OPENCODE_DISABLE_LSP_DOWNLOAD=1", "OPENCODE_DISABLE_DEFAULT_PLUGINS=1")
+	}
+	cmd.Dir = r.proj
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// On a timeout, end the CLI's whole process group (our server with it).
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	return cmd
+}
+
+// run registers agent-tools and runs the CLI until it exits. The bound is
+// generous; the CLI's own signal (its exit after the script's final text)
+// is what ends a good run.
+func (h *harnessEnv) run(t *testing.T, r *cliRun, bound time.Duration) {
+	t.Helper()
+	h.register(t, r)
+	ctx, cancel := context.WithTimeout(context.Background(), bound)
+	defer cancel()
+	cmd := h.command(ctx, r)
+	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
+	start := time.Now()
+	r.exitErr = cmd.Run()
+	r.took = time.Since(start)
+	if cmd.Process == nil {
+		t.Fatalf("%s does not start: %v", r.name, r.exitErr)
+	}
+	// Whatever is left of the group (a server that outlived its CLI).
+	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if dir := os.Getenv("AGENT_TOOLS_HARNESS_DUMP"); dir != "" {
+		r.dump(t, dir)
+	}
+	t.Logf("%s: %d requests, %d of the script's turns served, exit %v, %s", r.name, len(r.model.Requests()), r.model.TurnsServed(), r.exitErr, r.took.Round(time.Second))
+	if ctx.Err() != nil {
+		t.Errorf("%s did not finish within %s (%d turns served); stderr:\n%s", r.name, bound, r.model.TurnsServed(), tail(r.stderr.String(), 3000))
+	}
+}
+
+// dump writes the run's requests and output, for reading by hand.
+func (r *cliRun) dump(t *testing.T, dir string) {
+	d := filepath.Join(dir, strings.ReplaceAll(r.name, "/", "-"))
+	os.MkdirAll(d, 0o755)
+	for i, q := range r.model.Requests() {
+		var pretty bytes.Buffer
+		if json.Indent(&pretty, q.Body, "", " ") != nil {
+			pretty.Write(q.Body)
+		}
+		os.WriteFile(filepath.Join(d, fmt.Sprintf("%03d-turn%d.json", i, q.Turn)), append([]byte(q.Method+" "+q.Path+"\n"), pretty.Bytes()...), 0o644)
+	}
+	os.WriteFile(filepath.Join(d, "stdout"), r.stdout.Bytes(), 0o644)
+	os.WriteFile(filepath.Join(d, "stderr"), r.stderr.Bytes(), 0o644)
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
