@@ -49,8 +49,8 @@ func TestREADMEClientConfigs(t *testing.T) {
 	for _, m := range regexp.MustCompile("`((?:claude|codex) mcp add [^`]*)`").FindAllStringSubmatch(section, -1) {
 		snippets = append(snippets, shellSnippets(t, m[1])...)
 	}
-	if len(snippets) < 8 {
-		t.Fatalf("found %d snippets in the section, want the 8 it shows (2 claude, 1 codex command, 5 configs)", len(snippets))
+	if len(snippets) < 9 {
+		t.Fatalf("found %d snippets in the section, want the 9 it shows (2 claude, 1 codex command, 6 configs)", len(snippets))
 	}
 	for _, sn := range snippets {
 		t.Run(sn.what, func(t *testing.T) {
@@ -111,6 +111,7 @@ func jsonSnippet(t *testing.T, body string) clientSnippet {
 		Command string            `json:"command"`
 		Args    []string          `json:"args"`
 		Env     map[string]string `json:"env,omitempty"`
+		Trust   bool              `json:"trust,omitempty"` // Gemini CLI's settings.json
 	}
 	switch {
 	case top["mcpServers"] != nil: // Claude Code's .mcp.json, Cursor
@@ -123,7 +124,10 @@ func jsonSnippet(t *testing.T, body string) clientSnippet {
 			t.Fatalf("no stdio agent-tools entry in mcpServers: %+v", c)
 		}
 		what := "cursor mcp.json"
-		if e.Type != "" {
+		switch {
+		case e.Trust:
+			what = "gemini settings.json"
+		case e.Type != "":
 			what = "claude .mcp.json"
 		}
 		return clientSnippet{what: what, argv: append([]string{e.Command}, e.Args...)}
@@ -145,6 +149,7 @@ func jsonSnippet(t *testing.T, body string) clientSnippet {
 				Command     []string          `json:"command"`
 				Enabled     bool              `json:"enabled"`
 				Environment map[string]string `json:"environment,omitempty"`
+				Timeout     int               `json:"timeout,omitempty"` // milliseconds
 			} `json:"mcp"`
 		}
 		decodeStrict(t, body, &c)
