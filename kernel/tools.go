@@ -16,18 +16,14 @@ import (
 	"github.com/rs/zerolog"
 )
 
-const evalDescription = `Run a Python or JavaScript cell in a persistent kernel: variables, imports and loaded data survive between calls, like a notebook. Not for parallel use.
-
-The last expression is returned (a trailing ; suppresses it); display(obj) shows objects; a pandas DataFrame comes back as a markdown table; matplotlib figures come back as PNG images. IPython idioms work: %pip install, %cd, %pwd, %env, !cmd, x = !cmd, %%bash, %%timeit, %timeit, %%time, %%writefile; a shell command that exits non-zero makes the cell an error that gives its exit status. The first cell of a kernel says which interpreter runs it (the project's .venv/venv or poetry env, else python3 on PATH); a cell of just %kernel asks again and lists the other interpreters found. In Python, tool(name, args) calls the harness's own tools (await tool(...) in JavaScript) and returns their text. The cell's time budget counts only time spent busy (not waiting on tool()); on timeout the cell is interrupted and its output so far returned. input() is not available.
-
-Example: {"code": "import pandas as pd\ndf = pd.read_csv('data.csv')\ndf.describe()", "description": "load the sales data and summarize it"}
-Example: {"code": "const r = await fetch('http://localhost:8080/health'); r.status", "description": "check the local server health endpoint", "language": "javascript"}`
+const evalDescription = `Run a Python or JavaScript cell in a persistent kernel: variables and imports survive between calls, like a notebook. The last expression is the result; matplotlib figures come back as images, DataFrames as tables. IPython idioms work (%pip install, !cmd, %%bash). tool(name, args) calls this server's tools. A cell is interrupted after its time budget (4 min busy by default) and its output so far returned.
+Example: {"code": "import pandas as pd\ndf = pd.read_csv('data.csv')\ndf.describe()", "description": "load the sales data and summarize it"}`
 
 type evalArgs struct {
-	Code        string `json:"code" jsonschema_description:"the cell: Python (default) or JavaScript source; the last expression is the result"`
-	Description string `json:"description" jsonschema:"minLength=1" jsonschema_description:"what the cell does, in 5 to 10 words; echoed as the result's label (a longer one is cut to 10 words)"`
+	Code        string `json:"code" jsonschema_description:"the cell's source"`
+	Description string `json:"description" jsonschema:"minLength=1" jsonschema_description:"what the cell does, in 5 to 10 words"`
 	Language    string `json:"language,omitempty" jsonschema:"enum=python,enum=javascript" jsonschema_description:"python (default) or javascript"`
-	Reset       bool   `json:"reset,omitempty" jsonschema_description:"discard the interpreter and its state and start clean before running the cell"`
+	Reset       bool   `json:"reset,omitempty" jsonschema_description:"start a clean interpreter first"`
 }
 
 type evalTool struct {
