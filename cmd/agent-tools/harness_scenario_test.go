@@ -365,7 +365,10 @@ func (h *harnessEnv) planSurfaceRun(t *testing.T) {
 
 // longCallsRun has the model make two long calls at once: a vibe_wait on a
 // worker that takes 90 s and a 70 s eval. Both must reach the model as our
-// answers, not as the CLI's timeout.
+// answers, not as the CLI's timeout. opencode is registered without the
+// README's "timeout", so its default applies (a call ends after 60 s
+// without a progress notification): what keeps these calls alive there is
+// our progress, every ≤10 s. Codex runs with the README's snippet.
 func (h *harnessEnv) longCallsRun(t *testing.T, k cliKind) {
 	script := []scriptedmodel.Turn{
 		{Calls: []scriptedmodel.Call{{Tool: "vibe_spawn", Args: json.RawMessage(`{"brief":"slow job","label":"slow","tier":"fast"}`)}}},
@@ -376,6 +379,7 @@ func (h *harnessEnv) longCallsRun(t *testing.T, k cliKind) {
 		{Text: "That is all."},
 	}
 	r := h.newRun(t, k, "long", harnessProject, script, "--vibe", "--worker", "fast=sleep 90; exec /bin/sh "+h.fakeAgt)
+	r.defaultTimeout = k == opencodeCLI
 	h.run(t, r, 5*time.Minute)
 	for i, want := range []string{"done: slow job", "slept 70 s"} {
 		res, ok := r.model.Result(1, i)

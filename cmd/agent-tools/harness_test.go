@@ -150,16 +150,19 @@ func buildHarness(clis string) (*harnessEnv, error) {
 
 // A run is one CLI session: its project, home, scripted model and output.
 type cliRun struct {
-	kind    cliKind
-	name    string // for messages: kind and scenario
-	proj    string
-	home    string
-	model   *scriptedmodel.Server
-	serve   []string // extra agent-tools serve arguments
-	stdout  bytes.Buffer
-	stderr  bytes.Buffer
-	exitErr error
-	took    time.Duration
+	kind  cliKind
+	name  string // for messages: kind and scenario
+	proj  string
+	home  string
+	model *scriptedmodel.Server
+	serve []string // extra agent-tools serve arguments
+	// defaultTimeout registers without the README's call timeout (opencode's
+	// "timeout"), to see what the CLI's own default does to a long call.
+	defaultTimeout bool
+	stdout         bytes.Buffer
+	stderr         bytes.Buffer
+	exitErr        error
+	took           time.Duration
 }
 
 // newRun makes a project from files (a txtar archive) and a home, both
@@ -360,6 +363,9 @@ func (h *harnessEnv) registerOpencode(t *testing.T, r *cliRun) {
 		argv = append(argv, fmt.Sprint(a))
 	}
 	entry["command"], entry["environment"] = h.serveArgv(t, r, argv), h.serverEnv()
+	if r.defaultTimeout {
+		delete(entry, "timeout")
+	}
 	cfg["provider"] = map[string]any{"scripted": map[string]any{
 		"npm":     "@ai-sdk/openai-compatible",
 		"name":    "scripted",
