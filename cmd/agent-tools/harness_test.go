@@ -18,7 +18,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -64,12 +63,6 @@ type harnessEnv struct {
 	config  string // an agent-tools --config file: eval on /usr/bin/python3
 }
 
-var (
-	harnessOnce   sync.Once
-	harnessShared *harnessEnv
-	harnessErr    error
-)
-
 // cliDir finds the CLIs installed by scripts/install-tools.sh
 // (AGENT_TOOLS_AGENT_CLIS overrides the folder).
 func cliDir() string {
@@ -81,7 +74,7 @@ func cliDir() string {
 }
 
 // setupHarness skips (or fails under AGENT_TOOLS_REQUIRE_ALL=1) when a CLI
-// is missing, and builds the binary once for the whole suite.
+// is missing, and builds the binary for the test's runs.
 func setupHarness(t *testing.T) *harnessEnv {
 	t.Helper()
 	dir := cliDir()
@@ -98,11 +91,16 @@ func setupHarness(t *testing.T) *harnessEnv {
 		return ""
 	})
 	testutil.Needs(t, "go", "node", "gopls", "dlv", "python3")
-	harnessOnce.Do(func() { harnessShared, harnessErr = buildHarness(dir) })
-	if harnessErr != nil {
-		t.Fatal(harnessErr)
+	h, err := buildHarness(dir)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return harnessShared
+	t.Cleanup(func() {
+		if os.Getenv("AGENT_TOOLS_HARNESS_DUMP") == "" {
+			os.RemoveAll(h.base)
+		}
+	})
+	return h
 }
 
 func buildHarness(clis string) (*harnessEnv, error) {
@@ -112,13 +110,12 @@ func buildHarness(clis string) (*harnessEnv, error) {
 	}
 	h := &harnessEnv{clis: clis, base: base, goEnv: map[string]string{}}
 	h.bin = filepath.Join(base, "agent-tools")
-	args := []string{"build"}
-	if _, err := os.Stat("../../third_party/npm/node_modules/tree-sitter-dart/src/parser.c"); err == nil {
-		args = append(args, "-tags", "dart") // as the Makefile builds it
-	}
-	args = append(args, "-o", h.bin, ".")
-	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	if bin := os.Getenv("AGENT_TOOLS_HARNESS_BIN"); bin != "" {
+		// A binary built elsewhere (another branch), to see what its
+		// answers look like to each CLI's model.
+		h.bin = bin
+	} else if err := buildBinary(h.bin); err != nil {
+		return nil, err
 	}
 	out, err := exec.Command("go", "env", "-json", "GOPATH", "GOMODCACHE", "GOCACHE", "GOROOT").Output()
 	if err != nil {
@@ -146,6 +143,20 @@ func buildHarness(clis string) (*harnessEnv, error) {
 		return nil, err
 	}
 	return h, nil
+}
+
+// buildBinary builds agent-tools into bin, with the Dart grammar when its
+// sources are there, as the Makefile does.
+func buildBinary(bin string) error {
+	args := []string{"build"}
+	if _, err := os.Stat("../../third_party/npm/node_modules/tree-sitter-dart/src/parser.c"); err == nil {
+		args = append(args, "-tags", "dart")
+	}
+	args = append(args, "-o", bin, ".")
+	if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+		return fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return nil
 }
 
 // A run is one CLI session: its project, home, scripted model and output.
