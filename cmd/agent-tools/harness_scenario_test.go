@@ -197,8 +197,10 @@ func (h *harnessEnv) scenarioRun(t *testing.T, k cliKind, ours map[string]string
 			t.Errorf("%s: %s: the model got no image; it saw:\n%s", r.name, c.name, tail(text, 600))
 		}
 		if o, ok := ours[c.name]; ok && !c.noSize && (k == claudeCLI || k == codexCLI) {
-			modelChars += len(stripEnvelope(k, text))
+			n := len(stripEnvelope(k, text))
+			modelChars += n
 			ourChars += len(o)
+			t.Logf("%s: %s: the model read %d characters for our %d", r.name, c.name, n, len(o))
 		}
 	}
 	if k == claudeCLI || k == codexCLI {
@@ -214,12 +216,19 @@ func (h *harnessEnv) scenarioRun(t *testing.T, k cliKind, ours map[string]string
 // codexEnvelope is the header Codex puts before every MCP result it shows.
 var codexEnvelope = regexp.MustCompile(`^Wall time: [0-9.]+ seconds\nOutput:\n`)
 
+// claudeImageNote is the text part Claude Code adds after each image of a
+// result: where it saved the image.
+var claudeImageNote = regexp.MustCompile(`\n?\[Image: source: [^\]\n]*\]`)
+
 // stripEnvelope removes a CLI's fixed wrapping of a result, so sizes
-// compare what came from us: Codex's "Wall time: …\nOutput:\n" header.
-// Claude Code adds nothing.
+// compare what came from us: Codex's "Wall time: …\nOutput:\n" header, and
+// Claude Code's "[Image: source: PATH]" note after each image.
 func stripEnvelope(k cliKind, text string) string {
-	if k == codexCLI {
+	switch k {
+	case codexCLI:
 		return codexEnvelope.ReplaceAllString(text, "")
+	case claudeCLI:
+		return claudeImageNote.ReplaceAllString(text, "")
 	}
 	return text
 }
