@@ -51,8 +51,9 @@ var manyLines = func() string {
 }()
 
 // scenarioProject adds to harnessProject what the scenario needs: a program
-// that panics inside the standard library (so the debugger stops below
-// frames that are not ours) and a file with 1,200 matches.
+// that says whether it sees an API key and then panics inside the standard
+// library (so the debugger stops below frames that are not ours), and a
+// file with 1,200 matches.
 var scenarioProject = harnessProject + `
 -- cmd/boom/main.go --
 package main
@@ -65,6 +66,7 @@ import (
 
 func main() {
 	n := len(os.Args) - 2 // -1 when run without arguments
+	fmt.Println("API key visible:", os.Getenv("ANTHROPIC_API_KEY") != "")
 	fmt.Println(strings.Repeat("x", n))
 }
 -- many.py --
@@ -99,6 +101,8 @@ var scenario = []scenarioCall{
 	{name: "debug launch", tool: "debug", args: `{"op":"launch","program":"cmd/boom"}`},
 	{name: "debug continue", tool: "debug", args: `{"op":"continue"}`,
 		want: []string{"current frame: the first in your code", "below the top"}},
+	{name: "debug output, credentials", tool: "debug", args: `{"op":"output"}`,
+		only: []cliKind{claudeCLI}, want: []string{"API key visible: false"}, refuse: []string{"API key visible: true"}},
 	{name: "debug terminate", tool: "debug", args: `{"op":"terminate"}`},
 	{name: "eval figure", tool: "eval", args: `{"code":` + jsonString(plotCell) + `,"description":"plot a small line chart of squares"}`,
 		image: true},
@@ -304,7 +308,7 @@ func (h *harnessEnv) referenceTexts(t *testing.T, calls []scenarioCall) map[stri
 	cmd := exec.CommandContext(ctx, h.bin, append([]string{"serve", "--log-level", "warn"}, r.serve...)...)
 	cmd.Dir = r.proj
 	cmd.Env = r.baseEnv(h)
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = t.Output()
 	client := mcp.NewClient(&mcp.Implementation{Name: "harness-reference", Version: "v0"}, &mcp.ClientOptions{
 		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil

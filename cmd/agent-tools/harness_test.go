@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -61,6 +62,7 @@ type harnessEnv struct {
 	goEnv   map[string]string
 	fakeAgt string // workers/testdata/fakeagent.sh
 	config  string // an agent-tools --config file: eval on /usr/bin/python3
+	runs    atomic.Int32
 }
 
 // cliDir finds the CLIs installed by scripts/install-tools.sh
@@ -181,8 +183,8 @@ type cliRun struct {
 // paths in answers have the same length in every run.
 func (h *harnessEnv) newRun(t *testing.T, kind cliKind, name, files string, script []scriptedmodel.Turn, serve ...string) *cliRun {
 	t.Helper()
-	root, err := os.MkdirTemp(h.base, "run-")
-	if err != nil {
+	root := filepath.Join(h.base, fmt.Sprintf("run-%03d", h.runs.Add(1)))
+	if err := os.Mkdir(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r := &cliRun{kind: kind, name: string(kind) + "/" + name, proj: filepath.Join(root, "proj"), home: filepath.Join(root, "home"), serve: serve}
@@ -193,8 +195,8 @@ func (h *harnessEnv) newRun(t *testing.T, kind cliKind, name, files string, scri
 	}
 	testutil.WriteTree(t, r.proj, files)
 	if script != nil {
-		r.model, err = scriptedmodel.Start(kind.api(), script)
-		if err != nil {
+		var err error
+		if r.model, err = scriptedmodel.Start(kind.api(), script); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { r.model.Close() })
