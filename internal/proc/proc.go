@@ -32,10 +32,10 @@ const stderrLinger = 250 * time.Millisecond
 
 // Spec describes a child process.
 type Spec struct {
-	Name       string     // short label for errors, e.g. "gopls"; default: base of Path
-	Path       string     // resolved with exec.LookPath when not absolute
-	Args       []string   // arguments after argv[0] (which is Path)
-	Dir        string     // working directory; "" means ours
+	Name string   // short label for errors, e.g. "gopls"; default: base of Path
+	Path string   // resolved with exec.LookPath when not absolute
+	Args []string // arguments after argv[0] (which is Path)
+	Dir  string   // working directory; "" means ours
 	// Env is the child's environment (nil: ours), less the variables that
 	// look like credentials (see IsCredential and EnvPolicy).
 	Env []string
@@ -43,9 +43,9 @@ type Spec struct {
 	// look like ones: exact names or prefixes followed by "*"
 	// ("ANTHROPIC_*"). A worker's agent CLI needs its own key.
 	Credentials []string
-	ExtraFiles []*os.File // become fd 3, 4, ... in the child; the caller closes its copies after Start
-	Stdin      bool       // true: a pipe available via Process.Stdin(); false: /dev/null
-	Stdout     bool       // true: a pipe via Process.Stdout(); false: /dev/null (never our stdout)
+	ExtraFiles  []*os.File // become fd 3, 4, ... in the child; the caller closes its copies after Start
+	Stdin       bool       // true: a pipe available via Process.Stdin(); false: /dev/null
+	Stdout      bool       // true: a pipe via Process.Stdout(); false: /dev/null (never our stdout)
 	// StderrTail is how many bytes of stderr to keep; 0 (or less) means 64 KiB. Stderr
 	// is always captured, never inherited, and drained continuously so that
 	// a chatty child never blocks on a full pipe.
