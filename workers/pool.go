@@ -210,16 +210,18 @@ func (p *Pool) startLocked(w *worker, root string) {
 		"AGENT_TOOLS_WORKER_TIER="+w.tier,
 		"AGENT_TOOLS_WORKER_ATTEMPT="+strconv.Itoa(a.n),
 	)
+	creds := credentialsFor(p.cfg.Commands[w.tier])
 	pr, err := proc.Start(proc.Spec{
-		Name:       "worker " + w.id,
-		Path:       "/bin/sh",
-		Args:       []string{"-c", shellCommand(p.cfg.Commands[w.tier])},
-		Dir:        root,
-		Env:        env,
-		Stdin:      true,
-		Stdout:     true,
-		StderrTail: p.cfg.LogBytes,
-		Timeouts:   &stopTimeouts,
+		Name:        "worker " + w.id,
+		Path:        "/bin/sh",
+		Args:        []string{"-c", shellCommand(p.cfg.Commands[w.tier])},
+		Dir:         root,
+		Env:         env,
+		Credentials: creds, // its agent CLI's own key; see credentials.go
+		Stdin:       true,
+		Stdout:      true,
+		StderrTail:  p.cfg.LogBytes,
+		Timeouts:    &stopTimeouts,
 	})
 	if err != nil {
 		a.state, a.exit, a.ended = Failed, err.Error(), time.Now()
@@ -229,6 +231,9 @@ func (p *Pool) startLocked(w *worker, root string) {
 	}
 	a.proc = pr
 	p.log.Info().Str("worker", w.id).Str("tier", w.tier).Int("attempt", a.n).Int("pid", pr.Pid()).Msg("worker started")
+	if len(creds) > 0 {
+		p.log.Debug().Str("worker", w.id).Strs("credentials", creds).Msg("the worker's agent CLI may inherit these credentials")
+	}
 	go feed(pr.Stdin(), w.fullBrief())
 	go p.monitor(w.id, a)
 }

@@ -31,6 +31,10 @@ type Result struct {
 	Elapsed   time.Duration
 }
 
+// StderrTail returns the last n lines of Stderr, as [Process.StderrTail]
+// does.
+func (r Result) StderrTail(n int) string { return lastLines(r.Stderr, n) }
+
 // Ended says how a child run by [Output] ended when it did not exit with
 // status 0. It is the error Output returns then.
 type Ended struct {

@@ -306,8 +306,11 @@ func (p *Process) StderrExcerpt(head, tail int) string {
 	return p.stderr.excerpt(head, tail)
 }
 
-func (p *Process) stderrTail(n int) string {
-	s := p.stderr.String()
+func (p *Process) stderrTail(n int) string { return lastLines(p.stderr.String(), n) }
+
+// lastLines returns s's last n lines, surrounding whitespace trimmed; all
+// of s when n <= 0.
+func lastLines(s string, n int) string {
 	if n <= 0 {
 		return s
 	}
