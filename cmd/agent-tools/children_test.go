@@ -120,3 +120,26 @@ func TestNoCheckerSurvivesSIGKILL(t *testing.T) {
 		}
 	}
 }
+
+// TestREADMEEnvExample: the env section shown in the README is one the
+// decoder takes.
+func TestREADMEEnvExample(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, `{"env":`) {
+			line = l
+		}
+	}
+	var sections map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(line), &sections); err != nil {
+		t.Fatalf("the README's env example %q: %v", line, err)
+	}
+	pass, err := parseEnvSection(sections["env"])
+	if err != nil || len(pass) == 0 {
+		t.Errorf("the README's env example: %v, %v", pass, err)
+	}
+}
