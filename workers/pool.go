@@ -332,13 +332,9 @@ func readLines(r io.Reader, line func(string)) {
 	}
 }
 
-func exitText(err error) string {
-	s := err.Error()
-	if i := strings.LastIndex(s, ": "); i >= 0 {
-		s = s[i+2:] // "worker w1 (pid 12): exit status 3" → "exit status 3"
-	}
-	return s
-}
+// exitText says how an attempt's process ended: "exit status 3",
+// "killed by signal SIGSEGV (segmentation fault)".
+func exitText(err error) string { return proc.Describe(err) }
 
 // lookup returns the worker with id.
 func (p *Pool) lookup(id string) (*worker, error) {
