@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -141,5 +142,40 @@ func TestREADMEEnvExample(t *testing.T) {
 	pass, err := parseEnvSection(sections["env"])
 	if err != nil || len(pass) == 0 {
 		t.Errorf("the README's env example: %v, %v", pass, err)
+	}
+}
+
+// TestDebuggeeWithoutCredentials: a program launched under the debugger
+// (debugpy's adapter, started through proc, starts it) does not see the
+// credentials in our environment either.
+func TestDebuggeeWithoutCredentials(t *testing.T) {
+	needsEvalTools(t)
+	testutil.NeedsFunc(t, "debugpy for "+evalPython, func() string {
+		if out, err := exec.Command(evalPython, "-c", "import debugpy").CombinedOutput(); err != nil {
+			return string(out)
+		}
+		return ""
+	})
+	t.Setenv("FOO_API_KEY", "sekrit-1")
+	t.Setenv("CLAUDE_CODE_MESSAGING_TOKEN", "sekrit-2")
+	t.Setenv("GOFLAGS", "-mod=mod")
+	root := faultsRealPath(t, t.TempDir())
+	testutil.WriteTree(t, root, `-- requirements.txt --
+-- app.py --
+import os
+print("seen:", sorted(k for k in os.environ if k in ("FOO_API_KEY", "CLAUDE_CODE_MESSAGING_TOKEN", "GOFLAGS")))
+`)
+	cfg := writeFile(t, t.TempDir(), "config.json", `{"eval":{"python":"`+evalPython+`"}}`)
+	e := &faultsEnv{root: root}
+	e.s = startServer(t, "--root", root, "--config", cfg)
+	e.s.initialize()
+	if r, text := e.call(t, "debug", map[string]any{"op": "launch", "program": "app.py"}); r.Result.IsError {
+		t.Fatalf("launch: %s", text)
+	}
+	out := e.until(t, "debug", map[string]any{"op": "output"}, func(r callResult, text string) bool {
+		return strings.Contains(text, "seen:")
+	})
+	if !strings.Contains(out, "seen: ['GOFLAGS']") {
+		t.Errorf("the debuggee's output, want it to see GOFLAGS only:\n%s", out)
 	}
 }
