@@ -133,6 +133,9 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 	}
 	ds, _ = errorsAndWarnings(ds)
 	how := strings.Join(cfg.Checker, " ") + where
+	if res.StdoutCut || res.StderrCut {
+		how += fmt.Sprintf(" (its output passed %d MiB: the rest was not read, so diagnostics may be missing)", checkerOutputCap>>20)
+	}
 	if cfg.Name == "gopls" {
 		// go vet reports one type error per package it cannot type-check
 		// (an external test package: only its first), and a package whose

@@ -28,6 +28,7 @@ type Result struct {
 	Stdout    []byte // at most the limit given to Output
 	StdoutCut bool   // more was printed than Stdout holds (the rest was read and dropped)
 	Stderr    string // the end of stderr, Spec.StderrTail bytes of it
+	StderrCut bool   // stderr was longer: its start was dropped
 	Elapsed   time.Duration
 }
 
@@ -171,6 +172,7 @@ func Output(ctx context.Context, spec Spec, timeout time.Duration, limit int) (R
 	p.stdout.Close()
 	<-p.Done()
 	res.Stderr = p.StderrTail(0)
+	res.StderrCut = p.stderr.cut()
 	res.Elapsed = time.Since(start)
 
 	if stopped != nil {

@@ -187,3 +187,18 @@ func TestOutputStartError(t *testing.T) {
 		t.Errorf("LookPath(sh) = %q, %v", p, err)
 	}
 }
+
+func TestOutputStderrCut(t *testing.T) {
+	testutil.Needs(t, "sh", "head")
+	res, err := proc.Output(t.Context(), proc.Spec{Path: "sh", Args: []string{"-c", "head -c 5000 /dev/zero | tr '\\0' 'x' >&2"}, StderrTail: 1000}, time.Minute, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.StderrCut || len(res.Stderr) > 1000 {
+		t.Errorf("stderr of 5000 bytes kept in 1000: cut %v, kept %d", res.StderrCut, len(res.Stderr))
+	}
+	res, _ = proc.Output(t.Context(), proc.Spec{Path: "sh", Args: []string{"-c", "echo short >&2"}, StderrTail: 1000}, time.Minute, 0)
+	if res.StderrCut {
+		t.Error("a short stderr is reported cut")
+	}
+}

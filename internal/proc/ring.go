@@ -51,6 +51,13 @@ func (r *ring) Write(b []byte) (int, error) {
 	return n, nil
 }
 
+// cut reports whether bytes were dropped from the front.
+func (r *ring) cut() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped
+}
+
 // String returns the kept bytes. When bytes were dropped, the cut-off first
 // line is trimmed, provided a whole line remains after it.
 func (r *ring) String() string {
