@@ -48,6 +48,7 @@ type config struct {
 	record       string
 	configFile   string
 	sections     map[string]json.RawMessage // --config FILE, per capability
+	envPass      []string                   // --config's env.pass: credentials children inherit
 	logLevel     zerolog.Level
 	log          zerolog.Logger // set by serve and call before attaching; the zero Logger discards
 	args         []string       // positional arguments left after the flags
@@ -182,6 +183,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*config, error) {
 	cfg.root = abs
 	if cfg.configFile != "" {
 		if cfg.sections, err = loadConfigFile(cfg.configFile); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+		if cfg.envPass, err = parseEnvSection(cfg.sections["env"]); err != nil {
 			return nil, fmt.Errorf("--config: %w", err)
 		}
 	}
