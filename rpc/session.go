@@ -86,12 +86,6 @@ func (s *Session) CanCallTools() bool {
 	return s.client.callTool
 }
 
-func (s *Session) visibility() Visibility {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.visibilityLocked()
-}
-
 func (s *Session) visibilityLocked() Visibility {
 	return Visibility{Surface: s.mode.Surface, Vibe: s.mode.Vibe, Elicitation: s.client.elicitation}
 }
