@@ -39,10 +39,6 @@ func OutputBudget(ctx context.Context) int {
 	return DefaultOutputBudget
 }
 
-// budgetHint is how the model (or the person behind it) gets what a cut
-// left out.
-const budgetHint = `narrow the call (a smaller path, a more specific pattern or query, a lower max_results) or raise the budget (serve --max-output-bytes N, or maxOutputBytes in initialize's capabilities.experimental["agent-tools"])`
-
 // cutResult cuts every text block of res longer than budget (see
 // cutText). It copies the content slice before changing it, and does
 // nothing, allocating nothing, when every text fits.
@@ -74,7 +70,7 @@ func cutText(text string, budget int) string {
 	// The note's length with the largest numbers it can hold, so that
 	// the head chosen for it leaves room for the real note (and for the
 	// newline that ends a partial first line).
-	room := budget - len(cutNote(total, total, len(text), true)) - 1
+	room := budget - len(cutNote(total, total, len(text), budget, true)) - 1
 	if room < 0 {
 		room = 0
 	}
@@ -101,14 +97,15 @@ func cutText(text string, budget int) string {
 	if partial {
 		leftBytes++ // the newline added after the partial line is ours
 	}
-	return head + cutNote(total-kept, total, leftBytes, partial)
+	return head + cutNote(total-kept, total, leftBytes, budget, partial)
 }
 
-// cutNote is the last line of a cut text.
-func cutNote(lines, total, bytes int, partial bool) string {
+// cutNote is the last line of a cut text: what was left out, and how to
+// get it (narrow the call, or raise the budget, naming both options).
+func cutNote(lines, total, bytes, budget int, partial bool) string {
 	what := fmt.Sprintf("%d of %d lines (%d bytes)", lines, total, bytes)
 	if partial {
 		what = fmt.Sprintf("the rest of line 1 and %d more of %d lines (%d bytes)", lines-1, total, bytes)
 	}
-	return fmt.Sprintf("[cut: the answer is longer than this session's output budget; %s left out: %s]", what, budgetHint)
+	return fmt.Sprintf("[cut: %s left out, over the %d-byte output budget; narrow the call, or raise the budget: serve --max-output-bytes, or maxOutputBytes in initialize]", what, budget)
 }
