@@ -453,3 +453,44 @@ func TestCutKeepsUTF8(t *testing.T) {
 		t.Errorf("note %q, want it to start %q", note, want)
 	}
 }
+
+// TestExtensionMethodHeartbeat: an extension method called with a
+// progressToken (a didWrite waiting for a language server) gets the same
+// heartbeat as a tools/call, and its own reports on the same counter.
+func TestExtensionMethodHeartbeat(t *testing.T) {
+	release := make(chan struct{})
+	reg := rpc.NewRegistry()
+	reg.HandleMethod("agent-tools/didWrite", func(ctx context.Context, params json.RawMessage) (any, error) {
+		rpc.ReportProgress(ctx, 0, 0, "waiting for gopls")
+		<-release
+		return map[string]any{"text": ""}, nil
+	})
+	c := connect(t, reg, &rpc.Options{ProgressInterval: 5 * time.Millisecond})
+	c.initialize(nil)
+	id := c.request("agent-tools/didWrite", map[string]any{"paths": []string{"a.go"}, "_meta": map[string]any{"progressToken": "w"}})
+	var messages []string
+	for len(messages) < 2 {
+		m := c.next()
+		p, _ := m["params"].(map[string]any)
+		if m["method"] != "notifications/progress" || p["progressToken"] != "w" {
+			t.Fatalf("want progress, got %v", m)
+		}
+		messages = append(messages, p["message"].(string))
+	}
+	if messages[0] != "waiting for gopls" || !strings.HasPrefix(messages[1], "still running (") {
+		t.Errorf("messages: %q", messages)
+	}
+	close(release)
+	for {
+		m := c.next()
+		if m["id"] == id {
+			break
+		}
+		if m["method"] != "notifications/progress" {
+			t.Fatalf("want the reply, got %v", m)
+		}
+	}
+	if m := c.call("ping", nil); m["result"] == nil {
+		t.Fatalf("ping: %v", m)
+	}
+}
