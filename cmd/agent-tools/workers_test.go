@@ -328,8 +328,8 @@ func TestVibeOffHidesWorkerTools(t *testing.T) {
 	if strings.Contains(string(data), `"vibe_`) {
 		t.Errorf("vibe off still lists vibe tools: %s", data)
 	}
-	if m := s.callTool(5, "vibe_list", `{}`); m["error"] == nil {
-		t.Errorf("vibe_list while vibe is off: %v, want an error", m)
+	if m := s.callTool(5, "vibe_list", `{}`); !strings.Contains(fmt.Sprint(m), "isError:true") || !strings.Contains(fmt.Sprint(m), "vibe_list is not available: vibe mode is off") {
+		t.Errorf("vibe_list while vibe is off: %v, want an error result saying vibe mode is off", m)
 	}
 	if !testutil.Alive(pids[0]) || !testutil.Alive(pids[1]) {
 		t.Error("turning vibe off stopped a running worker")
