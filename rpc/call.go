@@ -114,11 +114,13 @@ func (c *call) sendLocked(ctx context.Context, progress, total float64, message 
 	}
 }
 
+// progressParams are the params of notifications/progress, its fields in
+// the order they had when they were a map (sorted by key).
 type progressParams struct {
-	Token    json.RawMessage `json:"progressToken"`
-	Progress float64         `json:"progress"`
-	Total    float64         `json:"total,omitempty"`
 	Message  string          `json:"message,omitempty"`
+	Progress float64         `json:"progress"`
+	Token    json.RawMessage `json:"progressToken"`
+	Total    float64         `json:"total,omitempty"`
 }
 
 // finish ends the call's progress: once it returns, nothing more is sent.
