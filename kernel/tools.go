@@ -87,7 +87,7 @@ func (t *evalTool) eval(ctx context.Context, a evalArgs) (*rpc.CallToolResult, e
 	if err != nil {
 		return nil, err
 	}
-	return toCallResult(res)
+	return toCallResult(res, rpc.OutputBudget(ctx))
 }
 
 // maxLabelWords is where a long description is cut for the result's label.
@@ -141,15 +141,16 @@ func interpreterChecks(opts Options, root string, chosen map[Language]Interprete
 	return checks
 }
 
-// toCallResult renders a cell's result: its text, then its images; an
-// unfinished cell is an isError result (with everything it printed).
-func toCallResult(res *Result) (*rpc.CallToolResult, error) {
+// toCallResult renders a cell's result: its text (within budget bytes),
+// then its images; an unfinished cell is an isError result (with
+// everything it printed).
+func toCallResult(res *Result, budget int) (*rpc.CallToolResult, error) {
 	structured, err := json.Marshal(res)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the result: %w", err)
 	}
 	out := &rpc.CallToolResult{IsError: !res.OK(), StructuredContent: structured}
-	out.Content = append(out.Content, rpc.TextContent(res.Text()))
+	out.Content = append(out.Content, rpc.TextContent(fitBudget(res.Text(), budget)))
 	for _, img := range res.Images() {
 		out.Content = append(out.Content, rpc.ImageContent(base64.StdEncoding.EncodeToString(img.Data), img.MIME))
 	}
@@ -178,4 +179,17 @@ func bridge(sess *rpc.Session) Bridge {
 		}
 		return strings.Join(parts, "\n"), res.IsError, nil
 	}
+}
+
+// fitBudget keeps a cell's text within the session's output budget by
+// keeping its head and its tail, where the value or the error is: the
+// server's own last-resort cut keeps only the head.
+func fitBudget(text string, budget int) string {
+	if len(text) <= budget {
+		return text
+	}
+	keep := max(budget-200, 0) // room for the note
+	head, tail := cutUTF8(text, keep/2), tailUTF8(text, keep/2)
+	return fmt.Sprintf("%s\n[output truncated: %d of %d bytes shown, the middle left out to fit the %d-byte output budget; print less, or raise maxOutputBytes]\n%s",
+		head, len(head)+len(tail), len(text), budget, tail)
 }

@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -30,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -457,18 +457,15 @@ func (s *Supervisor) textBefore(ctx context.Context, srv *server, path string) (
 
 // committed returns path's content at git HEAD, if it is tracked.
 func committed(ctx context.Context, path string) (string, bool) {
-	if _, err := exec.LookPath("git"); err != nil {
+	if _, err := proc.LookPath("git"); err != nil {
 		return "", false
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "show", "HEAD:./"+filepath.Base(path))
-	cmd.Dir = filepath.Dir(path)
-	out, err := cmd.Output()
-	if err != nil {
+	res, err := proc.Output(ctx, proc.Spec{Name: "git show", Path: "git", Args: []string{"show", "HEAD:./" + filepath.Base(path)}, Dir: filepath.Dir(path)},
+		5*time.Second, 0)
+	if err != nil || res.StdoutCut {
 		return "", false
 	}
-	return string(out), true
+	return string(res.Stdout), true
 }
 
 // settledDiagnostics returns the diagnostics of the version the server

@@ -7,13 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/config"
+	"github.com/agent-tools/agent-tools/internal/proc"
 )
 
 // Tiers are the worker tiers, in the order they are listed.
@@ -107,7 +107,7 @@ func Program(command, root string) (path string, ok bool) {
 		fi, err := os.Stat(name)
 		return name, err == nil && !fi.IsDir()
 	}
-	p, err := exec.LookPath(name)
+	p, err := proc.LookPath(name)
 	if err != nil {
 		return name, false
 	}
