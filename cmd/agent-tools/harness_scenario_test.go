@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -139,30 +140,40 @@ func (h *harnessEnv) scenarioServe() []string {
 	return []string{"--vibe", "--worker", "fast=/bin/sh " + h.fakeAgt, "--config", h.config}
 }
 
-// TestHarness runs the scenario in each CLI (in parallel), plus the Codex
-// run on the plan surface and the long calls under Codex and opencode, and
+// TestHarness runs the scenario in each CLI, the Codex run on the plan
+// surface and the long calls under Codex and opencode, all at once, and
 // checks what each CLI passed to its model.
 func TestHarness(t *testing.T) {
 	h := setupHarness(t)
 	start := time.Now()
 	t.Cleanup(func() { t.Logf("harness suite: %s", time.Since(start).Round(time.Second)) })
-	var ours map[string]string // our own text per scenario call, for sizes
-	t.Run("reference", func(t *testing.T) { ours = h.referenceTexts(t, scenario) })
-	t.Run("clis", func(t *testing.T) {
-		for _, k := range allCLIs {
-			t.Run(string(k), func(t *testing.T) {
-				t.Parallel()
-				h.scenarioRun(t, k, ours)
-			})
+	// Our own text per scenario call, for sizes: ready once refDone closes.
+	var ours map[string]string
+	refDone := make(chan struct{})
+	// The runs go at once, not as t.Parallel subtests: those are held to
+	// -parallel (GOMAXPROCS, 2 here), and most of these runs wait on a CLI,
+	// a sleeping worker or a sleeping cell, not on a core.
+	runs := map[string]func(t *testing.T){
+		"reference": func(t *testing.T) { defer close(refDone); ours = h.referenceTexts(t, scenario) },
+	}
+	for _, k := range allCLIs {
+		runs[string(k)] = func(t *testing.T) { h.scenarioRun(t, k, func() map[string]string { <-refDone; return ours }) }
+	}
+	runs["codex-plan-surface"] = h.planSurfaceRun
+	for _, k := range []cliKind{codexCLI, opencodeCLI} {
+		for _, lc := range longCalls {
+			runs[string(k)+"-"+lc.name] = func(t *testing.T) { h.longCallRun(t, k, lc) }
 		}
-		t.Run("codex-plan-surface", func(t *testing.T) { t.Parallel(); h.planSurfaceRun(t) })
-		for _, k := range []cliKind{codexCLI, opencodeCLI} {
-			t.Run(string(k)+"-long-calls", func(t *testing.T) { t.Parallel(); h.longCallsRun(t, k) })
-		}
-	})
+	}
+	var wg sync.WaitGroup
+	for name, run := range runs {
+		wg.Go(func() { t.Run(name, run) })
+	}
+	wg.Wait()
 }
 
-func (h *harnessEnv) scenarioRun(t *testing.T, k cliKind, ours map[string]string) {
+// scenarioRun runs the scenario in k; reference gives our own texts.
+func (h *harnessEnv) scenarioRun(t *testing.T, k cliKind, reference func() map[string]string) {
 	script, calls := scriptFor(k, scenario)
 	r := h.newRun(t, k, "scenario", scenarioProject, script, h.scenarioServe()...)
 	h.run(t, r, 5*time.Minute)
@@ -174,6 +185,7 @@ func (h *harnessEnv) scenarioRun(t *testing.T, k cliKind, ours map[string]string
 	for _, res := range results {
 		got[res.Turn] = res
 	}
+	ours := reference()
 	var modelChars, ourChars int
 	for i, c := range calls {
 		res, ok := got[i]
@@ -207,7 +219,9 @@ func (h *harnessEnv) scenarioRun(t *testing.T, k cliKind, ours map[string]string
 			t.Logf("%s: %s: the model read %d characters for our %d", r.name, c.name, n, len(o))
 		}
 	}
-	if k == claudeCLI || k == codexCLI {
+	if (k == claudeCLI || k == codexCLI) && len(ours) == 0 {
+		t.Errorf("%s: no reference texts, so no size comparison (see the reference run)", r.name)
+	} else if k == claudeCLI || k == codexCLI {
 		ratio := float64(modelChars) / float64(max(ourChars, 1))
 		t.Logf("%s: the model read %d characters for our %d (%.2f×)", r.name, modelChars, ourChars, ratio)
 		if ratio > 1.1 {
@@ -381,32 +395,43 @@ func (h *harnessEnv) planSurfaceRun(t *testing.T) {
 	}
 }
 
-// longCallsRun has the model make two long calls at once: a vibe_wait on a
-// worker that takes 90 s and a 70 s eval. Both must reach the model as our
-// answers, not as the CLI's timeout. opencode is registered without the
-// README's "timeout", so its default applies (a call ends after 60 s
-// without a progress notification): what keeps these calls alive there is
-// our progress, every ≤10 s. Codex runs with the README's snippet.
-func (h *harnessEnv) longCallsRun(t *testing.T, k cliKind) {
-	script := []scriptedmodel.Turn{
+// longCall is one long call: the turns that lead to it (the call is the
+// last turn's) and the answer of ours the model must get.
+type longCall struct {
+	name  string
+	turns []scriptedmodel.Turn
+	want  string
+}
+
+var longCalls = []longCall{
+	{name: "vibe_wait-90s", want: "done: slow job", turns: []scriptedmodel.Turn{
 		{Calls: []scriptedmodel.Call{{Tool: "vibe_spawn", Args: json.RawMessage(`{"brief":"slow job","label":"slow","tier":"fast"}`)}}},
-		{Calls: []scriptedmodel.Call{
-			{Tool: "vibe_wait", Args: json.RawMessage(`{"worker_id":"w1","timeout_seconds":200}`)},
-			{Tool: "eval", Args: json.RawMessage(`{"code":"import time\ntime.sleep(70)\n'slept 70 s'","description":"sleep seventy seconds, then answer"}`)},
-		}},
-		{Text: "That is all."},
-	}
-	r := h.newRun(t, k, "long", harnessProject, script, "--vibe", "--worker", "fast=sleep 90; exec /bin/sh "+h.fakeAgt)
+		{Calls: []scriptedmodel.Call{{Tool: "vibe_wait", Args: json.RawMessage(`{"worker_id":"w1","timeout_seconds":200}`)}}},
+	}},
+	{name: "eval-70s", want: "slept 70 s", turns: []scriptedmodel.Turn{
+		{Calls: []scriptedmodel.Call{{Tool: "eval", Args: json.RawMessage(`{"code":"import time\ntime.sleep(70)\n'slept 70 s'","description":"sleep seventy seconds, then answer"}`)}}},
+	}},
+}
+
+// longCallRun has the model make one long call: a vibe_wait on a worker
+// that takes 90 s, or a 70 s eval (each in its own run, so that the runs
+// go in parallel: Codex makes one turn's calls one after the other). The
+// model must get our answer, not the CLI's timeout. opencode is registered
+// without the README's "timeout", so its default applies (a call ends after
+// 60 s without a progress notification): what keeps the call alive there
+// is our progress. Codex runs with the README's snippet.
+func (h *harnessEnv) longCallRun(t *testing.T, k cliKind, lc longCall) {
+	script := append(append([]scriptedmodel.Turn(nil), lc.turns...), scriptedmodel.Turn{Text: "That is all."})
+	r := h.newRun(t, k, lc.name, harnessProject, script, "--vibe", "--worker", "fast=sleep 90; exec /bin/sh "+h.fakeAgt)
 	r.defaultTimeout = k == opencodeCLI
 	h.run(t, r, 5*time.Minute)
-	for i, want := range []string{"done: slow job", "slept 70 s"} {
-		res, ok := r.model.Result(1, i)
-		if !ok {
-			t.Errorf("%s: the result of %s never reached the model", r.name, script[1].Calls[i].Tool)
-			continue
-		}
-		if text := res.AllText(); !strings.Contains(text, want) {
-			t.Errorf("%s: %s: the model did not get our answer (%q); it saw:\n%s", r.name, script[1].Calls[i].Tool, want, tail(text, 1500))
-		}
+	last := len(lc.turns) - 1
+	tool := lc.turns[last].Calls[0].Tool
+	res, ok := r.model.Result(last, 0)
+	if !ok {
+		t.Fatalf("%s: the result of %s never reached the model", r.name, tool)
+	}
+	if text := res.AllText(); !strings.Contains(text, lc.want) {
+		t.Errorf("%s: %s: the model did not get our answer (%q); it saw:\n%s", r.name, tool, lc.want, tail(text, 1500))
 	}
 }
