@@ -205,3 +205,71 @@ func startHeadlessDlv(t *testing.T, root string) (int, *proc.Process) {
 	go io.Copy(io.Discard, p.Stdout())
 	return port, p
 }
+
+// multiFileFixture is a main package of two files, a //go:build ignore
+// script beside them, and a library package.
+const multiFileFixture = `
+-- go.mod --
+module fixture
+
+go 1.22
+-- main.go --
+package main
+
+import "fmt"
+
+func main() {
+	fmt.Println(Shout("hi"))
+}
+-- shout.go --
+package main
+
+import "strings"
+
+func Shout(s string) string {
+	return strings.ToUpper(s) + "!"
+}
+-- gen.go --
+//go:build ignore
+
+package main
+
+import "fmt"
+
+func main() {
+	fmt.Println("gen")
+}
+-- lib/lib.go --
+package lib
+
+func F() int { return 1 }
+`
+
+// TestDelveLaunchFileOfPackage: launching one file of a multi-file main
+// package builds the package (dlv alone would compile the file alone:
+// "undefined: Shout") and says so; a //go:build ignore script is built on
+// its own; a file of a library package or a test file is refused with
+// what to pass.
+func TestDelveLaunchFileOfPackage(t *testing.T) {
+	needDlv(t)
+	r := newRig(t, testOptions, multiFileFixture)
+	r.do(Request{Op: "breakpoints", File: "shout.go", Lines: []int{6}})
+	res := r.do(Request{Op: "launch", Program: "main.go"})
+	wantStop(t, res, "breakpoint", "shout.go", 6)
+	if text := res.Text(); !strings.Contains(text, "built the package . (main.go and 1 other file), not main.go alone") {
+		t.Errorf("launch main.go does not say what it built:\n%s", text)
+	}
+	r.do(Request{Op: "terminate"})
+
+	r.do(Request{Op: "breakpoints", File: "shout.go", Lines: []int{}})
+	res = r.do(Request{Op: "launch", Program: "gen.go"})
+	if res.State != stateEnded || strings.Contains(res.Text(), "built the package") {
+		t.Errorf("launch gen.go:\n%s", res.Text())
+	}
+	if out := r.do(Request{Op: "output"}).Text(); !strings.Contains(out, "gen\n") {
+		t.Errorf("gen.go's output:\n%s", out)
+	}
+	if msg := r.fail(Request{Op: "launch", Program: "lib/lib.go"}); !strings.Contains(msg, "lib/lib.go is in package lib, not main") {
+		t.Errorf("launch lib/lib.go: %s", msg)
+	}
+}

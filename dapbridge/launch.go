@@ -65,6 +65,9 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	res.Breakpoints = bps
 	res.Marker = relTo(root, filepath.Join(sp.dir, sp.marker))
 	var notes []string
+	if sp.note != "" {
+		notes = append(notes, sp.note)
+	}
 	if bad := sess.unknownFilters(sp.exceptions); len(bad) > 0 {
 		notes = append(notes, fmt.Sprintf("%s does not advertise the exception filter(s) %s (it has: %s); they were not set", sp.adapter.id, strings.Join(bad, ", "), sess.filterIDs()))
 	}
@@ -152,6 +155,11 @@ func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpe
 		return sp, err
 	}
 	sp.adapter = a
+	if a.id == "delve" && !sp.attach {
+		if sp.build, sp.note, err = goBuildTarget(root, sp.program); err != nil {
+			return sp, err
+		}
+	}
 	if sp.attach {
 		if err := checkAttach(a, r); err != nil {
 			return sp, err

@@ -29,6 +29,8 @@ type startSpec struct {
 	root     string
 	attach   bool
 	program  string // absolute; launch (and optionally lldb attach)
+	build    string // delve: what it builds (a .go program's package directory), else program
+	note     string // delve: what was built instead of the program, for the answer
 	args     []string
 	port     int
 	pid      int
@@ -185,8 +187,12 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 	}
 	switch sp.adapter.id {
 	case "delve":
-		a := map[string]any{"program": sp.program, "args": args, "cwd": sp.root, "outputMode": "remote", "stopOnEntry": false}
-		if fi, err := os.Stat(sp.program); err == nil && (fi.IsDir() || filepath.Ext(sp.program) == ".go") {
+		program := sp.program
+		if sp.build != "" {
+			program = sp.build
+		}
+		a := map[string]any{"program": program, "args": args, "cwd": sp.root, "outputMode": "remote", "stopOnEntry": false}
+		if fi, err := os.Stat(program); err == nil && (fi.IsDir() || filepath.Ext(program) == ".go") {
 			dir, err := os.MkdirTemp("", "agent-tools-dlv-")
 			if err != nil {
 				return nil, err
