@@ -62,20 +62,25 @@ func (s *session) threads(ctx context.Context) ([]Thread, int, error) {
 	return out, len(body.Threads), nil
 }
 
-// stack returns up to levels frames of thread tid, with our frame ids.
-func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, error) {
+// stack returns up to levels frames of thread tid, with our frame ids,
+// and how many there are: more than levels when the listing is cut, but
+// only a lower bound when the adapter did not say (then total is levels+1
+// and atLeast is set).
+func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, bool, error) {
 	if err := s.needStopped(); err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if tid == 0 {
 		var err error
 		if tid, err = s.defaultThread(ctx); err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 	}
-	c, err := s.framesOf(ctx, tid, levels)
+	// One frame more than shown: an adapter that gives no totalFrames
+	// (debugpy) then still tells whether the listing is complete.
+	c, err := s.framesOf(ctx, tid, levels+1)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	frames := c.frames[:min(len(c.frames), levels)]
 	out := make([]Frame, len(frames))
@@ -87,7 +92,7 @@ func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, err
 		}
 	}
 	s.mu.Unlock()
-	return out, c.total, nil
+	return out, c.total, !c.complete && c.total <= levels+1, nil
 }
 
 func (s *session) needStopped() error {

@@ -275,13 +275,13 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 		res.Threads, res.Shown, res.Total = ts, len(ts), total
 		return res, nil
 	case "stack":
-		fs, total, err := sess.stack(ctx, r.ThreadID, maxFrames)
+		fs, total, atLeast, err := sess.stack(ctx, r.ThreadID, maxFrames)
 		if err != nil {
 			return nil, fmt.Errorf("op stack: %w", err)
 		}
 		res := &Result{Op: r.Op}
 		s.fillState(c, res)
-		res.Frames, res.Shown, res.Total = fs, len(fs), total
+		res.Frames, res.Shown, res.Total, res.TotalAtLeast = fs, len(fs), total, atLeast
 		return res, nil
 	case "scopes":
 		if r.FrameID == 0 {

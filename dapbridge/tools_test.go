@@ -3,6 +3,7 @@ package dapbridge
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -125,6 +126,74 @@ func TestDebugDescriptionSize(t *testing.T) {
 	for _, want := range []string{`{"op":"launch","program":"main.go"}`, "still running", "frame_id", "reference"} {
 		if !strings.Contains(tool.Spec().Description, want) {
 			t.Errorf("description lost %q", want)
+		}
+	}
+}
+
+// TestTextCarriesEveryField: the server sends a tool's text alone by
+// default (Claude Code and Codex show either the text or the JSON, never
+// both), so every string and count of a debug result is in its text. Each
+// result below sets every field its op fills.
+func TestTextCarriesEveryField(t *testing.T) {
+	exit := 3
+	results := []*Result{
+		{Op: "continue", Session: "delve launch main.go", State: stateStopped, Notice: "still running after 15s: call status later, or pause",
+			Stop: &Stop{Reason: "exception", Detail: "panic raised", ThreadID: 7, File: "main.go", Line: 12, Function: "main.f", FrameID: 1001, Source: "\tpanic(x)", Depth: 4,
+				Exception: &ExceptionInfo{Type: "panic", Message: "boom"}}},
+		{Op: "launch", Session: "delve launch svc/main.go", State: stateRunning, Marker: "svc/go.mod",
+			Breakpoints: []Breakpoint{{File: "a.go", Line: 3, Condition: "i > 2", HitCondition: ">= 2", LogMessage: "i={i}", Pending: true},
+				{File: "a.go", Line: 4, Verified: true, MovedTo: 5}, {File: "a.go", Line: 9, Message: "no code here"}}},
+		{Op: "status", Session: "debugpy launch a.py", State: stateEnded, Ended: "the program exited with code 3", ExitCode: &exit},
+		{Op: "exceptions", State: "none", Exceptions: []ExceptionFilter{{ID: "raised", Label: "Raised Exceptions", Enabled: true, Default: true}}},
+		{Op: "threads", Session: "s", State: stateStopped, Threads: []Thread{{ID: 1, Name: "MainThread"}}, Shown: 1, Total: 60},
+		{Op: "stack", Session: "s", State: stateStopped, Frames: []Frame{{ID: 1000, Function: "main.main", File: "main.go", Line: 5, Column: 2}}, Shown: 1, Total: 31, TotalAtLeast: true},
+		{Op: "scopes", Session: "s", State: stateStopped, Scopes: []Scope{{Name: "Registers", Reference: 2001, Expensive: true}}},
+		{Op: "variables", Session: "s", State: stateStopped, Variables: []Variable{{Name: "xs", Value: "[]int len: 3", Type: "[]int", Reference: 2002, Truncated: true}}},
+		{Op: "output", Session: "s", State: stateRunning, Output: []OutputChunk{{Category: "stderr", Text: "warn\n"}}, Dropped: 12},
+		{Op: "adapters", State: "none", Adapters: []AdapterStatus{{ID: "delve", Command: "dlv dap", Usable: true, Marker: "go.mod", Markers: []string{"go.mod", "b/go.mod"}, More: 2},
+			{ID: "dart", Command: "dart debug_adapter", Reason: "no pubspec.yaml under the root"}}},
+	}
+	// The op is the call's own; the state and session label are implied by
+	// a stop or a listing; an unusable adapter's command is not its news.
+	exempt := map[string]bool{".op": true, ".state": true, ".session": true, ".adapters[1].command": true}
+	for _, r := range results {
+		text := r.Text()
+		var v any
+		b, _ := json.Marshal(r)
+		json.Unmarshal(b, &v)
+		var leaves func(path string, v any)
+		leaves = func(path string, v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				for k, x := range v {
+					leaves(path+"."+k, x)
+				}
+			case []any:
+				for i, x := range v {
+					leaves(fmt.Sprintf("%s[%d]", path, i), x)
+				}
+			case string:
+				if !strings.Contains(text, v) && !strings.Contains(text, strings.TrimSpace(v)) && !exempt[path] && !strings.HasSuffix(path, ".category") {
+					t.Errorf("%s: %s = %q is not in the text:\n%s", r.Op, path, v, text)
+				}
+			case float64:
+				if n := fmt.Sprint(v); !strings.Contains(text, n) {
+					t.Errorf("%s: %s = %s is not in the text:\n%s", r.Op, path, n, text)
+				}
+			}
+		}
+		leaves("", v)
+	}
+	for op, want := range map[string]string{
+		"continue": "current frame: the first in your code, 4 frames below the top",
+		"launch":   "a.go:3  if i > 2  hit >= 2  log \"i={i}\"  pending (sent at launch)",
+		"stack":    "1 of at least 31 shown",
+		"scopes":   "expensive",
+	} {
+		for _, r := range results {
+			if r.Op == op && !strings.Contains(r.Text(), want) {
+				t.Errorf("%s: want %q in\n%s", op, want, r.Text())
+			}
 		}
 	}
 }
