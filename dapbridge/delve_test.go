@@ -254,7 +254,11 @@ func TestDelveLaunchFileOfPackage(t *testing.T) {
 	needDlv(t)
 	r := newRig(t, testOptions, multiFileFixture)
 	r.do(Request{Op: "breakpoints", File: "shout.go", Lines: []int{6}})
-	res := r.do(Request{Op: "launch", Program: "main.go"})
+	var progress []string
+	res := r.do(Request{Op: "launch", Program: "main.go", Progress: func(m string) { progress = append(progress, m) }})
+	if len(progress) == 0 || !strings.Contains(progress[0], "delve is building .") {
+		t.Errorf("progress of the launch: %q", progress)
+	}
 	wantStop(t, res, "breakpoint", "shout.go", 6)
 	if text := res.Text(); !strings.Contains(text, "built the package . (main.go and 1 other file), not main.go alone") {
 		t.Errorf("launch main.go does not say what it built:\n%s", text)
@@ -272,4 +276,16 @@ func TestDelveLaunchFileOfPackage(t *testing.T) {
 	if msg := r.fail(Request{Op: "launch", Program: "lib/lib.go"}); !strings.Contains(msg, "lib/lib.go is in package lib, not main") {
 		t.Errorf("launch lib/lib.go: %s", msg)
 	}
+}
+
+// TestDelveLaunchTimeout: a start that outlasts launch_timeout answers
+// with the bound and what to do, and leaves nothing running.
+func TestDelveLaunchTimeout(t *testing.T) {
+	needDlv(t)
+	r := newRig(t, &Options{LaunchTimeout: time.Nanosecond}, goFixture)
+	msg := r.fail(Request{Op: "launch", Program: "main.go"})
+	if !strings.Contains(msg, "did not start within 1ns (debug launch_timeout") {
+		t.Errorf("launch past its timeout: %s", msg)
+	}
+	waitNoProcessesIn(t, r.root, 10*time.Second)
 }

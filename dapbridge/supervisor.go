@@ -30,8 +30,12 @@ type Options struct {
 	// wait for the program to stop before answering "still running".
 	// Default 15 s.
 	StopWait time.Duration
-	// LaunchTimeout bounds the handshake up to the launch answer (delve
-	// builds the program then: 17 s on a cold cache here). Default 120 s.
+	// LaunchTimeout bounds the whole start of a session: the adapter's
+	// start, delve's build (17 s on a cold cache here) and the handshake.
+	// With StopWait after it, a launch answers within 135 s by default,
+	// under the call timeouts of the agent CLIs (Codex: 300 s; opencode
+	// 60 s without progress, which the server's heartbeat resets).
+	// Default 120 s.
 	LaunchTimeout time.Duration
 	// Log receives the supervisor's events: adapters started and exited
 	// (with the end of their stderr), sessions ended, TTL expiries, kills
@@ -76,6 +80,15 @@ type Request struct {
 	FrameID    int        // scopes, evaluate
 	Reference  int        // variables
 	Expression string     // evaluate
+	// Progress, when set, is told what a long call is waiting for
+	// ("delve is building ."); the tool turns it into MCP progress.
+	Progress func(message string)
+}
+
+func (r Request) progress(message string) {
+	if r.Progress != nil {
+		r.Progress(message)
+	}
 }
 
 // Supervisor owns the debug sessions of a run.
@@ -252,6 +265,7 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 	case "continue", "step_over", "step_in", "step_out", "pause":
 		var moved bool
 		var err error
+		r.progress(fmt.Sprintf("%s: waiting up to %v for a stop", r.Op, s.opts.StopWait))
 		if r.Op == "pause" {
 			moved, err = sess.pause(ctx, r.ThreadID, s.opts.StopWait)
 		} else {

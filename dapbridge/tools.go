@@ -122,6 +122,11 @@ func (t *toolSet) debug(ctx context.Context, a debugArgs) (*Result, error) {
 		Port: a.Port, Pid: a.Pid, ThreadID: a.ThreadID, FrameID: a.FrameID,
 		Reference: a.Reference, Expression: a.Expression, Filters: a.Filters,
 	}
+	var step float64
+	r.Progress = func(message string) {
+		step++
+		rpc.ReportProgress(ctx, step, 0, message)
+	}
 	if a.Op == "breakpoints" {
 		if a.Lines == nil {
 			return nil, errors.New("op breakpoints: argument 'lines' is required: the file's full list of lines, or [] to clear it")
