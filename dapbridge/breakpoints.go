@@ -165,6 +165,16 @@ func (s *session) setBreakpoints(ctx context.Context, file string, lines []LineS
 	if err := s.conn.call(ctx, "setBreakpoints", args, requestTimeout, &body); err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	if s.bpFiles == nil {
+		s.bpFiles = map[string]bool{}
+	}
+	if len(args.Breakpoints) > 0 {
+		s.bpFiles[file] = true
+	} else {
+		delete(s.bpFiles, file)
+	}
+	s.mu.Unlock()
 	for k, i := range sent {
 		if k >= len(body.Breakpoints) {
 			out[i].Message = "the adapter did not answer for this line"

@@ -174,6 +174,24 @@ func TestDelveAttach(t *testing.T) {
 		t.Fatalf("detaching ended the headless dlv and its program: %s", p.StderrTail(0))
 	default:
 	}
+
+	// The detach left it running, without our breakpoint: attached again
+	// (another conversation, no breakpoints, a short wait), it is running,
+	// a pause stops it, and a continue runs on rather than stop at line 32.
+	r2 := &rig{t: t, sup: NewSupervisor(&Options{StopWait: 3 * time.Second}), root: r.root, conv: "c2"}
+	t.Cleanup(func() { r2.sup.Close(context.Background()) })
+	if res := r2.do(Request{Op: "attach", Port: port, Adapter: "delve"}); res.State == stateStopped {
+		t.Fatalf("re-attach: stopped at once, the breakpoint survived the detach:\n%s", res.Text())
+	}
+	res = r2.do(Request{Op: "pause"})
+	if res.Stop == nil || res.Stop.Reason != "pause" {
+		t.Fatalf("pause after re-attach: %s", res.Text())
+	}
+	res = r2.do(Request{Op: "continue"})
+	if res.State != stateRunning || !strings.Contains(res.Notice, "still running") {
+		t.Fatalf("continue after re-attach: stopped, the breakpoint survived the detach:\n%s", res.Text())
+	}
+	r2.do(Request{Op: "terminate"})
 }
 
 func needDlv(t *testing.T) {
