@@ -166,13 +166,21 @@ func (s *session) setBreakpoints(ctx context.Context, file string, lines []LineS
 		return nil, err
 	}
 	s.mu.Lock()
-	if s.bpFiles == nil {
-		s.bpFiles = map[string]bool{}
+	if s.bpLines == nil {
+		s.bpLines = map[string]map[int]bool{}
 	}
+	delete(s.bpLines, file)
 	if len(args.Breakpoints) > 0 {
-		s.bpFiles[file] = true
-	} else {
-		delete(s.bpFiles, file)
+		set := map[int]bool{}
+		for _, b := range args.Breakpoints {
+			set[b.Line] = true
+		}
+		for _, b := range body.Breakpoints {
+			if b.Line > 0 {
+				set[b.Line] = true
+			}
+		}
+		s.bpLines[file] = set
 	}
 	s.mu.Unlock()
 	for k, i := range sent {

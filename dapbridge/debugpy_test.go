@@ -239,3 +239,52 @@ func attachWhenListening(t *testing.T, r *rig, port int) *Result {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// pyThreadsFixture: two threads released together by a barrier reach the
+// breakpoint line 5 at once.
+const pyThreadsFixture = `
+-- requirements.txt --
+-- app.py --
+import threading
+b = threading.Barrier(2)
+def worker(name):
+    b.wait()
+    x = name
+    return x
+
+ts = [threading.Thread(target=worker, args=("w%d" % i,)) for i in range(2)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+print("done", flush=True)
+`
+
+// TestDebugpyParkedThread: two threads hit one breakpoint together and
+// debugpy sends one stopped event; a continue resumes both, so the second
+// hit used to go unreported. The stop names the other thread parked at the
+// breakpoint, or (when it was suspended just before the line) the next
+// continue stops there: either way both hits are seen.
+func TestDebugpyParkedThread(t *testing.T) {
+	needDebugpy(t)
+	r := newRig(t, testOptions, pyThreadsFixture)
+	r.do(Request{Op: "breakpoints", File: "app.py", Lines: []int{5}})
+	res := r.do(Request{Op: "launch", Program: "app.py"})
+	wantStop(t, res, "breakpoint", "app.py", 5)
+	first := res.Stop.ThreadID
+	if len(res.Stop.Parked) == 1 {
+		p := res.Stop.Parked[0]
+		if p.ThreadID == first || p.File != "app.py" || p.Line != 5 || !strings.Contains(res.Text(), fmt.Sprintf("also at a breakpoint: thread %d  app.py:5  worker", p.ThreadID)) {
+			t.Errorf("parked thread: %+v\n%s", p, res.Text())
+		}
+		st := r.do(Request{Op: "stack", ThreadID: p.ThreadID})
+		if len(st.Frames) == 0 || st.Frames[0].Line != 5 {
+			t.Errorf("stack of the parked thread: %+v", st.Frames)
+		}
+		return
+	}
+	res = r.do(Request{Op: "continue"})
+	if res.Stop == nil || res.Stop.ThreadID == first || res.Stop.Line != 5 {
+		t.Fatalf("the second thread's hit was not reported, neither at the stop nor at the next continue:\n%s", res.Text())
+	}
+}

@@ -153,6 +153,7 @@ func (s *session) stopInfo(ctx context.Context) *Stop {
 	}
 	s.mu.Unlock()
 	st.Function, st.Line, st.Depth = f.Name, f.Line, depth
+	st.Parked, st.ParkedUnchecked = s.parkedThreads(ctx, sn, tid)
 	if f.Source != nil && f.Source.Path != "" {
 		st.File = s.rel(f.Source.Path)
 		st.Source = sourceLine(f.Source.Path, f.Line)

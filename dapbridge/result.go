@@ -57,6 +57,10 @@ type Stop struct {
 	Depth    int    `json:"depth,omitempty" jsonschema_description:"frames above the current one (an exception raised in the runtime or a library: the current frame is the first in your code)"`
 	// Exception is the exception stopped at (DAP exceptionInfo).
 	Exception *ExceptionInfo `json:"exception,omitempty" jsonschema_description:"the exception stopped at: its type and message"`
+	// Parked are other threads stopped at a breakpoint too (debugpy
+	// reports one stop for hits that come together).
+	Parked          []Parked `json:"alsoAtBreakpoint,omitempty" jsonschema_description:"other threads stopped at a breakpoint too"`
+	ParkedUnchecked int      `json:"threadsNotChecked,omitempty" jsonschema_description:"threads not looked at for alsoAtBreakpoint"`
 }
 
 // ExceptionInfo is the exception a stop is for.
@@ -188,6 +192,12 @@ func (r *Result) writeState(b *strings.Builder) {
 			}
 		} else if r.Stop.Function != "" {
 			fmt.Fprintf(b, "in %s (no source)\n", r.Stop.Function)
+		}
+		for _, p := range r.Stop.Parked {
+			fmt.Fprintf(b, "also at a breakpoint: thread %d  %s:%d  %s (stack with thread_id %d shows it; continue resumes every thread, this one too)\n", p.ThreadID, p.File, p.Line, p.Function, p.ThreadID)
+		}
+		if n := r.Stop.ParkedUnchecked; n > 0 {
+			fmt.Fprintf(b, "%s not checked for a breakpoint stop (threads lists them; stack with thread_id shows one)\n", plural(n, "other thread"))
 		}
 	case r.State == stateStopped && inspection[r.Op]:
 		// These answers are about the stop the model already saw.

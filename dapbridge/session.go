@@ -67,13 +67,17 @@ type session struct {
 	unadopt     func()        // releases the debuggee's own group from the reaper
 	configGen   int           // gen when configurationDone was answered
 	out         outputRing
-	ids         handles         // frame ids and references of this stop
-	current     int             // depth of the stop's current frame (an exception's first user frame)
-	exception   *ExceptionInfo  // the stop's exception, once asked (exceptionInfo)
-	filters     []string        // the exception filters set
-	resumed     string          // the DAP command that last resumed the program (continue, next, stepIn, stepOut)
-	interrupted string          // a step whose stop was something else (a breakpoint), still pending in lldb
-	bpFiles     map[string]bool // files this session gave breakpoints, to clear at a detach
+	ids         handles                 // frame ids and references of this stop
+	current     int                     // depth of the stop's current frame (an exception's first user frame)
+	exception   *ExceptionInfo          // the stop's exception, once asked (exceptionInfo)
+	filters     []string                // the exception filters set
+	resumed     string                  // the DAP command that last resumed the program (continue, next, stepIn, stepOut)
+	interrupted string                  // a step whose stop was something else (a breakpoint), still pending in lldb
+	bpLines     map[string]map[int]bool // file → the lines this session set there (asked and placed); cleared at a detach
+	threadIDs   map[int]bool            // live threads, from thread events (debugpy sends them)
+	parked      []Parked                // the stop's other threads at a breakpoint, once asked (parkedThreads)
+	parkedMore  int                     // threads not looked at for parked
+	parkedGen   int                     // gen parked was found for; 0: not yet
 }
 
 func newSession(a *adapterDef, root string) *session {
@@ -138,8 +142,20 @@ func (s *session) onEvent(m *message) {
 		s.debuggee = b.SystemProcessId
 		s.adoptDebuggeeLocked()
 		return
+	case "thread":
+		var b dap.ThreadEventBody
+		json.Unmarshal(m.Body, &b)
+		if s.threadIDs == nil {
+			s.threadIDs = map[int]bool{}
+		}
+		if b.Reason == "exited" {
+			delete(s.threadIDs, b.ThreadId)
+		} else {
+			s.threadIDs[b.ThreadId] = true
+		}
+		return
 	default:
-		return // thread, module, breakpoint, loadedSource, custom events: not state
+		return // module, breakpoint, loadedSource, custom events: not state
 	}
 	s.notifyLocked()
 }
@@ -386,8 +402,8 @@ func (s *session) finish(ctx context.Context, why string) {
 // sn is the state before the session was marked ended.
 func (s *session) leaveRunning(ctx context.Context, sn snapshot) {
 	s.mu.Lock()
-	files := make([]string, 0, len(s.bpFiles))
-	for f := range s.bpFiles {
+	files := make([]string, 0, len(s.bpLines))
+	for f := range s.bpLines {
 		files = append(files, f)
 	}
 	s.mu.Unlock()

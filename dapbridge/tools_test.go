@@ -139,7 +139,7 @@ func TestTextCarriesEveryField(t *testing.T) {
 	results := []*Result{
 		{Op: "continue", Session: "delve launch main.go", State: stateStopped, Notice: "still running after 15s: call status later, or pause",
 			Stop: &Stop{Reason: "exception", Detail: "panic raised", ThreadID: 7, File: "main.go", Line: 12, Function: "main.f", FrameID: 1001, Source: "\tpanic(x)", Depth: 4,
-				Exception: &ExceptionInfo{Type: "panic", Message: "boom"}}},
+				Exception: &ExceptionInfo{Type: "panic", Message: "boom"}, Parked: []Parked{{ThreadID: 9, File: "w.py", Line: 44, Function: "work"}}, ParkedUnchecked: 6}},
 		{Op: "launch", Session: "delve launch svc/main.go", State: stateRunning, Marker: "svc/go.mod",
 			Breakpoints: []Breakpoint{{File: "a.go", Line: 3, Condition: "i > 2", HitCondition: ">= 2", LogMessage: "i={i}", Pending: true},
 				{File: "a.go", Line: 4, Verified: true, MovedTo: 5}, {File: "a.go", Line: 9, Message: "no code here"}}},
