@@ -352,15 +352,16 @@ func elementList(kids []Variable, total int) string {
 }
 
 // resume sends continue, next, stepIn or stepOut and waits up to wait for
-// the next stop or the end. It reports whether one came.
-func (s *session) resume(ctx context.Context, command string, tid int, wait time.Duration) (bool, error) {
+// the next stop or the end. It reports whether one came, and otherwise
+// how long the program had used no CPU (waitStop).
+func (s *session) resume(ctx context.Context, command string, tid int, wait time.Duration) (bool, time.Duration, error) {
 	if err := s.needStopped(); err != nil {
-		return false, err
+		return false, 0, err
 	}
 	if tid == 0 {
 		var err error
 		if tid, err = s.defaultThread(ctx); err != nil {
-			return false, err
+			return false, 0, err
 		}
 	}
 	s.mu.Lock()
@@ -381,19 +382,20 @@ func (s *session) resume(ctx context.Context, command string, tid int, wait time
 	}
 	s.mu.Unlock()
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
-	return s.waitChange(ctx, gen, wait)
+	return s.waitStop(ctx, gen, wait)
 }
 
-// pause asks the adapter to stop the program and waits up to wait.
-func (s *session) pause(ctx context.Context, tid int, wait time.Duration) (bool, error) {
+// pause asks the adapter to stop the program and waits up to wait (less
+// when the program is idle: waitStop).
+func (s *session) pause(ctx context.Context, tid int, wait time.Duration) (bool, time.Duration, error) {
 	sn := s.snap()
 	switch sn.state {
 	case stateStopped:
-		return true, nil
+		return true, 0, nil
 	case stateEnded:
-		return false, fmt.Errorf("the session has ended: %s", sn.endReason)
+		return false, 0, fmt.Errorf("the session has ended: %s", sn.endReason)
 	}
 	if tid == 0 {
 		tid = sn.thread
@@ -407,7 +409,7 @@ func (s *session) pause(ctx context.Context, tid int, wait time.Duration) (bool,
 	s.pausing = true
 	s.mu.Unlock()
 	if err := s.conn.call(ctx, "pause", map[string]any{"threadId": tid}, requestTimeout, nil); err != nil {
-		return false, err
+		return false, 0, err
 	}
-	return s.waitChange(ctx, sn.gen, wait)
+	return s.waitStop(ctx, sn.gen, wait)
 }
