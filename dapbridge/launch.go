@@ -68,7 +68,9 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	} else {
 		r.progress(fmt.Sprintf("running; waiting up to %v for a stop", wait))
 	}
-	stopped, err := sess.waitChange(ctx, gen, wait)
+	started := time.Now()
+	stopped, idle, err := sess.waitStop(ctx, gen, wait)
+	waited := time.Since(started).Round(100 * time.Millisecond)
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
 	}
@@ -105,10 +107,14 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	switch {
 	case !stopped && sp.attach && len(c.bps) == 0:
 		res.Notice = "attached; no breakpoints are set, so the program runs on: set breakpoints, or pause"
+	case !stopped && len(c.bps) == 0 && idle > 0:
+		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v, and %s", waited, blockedWords(idle))
 	case !stopped && len(c.bps) == 0:
-		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", s.opts.StopWait)
+		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", wait)
+	case !stopped && idle > 0:
+		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet, and %s; call status later, or pause", waited, blockedWords(idle))
 	case !stopped:
-		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet; call status later, or pause", s.opts.StopWait)
+		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet; call status later, or pause", wait)
 	}
 	return res, nil
 }
@@ -178,6 +184,11 @@ func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpe
 	if a.id == "delve" && !sp.attach {
 		if sp.build, sp.note, err = goBuildTarget(root, sp.program); err != nil {
 			return sp, err
+		}
+	}
+	if a.id == "debugpy" && !sp.attach {
+		if sp.pyModule, sp.pyBase = pyModule(sp.program); sp.pyModule != "" {
+			sp.note = pyModuleNote(root, sp.program, sp.pyModule)
 		}
 	}
 	if sp.attach {

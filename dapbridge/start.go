@@ -31,6 +31,8 @@ type startSpec struct {
 	program  string // absolute; launch (and optionally lldb attach)
 	build    string // delve: what it builds (a .go program's package directory), else program
 	note     string // delve: what was built instead of the program, for the answer
+	pyModule string // debugpy: the module to run the program as (it imports relatively), else ""
+	pyBase   string // debugpy: the directory that module is importable from
 	args     []string
 	port     int
 	pid      int
@@ -204,10 +206,22 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 		}
 		return a, nil
 	case "debugpy":
-		return map[string]any{
+		a := map[string]any{
 			"program": sp.program, "args": args, "cwd": sp.root, "python": []string{sp.bin.python},
 			"justMyCode": true, "console": "internalConsole", "stopOnEntry": false,
-		}, nil
+		}
+		if sp.pyModule != "" {
+			// Run as the module, importable from its package's parent; the
+			// working directory stays the root.
+			delete(a, "program")
+			a["module"] = sp.pyModule
+			path := sp.pyBase
+			if old := os.Getenv("PYTHONPATH"); old != "" {
+				path += string(os.PathListSeparator) + old
+			}
+			a["env"] = map[string]string{"PYTHONPATH": path}
+		}
+		return a, nil
 	case "lldb":
 		a := map[string]any{"program": sp.program, "args": args, "cwd": sp.root}
 		if sp.marker == "Cargo.toml" {
