@@ -7,11 +7,8 @@ package dapbridge
 import (
 	"context"
 	"debug/buildinfo"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -69,7 +66,7 @@ type binary struct {
 // each interpreter is checked at most once at a time, by one probe that
 // every asker shares, and a definite answer is cached.
 type resolver struct {
-	lookPath func(string) (string, error) // exec.LookPath; tests replace it
+	lookPath func(string) (string, error) // proc.LookPath; tests replace it
 
 	mu      sync.Mutex // guards imports
 	imports map[string]*importCheck
@@ -84,7 +81,7 @@ type importCheck struct {
 }
 
 func newResolver() *resolver {
-	return &resolver{lookPath: exec.LookPath, imports: map[string]*importCheck{}}
+	return &resolver{lookPath: proc.LookPath, imports: map[string]*importCheck{}}
 }
 
 // markerIn returns the first of a's markers present in dir, or "".
@@ -296,11 +293,11 @@ func (r *resolver) checkImport(python string) *importCheck {
 	r.imports[python] = c
 	go func() {
 		_, err := probe(context.Background(), python, "-c", "import debugpy")
-		var exit *exec.ExitError
+		_, exited := proc.ExitCode(err)
 		switch {
 		case err == nil:
 			c.ok = true
-		case errors.As(err, &exit) && exit.Exited():
+		case exited:
 			// It ran and said no (ModuleNotFoundError): a definite answer.
 		default:
 			c.err = err
@@ -369,20 +366,8 @@ func isGoBinary(p string) bool {
 
 // probe runs a short command through internal/proc (so it dies with us)
 // and returns its stdout; it is stopped after 10 s or when ctx is done.
+// Its error, when it ran, is a *proc.Ended.
 func probe(ctx context.Context, path string, args ...string) (string, error) {
-	p, err := proc.Start(proc.Spec{Name: filepath.Base(path), Path: path, Args: args, Stdout: true, StderrTail: 4 << 10})
-	if err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	stop := context.AfterFunc(ctx, func() { p.Stop(context.Background(), nil) })
-	defer stop()
-	out, _ := io.ReadAll(io.LimitReader(p.Stdout(), 1<<20))
-	p.Stdout().Close()
-	<-p.Done()
-	if ctx.Err() != nil {
-		return "", fmt.Errorf("%s: %w", path, ctx.Err())
-	}
-	return string(out), p.Err()
+	res, err := proc.Output(ctx, proc.Spec{Name: filepath.Base(path), Path: path, Args: args, StderrTail: 4 << 10}, 10*time.Second, 1<<20)
+	return string(res.Stdout), err
 }

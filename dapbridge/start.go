@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -347,7 +346,7 @@ func relTo(root, path string) string {
 // formatters (Vec and String shown as such, not as raw structs), or nil
 // when rustc is not installed.
 func rustFormatters() []string {
-	rustc, err := exec.LookPath("rustc")
+	rustc, err := proc.LookPath("rustc")
 	if err != nil {
 		return nil
 	}

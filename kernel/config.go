@@ -19,7 +19,8 @@ type Config struct {
 	// Node is the node binary for JavaScript cells. Default: node on PATH.
 	Node string `json:"node"`
 	// Timeout is a cell's idle budget as a Go duration ("5m", "90s"):
-	// the time a cell may run without a pending tool() call. Default 5m.
+	// the time a cell may run without a pending tool() call. Default 4m:
+	// under Codex's 300 s call timeout, so the model gets our answer.
 	Timeout config.Duration `json:"timeout"`
 	// Grace is how long an interrupted cell may take to stop before its
 	// kernel is killed (state lost), as a Go duration. Default 3s.
@@ -41,7 +42,7 @@ type Options struct {
 
 // defaultOptions are copied before a config is applied.
 var defaultOptions = Options{
-	Timeout: 5 * time.Minute,
+	Timeout: 4 * time.Minute,
 	Grace:   3 * time.Second,
 }
 

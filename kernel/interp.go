@@ -10,10 +10,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -56,7 +55,7 @@ func FindInterpreter(lang Language, opts Options, root string) (Interpreter, err
 		if len(opts.Prefix) > 0 {
 			return Interpreter{Path: configured, Why: "configured", Own: true}, nil // resolved inside the prefix
 		}
-		p, err := exec.LookPath(configured)
+		p, err := proc.LookPath(configured)
 		if err != nil {
 			return Interpreter{}, fmt.Errorf("the configured %s interpreter %q: %w", lang, configured, err)
 		}
@@ -68,7 +67,7 @@ func FindInterpreter(lang Language, opts Options, root string) (Interpreter, err
 		}
 		return Interpreter{}, fmt.Errorf(`no python interpreter: no project virtualenv and no python3 on PATH (set "python" in the eval section of --config)`)
 	}
-	p, err := exec.LookPath("node")
+	p, err := proc.LookPath("node")
 	if err != nil {
 		return Interpreter{}, fmt.Errorf(`no javascript interpreter: node is not on PATH (set "node" in the eval section of --config)`)
 	}
@@ -113,7 +112,7 @@ func pythonCandidates(root string) []Interpreter {
 	first := true
 	for _, dir := range filepath.SplitList(os.Getenv("PATH")) {
 		if !filepath.IsAbs(dir) {
-			continue // exec.LookPath refuses relative PATH entries too
+			continue // proc.LookPath refuses relative PATH entries too
 		}
 		p := filepath.Join(dir, "python3")
 		if !isExecutable(p) {
@@ -293,22 +292,15 @@ func runProbe(ctx context.Context, path, dir string, args ...string) (string, er
 			dir = ""
 		}
 	}
-	p, err := proc.Start(proc.Spec{Name: filepath.Base(path), Path: path, Args: args, Dir: dir, Stdout: true, StderrTail: 4 << 10})
-	if err != nil {
-		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	stop := context.AfterFunc(ctx, func() { p.Stop(context.Background(), nil) })
-	defer stop()
-	out, _ := io.ReadAll(io.LimitReader(p.Stdout(), 64<<10))
-	p.Stdout().Close()
-	<-p.Done()
+	res, err := proc.Output(ctx, proc.Spec{Name: filepath.Base(path), Path: path, Args: args, Dir: dir, StderrTail: 4 << 10}, probeTimeout, 64<<10)
 	if ctx.Err() != nil {
+		return "", fmt.Errorf("%s: %w", path, ctx.Err())
+	}
+	if e, ok := errors.AsType[*proc.Ended](err); ok && e.Timeout > 0 {
 		return "", fmt.Errorf("%s did not answer within %v", path, probeTimeout)
 	}
-	if err := p.Err(); err != nil {
-		return string(out), fmt.Errorf("%s: %s%s", path, exitStatus(err), stderrNote(p.StderrTail(stderrNoteLines)))
+	if err != nil {
+		return string(res.Stdout), fmt.Errorf("%s: %s%s", path, exitStatus(err), stderrNote(res.StderrTail(stderrNoteLines)))
 	}
-	return string(out), nil
+	return string(res.Stdout), nil
 }

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"syscall"
@@ -715,16 +714,9 @@ func (c *cell) crashedWith(stopping string) RunResult {
 	return res
 }
 
-// exitStatus names an exit error the way a shell would.
-func exitStatus(err error) string {
-	if ee, ok := errors.AsType[*exec.ExitError](err); ok {
-		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
-			return "killed by signal " + st.Signal().String()
-		}
-		return fmt.Sprintf("exit status %d", ee.ExitCode())
-	}
-	return err.Error()
-}
+// exitStatus names an exit error the way a shell would (see
+// proc.Describe).
+func exitStatus(err error) string { return proc.Describe(err) }
 
 // stderrNoteLines is how many lines of an interpreter's stderr an error
 // about its exit shows; logStderrLines, how many a log line carries.

@@ -114,7 +114,7 @@ func TestCrashRestartsKernel(t *testing.T) {
 		t.Errorf("after the crash: %q", got)
 	}
 	res = s.run(Python, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)")
-	if res.Status != StatusCrashed || !strings.Contains(res.Text(), "killed by signal segmentation fault") {
+	if res.Status != StatusCrashed || !strings.Contains(res.Text(), "killed by signal SIGSEGV (segmentation fault)") {
 		t.Errorf("segfault: %s", res.Text())
 	}
 	if !strings.Contains(res.Text(), "Fatal Python error: Segmentation fault") {
@@ -124,7 +124,7 @@ func TestCrashRestartsKernel(t *testing.T) {
 		t.Errorf("after the segfault: %q", got)
 	}
 	s.wantLogged("the kernel exited while running a cell", map[string]string{"status": "exit status 3", "level": "warn"})
-	if e := s.wantLogged("the kernel exited while running a cell", map[string]string{"status": "killed by signal segmentation fault"}); e != nil {
+	if e := s.wantLogged("the kernel exited while running a cell", map[string]string{"status": "killed by signal SIGSEGV (segmentation fault)"}); e != nil {
 		// The entry carries the last few lines of faulthandler's report, the
 		// same lines the result's stderr note ends with.
 		st, _ := e["stderr"].(string)

@@ -16,18 +16,14 @@ import (
 	"github.com/rs/zerolog"
 )
 
-const evalDescription = `Run a Python or JavaScript cell in a persistent kernel: variables, imports and loaded data survive between calls, like a notebook. Not for parallel use.
-
-The last expression is returned (a trailing ; suppresses it); display(obj) shows objects; a pandas DataFrame comes back as a markdown table; matplotlib figures come back as PNG images. IPython idioms work: %pip install, %cd, %pwd, %env, !cmd, x = !cmd, %%bash, %%timeit, %timeit, %%time, %%writefile; a shell command that exits non-zero makes the cell an error that gives its exit status. The first cell of a kernel says which interpreter runs it (the project's .venv/venv or poetry env, else python3 on PATH); a cell of just %kernel asks again and lists the other interpreters found. In Python, tool(name, args) calls the harness's own tools (await tool(...) in JavaScript) and returns their text. The cell's time budget counts only time spent busy (not waiting on tool()); on timeout the cell is interrupted and its output so far returned. input() is not available.
-
-Example: {"code": "import pandas as pd\ndf = pd.read_csv('data.csv')\ndf.describe()", "description": "load the sales data and summarize it"}
-Example: {"code": "const r = await fetch('http://localhost:8080/health'); r.status", "description": "check the local server health endpoint", "language": "javascript"}`
+const evalDescription = `Run a Python or JavaScript cell in a persistent kernel: variables and imports survive between calls, like a notebook. The last expression is the result; matplotlib figures come back as images, DataFrames as tables. IPython idioms work (%pip install, !cmd, %%bash). tool(name, args) calls this server's tools. A cell is interrupted after its time budget (4 min busy by default) and its output so far returned.
+Example: {"code": "import pandas as pd\ndf = pd.read_csv('data.csv')\ndf.describe()", "description": "load the sales data and summarize it"}`
 
 type evalArgs struct {
-	Code        string `json:"code" jsonschema_description:"the cell: Python (default) or JavaScript source; the last expression is the result"`
-	Description string `json:"description" jsonschema:"minLength=1" jsonschema_description:"what the cell does, in 5 to 10 words; echoed as the result's label (a longer one is cut to 10 words)"`
+	Code        string `json:"code" jsonschema_description:"the cell's source"`
+	Description string `json:"description" jsonschema:"minLength=1" jsonschema_description:"what the cell does, in 5 to 10 words"`
 	Language    string `json:"language,omitempty" jsonschema:"enum=python,enum=javascript" jsonschema_description:"python (default) or javascript"`
-	Reset       bool   `json:"reset,omitempty" jsonschema_description:"discard the interpreter and its state and start clean before running the cell"`
+	Reset       bool   `json:"reset,omitempty" jsonschema_description:"start a clean interpreter first"`
 }
 
 type evalTool struct {
@@ -91,7 +87,7 @@ func (t *evalTool) eval(ctx context.Context, a evalArgs) (*rpc.CallToolResult, e
 	if err != nil {
 		return nil, err
 	}
-	return toCallResult(res)
+	return toCallResult(res, rpc.OutputBudget(ctx))
 }
 
 // maxLabelWords is where a long description is cut for the result's label.
@@ -145,15 +141,16 @@ func interpreterChecks(opts Options, root string, chosen map[Language]Interprete
 	return checks
 }
 
-// toCallResult renders a cell's result: its text, then its images; an
-// unfinished cell is an isError result (with everything it printed).
-func toCallResult(res *Result) (*rpc.CallToolResult, error) {
+// toCallResult renders a cell's result: its text (within budget bytes),
+// then its images; an unfinished cell is an isError result (with
+// everything it printed).
+func toCallResult(res *Result, budget int) (*rpc.CallToolResult, error) {
 	structured, err := json.Marshal(res)
 	if err != nil {
 		return nil, fmt.Errorf("encoding the result: %w", err)
 	}
 	out := &rpc.CallToolResult{IsError: !res.OK(), StructuredContent: structured}
-	out.Content = append(out.Content, rpc.TextContent(res.Text()))
+	out.Content = append(out.Content, rpc.TextContent(fitBudget(res.Text(), budget)))
 	for _, img := range res.Images() {
 		out.Content = append(out.Content, rpc.ImageContent(base64.StdEncoding.EncodeToString(img.Data), img.MIME))
 	}
@@ -182,4 +179,17 @@ func bridge(sess *rpc.Session) Bridge {
 		}
 		return strings.Join(parts, "\n"), res.IsError, nil
 	}
+}
+
+// fitBudget keeps a cell's text within the session's output budget by
+// keeping its head and its tail, where the value or the error is: the
+// server's own last-resort cut keeps only the head.
+func fitBudget(text string, budget int) string {
+	if len(text) <= budget {
+		return text
+	}
+	keep := max(budget-200, 0) // room for the note
+	head, tail := cutUTF8(text, keep/2), tailUTF8(text, keep/2)
+	return fmt.Sprintf("%s\n[output truncated: %d of %d bytes shown, the middle left out to fit the %d-byte output budget; print less, or raise maxOutputBytes]\n%s",
+		head, len(head)+len(tail), len(text), budget, tail)
 }

@@ -46,7 +46,10 @@ func TestBaselinePyright(t *testing.T) {
 	if len(r.Diagnostics) != 0 || r.Suppressed < 5 {
 		t.Fatalf("comment edit: want nothing new and the old errors counted as remaining, got %d new, %d remaining:\n%s", len(r.Diagnostics), r.Suppressed, r.Text)
 	}
-	mustContain(t, r.Text, "no new errors or warnings after this write; ", " already there before remain (tabulate.py:")
+	// app.py's own old error (newer pyrights find one) may be among them:
+	// pyright may diagnose app.py for the first time during this write, and
+	// an error there that names nothing the write changed is not new.
+	mustContain(t, r.Text, "no new errors or warnings after this write; ", " already there before remain (", "tabulate.py:61")
 	old := r.Suppressed
 	r = appendTo("_broken: int = \"x\"\n")
 	if len(r.Diagnostics) != 1 || r.Suppressed != old {

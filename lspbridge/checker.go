@@ -10,9 +10,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -21,14 +21,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
 const (
 	projectDiagnosticsCap = 200
-	checkerTimeout        = 3 * time.Minute
 	syncedFilesCap        = 100
+	checkerOutputCap      = 16 << 20 // of stdout, and again of stderr
 )
+
+// checkerTimeout bounds one checker run; tests shorten it.
+var checkerTimeout = 3 * time.Minute
 
 // projectDiagnostics runs every applicable checker under root.
 func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Result, error) {
@@ -99,32 +103,39 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 	if len(cfg.Checker) == 0 {
 		return s.syncAll(ctx, cfg, root, dir, where)
 	}
-	if _, err := exec.LookPath(cfg.Checker[0]); err != nil {
+	if _, err := proc.LookPath(cfg.Checker[0]); err != nil {
 		return nil, "", fmt.Errorf("checker %s not found on PATH", cfg.Checker[0])
 	}
-	ctx, cancel := context.WithTimeout(ctx, checkerTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, cfg.Checker[0], cfg.Checker[1:]...)
-	cmd.Dir = dir
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
+	// Through proc: its own process group, killed with it at the timeout
+	// (cargo's rustc processes too) and by the reaper if we die; and the
+	// wait never outlasts the timeout for a grandchild holding the pipe.
+	res, err := proc.Output(ctx, proc.Spec{Name: cfg.Checker[0], Path: cfg.Checker[0], Args: cfg.Checker[1:], Dir: dir, StderrTail: checkerOutputCap},
+		checkerTimeout, checkerOutputCap)
 	if ctx.Err() != nil {
-		return nil, "", fmt.Errorf("%s did not finish within %s", strings.Join(cfg.Checker, " "), checkerTimeout)
+		return nil, "", ctx.Err()
 	}
-	ds := parseChecker(cfg.CheckerFormat, root, dir, out.Bytes())
+	ended, ran := errors.AsType[*proc.Ended](err)
+	if ran && ended.Timeout > 0 {
+		return nil, "", fmt.Errorf("%s did not finish within %s: stopped", strings.Join(cfg.Checker, " "), checkerTimeout)
+	}
+	// The parsers read lines, so stdout then stderr loses nothing
+	// (go vet writes to stderr, tsc to stdout).
+	out := append(res.Stdout, res.Stderr...)
+	ds := parseChecker(cfg.CheckerFormat, root, dir, out)
 	if err != nil && len(ds) == 0 {
-		var ee *exec.ExitError
-		if !asExit(err, &ee) {
+		if !ran {
 			return nil, "", fmt.Errorf("running %s: %v", cfg.Checker[0], err)
 		}
 		// A failure whose output we could not parse: show it as one
 		// diagnostic rather than hide it.
 		ds = append(ds, Diag{Path: displayRoot(root, dir), Line: 1, Col: 1, Severity: "error", Source: cfg.Checker[0],
-			Message: firstLines(out.String(), 5)})
+			Message: firstLines(string(out), 5) + " (" + proc.Describe(err) + ")"})
 	}
 	ds, _ = errorsAndWarnings(ds)
 	how := strings.Join(cfg.Checker, " ") + where
+	if res.StdoutCut || res.StderrCut {
+		how += fmt.Sprintf(" (its output passed %d MiB: the rest was not read, so diagnostics may be missing)", checkerOutputCap>>20)
+	}
 	if cfg.Name == "gopls" {
 		// go vet reports one type error per package it cannot type-check
 		// (an external test package: only its first), and a package whose
@@ -203,12 +214,6 @@ func (s *Supervisor) diagnoseFiles(ctx context.Context, root string, files []str
 		return all, fmt.Errorf("not checked: %s", strings.Join(failed, "; "))
 	}
 	return all, nil
-}
-
-func asExit(err error, ee **exec.ExitError) bool {
-	e, ok := err.(*exec.ExitError)
-	*ee = e
-	return ok
 }
 
 func firstLines(s string, n int) string {

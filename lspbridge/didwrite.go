@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -30,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -168,6 +168,10 @@ type writeRun struct {
 	// change: the baseline of files that are neither written nor
 	// dependents but that the server republishes (gopls does).
 	before map[*server]map[string]*published
+	// changed matches the names of what the written files changed (nil
+	// when no names are known): an error in a file first published during
+	// the wait is the write's only when it names one of them.
+	changed *regexp.Regexp
 }
 
 // writtenFile is a written file: its target and its content before (as
@@ -234,6 +238,7 @@ func (w *writeRun) addDependents() {
 		if len(names) == 0 {
 			continue
 		}
+		w.changed = namesPattern(w.changed, names)
 		found, more, re := dependents(ctx, c.t.srv, c.t.path, names, w.byPath)
 		if more > 0 {
 			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
@@ -361,14 +366,30 @@ func (w *writeRun) observeOthers() {
 			if w.byPath[path] != nil || !workspace.Within(canonical(root), path) {
 				continue
 			}
+			text, _ := srv.textOf(path)
+			ds := convertDiags(root, srv.enc, path, text, p.diags)
 			if old := pubs[path]; old != nil && old.seq == p.seq {
 				continue
 			} else if old != nil {
-				text, _ := srv.textOf(path)
 				s.reg.baseline(path, convertDiags(root, srv.enc, path, text, old.diags))
+			} else if !s.reg.known(path) {
+				// First published during this wait (pyright checking a
+				// file it had not looked at, gopls a package it had not
+				// loaded): there is no before to compare with, and the
+				// file's old errors are not the write's. Only an error
+				// that names what the write changed is counted as new.
+				var kept []Diag
+				for _, d := range ds {
+					if w.changed == nil || !w.changed.MatchString(d.Text) {
+						kept = append(kept, d)
+					}
+				}
+				s.reg.baseline(path, kept)
+				if len(kept) > 0 {
+					w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s: first diagnosed during this write, with nothing earlier to compare: only errors naming what changed count as new", displayPath(root, path)))
+				}
 			}
-			text, _ := srv.textOf(path)
-			s.observeInto(w.wc, root, path, convertDiags(root, srv.enc, path, text, p.diags), nil)
+			s.observeInto(w.wc, root, path, ds, nil)
 		}
 	}
 }
@@ -436,18 +457,15 @@ func (s *Supervisor) textBefore(ctx context.Context, srv *server, path string) (
 
 // committed returns path's content at git HEAD, if it is tracked.
 func committed(ctx context.Context, path string) (string, bool) {
-	if _, err := exec.LookPath("git"); err != nil {
+	if _, err := proc.LookPath("git"); err != nil {
 		return "", false
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", "show", "HEAD:./"+filepath.Base(path))
-	cmd.Dir = filepath.Dir(path)
-	out, err := cmd.Output()
-	if err != nil {
+	res, err := proc.Output(ctx, proc.Spec{Name: "git show", Path: "git", Args: []string{"show", "HEAD:./" + filepath.Base(path)}, Dir: filepath.Dir(path)},
+		5*time.Second, 0)
+	if err != nil || res.StdoutCut {
 		return "", false
 	}
-	return string(out), true
+	return string(res.Stdout), true
 }
 
 // settledDiagnostics returns the diagnostics of the version the server
@@ -481,23 +499,67 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 		return nil
 	}
 	var names []string
-	var walk func(ds []DocumentSymbol, depth int)
-	walk = func(ds []DocumentSymbol, depth int) {
+	var walk func(ds []DocumentSymbol, depth int, inType bool)
+	walk = func(ds []DocumentSymbol, depth int, inType bool) {
 		for _, d := range ds {
 			r := d.Range
 			if r.End.Line < from || r.Start.Line > to {
 				continue
 			}
-			// The innermost top-level or member symbol: locals are not
-			// used elsewhere.
-			if depth < 2 && len(d.Name) > 1 && !slices.Contains(names, d.Name) {
-				names = append(names, d.Name)
+			// Top-level symbols and the members of a type: what other
+			// files can use. The children of a function or a variable
+			// (parameters, locals: pyright lists them) are not, and
+			// searching for them (url, val, entry) opens half the tree.
+			if depth == 0 || inType {
+				if n := useName(d.Name); len(n) > 1 && !slices.Contains(names, n) {
+					names = append(names, n)
+				}
 			}
-			walk(d.Children, depth+1)
+			if depth < 1 {
+				walk(d.Children, depth+1, isContainer(d.Kind))
+			}
 		}
 	}
-	walk(raw, 0)
+	walk(raw, 0, false)
 	return names
+}
+
+// isContainer reports whether a symbol of kind k holds members that other
+// files use by name: types, modules, namespaces (not functions, whose
+// children are parameters and locals).
+func isContainer(k int) bool {
+	switch symbolKind(k) {
+	case "module", "namespace", "package", "class", "interface", "enum", "struct", "object":
+		return true
+	}
+	return false
+}
+
+// useName is the name callers write for an outline entry: gopls names a
+// method "(*Command).Flags" and a C++ server "Config::load", but a caller
+// writes cmd.Flags() or cfg.load(); rust-analyzer's "impl Display for T"
+// has no such name at all. It returns the last identifier of the entry's
+// name, or "" when the name has none.
+func useName(name string) string {
+	if i := strings.IndexAny(name, "(<["); i > 0 && !strings.HasPrefix(name, "(") {
+		name = name[:i] // foo(int), Vec<T>: the name before its signature
+	}
+	end := len(name)
+	for end > 0 && !isIdentByte(name[end-1]) {
+		end--
+	}
+	start := end
+	for start > 0 && isIdentByte(name[start-1]) {
+		start--
+	}
+	if strings.HasPrefix(name, "impl ") || strings.Contains(name[:start], " for ") {
+		return ""
+	}
+	return name[start:end]
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c == '$' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
 // changedLines returns the 0-based line range of old that new replaced
@@ -513,6 +575,18 @@ func changedLines(old, new string) (from, to int) {
 		eb--
 	}
 	return from, max(ea, from)
+}
+
+// namesPattern adds names to re, a whole-word pattern of names.
+func namesPattern(re *regexp.Regexp, names []string) *regexp.Regexp {
+	quoted := make([]string, 0, len(names)+1)
+	if re != nil {
+		quoted = append(quoted, re.String())
+	}
+	for _, n := range names {
+		quoted = append(quoted, `\b`+regexp.QuoteMeta(n)+`\b`)
+	}
+	return regexp.MustCompile(strings.Join(quoted, "|"))
 }
 
 // dependents returns up to dependentsCap files of srv's root, handled by

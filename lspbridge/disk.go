@@ -1,6 +1,7 @@
 // This file keeps the servers' view of files equal to the disk: before a
 // request, every file a server has seen is checked (size and modification
-// time; the content only when those moved) and re-sent when it changed.
+// time; the content when those moved or are too recent to trust) and
+// re-sent when it changed.
 //
 // Why on demand rather than a file watcher: a watcher's events arrive
 // asynchronously, so a tool that writes a file and at once asks a
@@ -21,14 +22,35 @@ import (
 )
 
 // stamp is what is cheap to know about a file on disk: its size and
-// modification time. Equal stamps are taken to mean equal content; a
-// different stamp leads to reading the file and comparing.
+// modification time. Equal stamps are taken to mean equal content only
+// when the stamp was taken at least stampTrust after the modification
+// time (see [stamp.same]); a different or untrusted stamp leads to reading
+// the file and comparing.
 type stamp struct {
 	size  int64
 	mtime time.Time
+	// trusted: the modification time was already stampTrust old when the
+	// stamp was taken, so a later write cannot share it.
+	trusted bool
 }
 
-func stampOf(fi os.FileInfo) stamp { return stamp{size: fi.Size(), mtime: fi.ModTime()} }
+// stampTrust is how old a modification time must be before a stamp with
+// it is trusted. A write within the clock's granularity of an earlier one
+// (coarse file system timestamps, two writes in the same tick) can leave
+// size and mtime unchanged while the content changed; gopls refuses to
+// trust mtimes under 2 s old for the same reason.
+const stampTrust = 2 * time.Second
+
+func stampOf(fi os.FileInfo) stamp {
+	m := fi.ModTime()
+	return stamp{size: fi.Size(), mtime: m, trusted: time.Since(m) >= stampTrust}
+}
+
+// same reports whether a file now stamped now is known to be unchanged
+// since st was taken: equal size and mtime, and st trusted.
+func (st stamp) same(now stamp) bool {
+	return st.trusted && st.size == now.size && st.mtime.Equal(now.mtime)
+}
 
 // readStamped reads a file with its stamp (taken before the read, so a
 // write during the read shows as a change next time).
@@ -103,7 +125,7 @@ func (s *server) refresh(ctx context.Context) error {
 			}
 			continue
 		}
-		if stampOf(fi) == e.st {
+		if e.st.same(stampOf(fi)) {
 			continue
 		}
 		text, st, err := readStamped(e.path)
@@ -133,7 +155,13 @@ func (s *server) see(paths ...string) {
 			continue
 		}
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			add = append(add, entryStamp{p, stampOf(fi)})
+			// The server read this file itself; there is no content of
+			// ours to compare with, so the stamp is all there is to go
+			// on, however recent (re-reading would open every file a
+			// server ever named).
+			st := stampOf(fi)
+			st.trusted = true
+			add = append(add, entryStamp{p, st})
 		}
 	}
 	s.mu.Lock()

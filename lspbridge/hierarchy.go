@@ -11,13 +11,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -609,7 +609,7 @@ func (s *server) version() string {
 		}
 		return v
 	}
-	bin, err := exec.LookPath(s.cfg.Command[0])
+	bin, err := proc.LookPath(s.cfg.Command[0])
 	if err != nil {
 		return ""
 	}

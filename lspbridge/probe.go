@@ -10,12 +10,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
 )
 
 // probeTimeout bounds one server's probe.
@@ -56,7 +57,7 @@ func ProbeServers(ctx context.Context, opts *Options) []ServerProbe {
 
 func probeServer(ctx context.Context, cfg *ServerConfig, opts *Options) ServerProbe {
 	p := ServerProbe{Name: cfg.Name, Language: cfg.Language}
-	bin, err := exec.LookPath(cfg.Command[0])
+	bin, err := proc.LookPath(cfg.Command[0])
 	if err != nil {
 		p.Detail = fmt.Sprintf("%s not on PATH; run scripts/install-tools.sh (files of this language get no server)", cfg.Command[0])
 		return p

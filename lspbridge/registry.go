@@ -94,3 +94,11 @@ func (r *registry) baseline(path string, ds []Diag) {
 	ds, _ = errorsAndWarnings(ds)
 	r.observe(path, ds)
 }
+
+// known reports whether path's diagnostics were recorded before.
+func (r *registry) known(path string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_, ok := r.seen[path]
+	return ok
+}

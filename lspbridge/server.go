@@ -527,6 +527,7 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		d := s.docs[path]
 		if d != nil && d.text == text && !touch {
 			d.stamp = st
+			s.seen[path] = st // so refresh compares with this stamp, not reading the file again
 			res = syncResult{version: d.version, text: text, seq: seq, epoch: d.epoch}
 			s.mu.Unlock()
 			return nil

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -176,7 +176,7 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			s.mu.Unlock()
 			return nil, err
 		}
-		bin, err := exec.LookPath(cfg.Command[0])
+		bin, err := proc.LookPath(cfg.Command[0])
 		if err != nil {
 			s.mu.Unlock()
 			return nil, fmt.Errorf("%s not started: binary missing (tried %s on PATH)", cfg.Name, cfg.Command[0])
@@ -303,7 +303,7 @@ func (s *Supervisor) status(cfg *ServerConfig, runRoot, root string) ServerStatu
 		}
 	default:
 		st.State = "not started"
-		if _, err := exec.LookPath(cfg.Command[0]); err != nil {
+		if _, err := proc.LookPath(cfg.Command[0]); err != nil {
 			st.Reason = fmt.Sprintf("binary missing (tried %s on PATH)", cfg.Command[0])
 		} else {
 			st.Reason = "starts on first use"

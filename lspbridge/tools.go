@@ -57,11 +57,11 @@ func serverChecks(opts *Options) []rpc.Check {
 	return out
 }
 
-const lspDescription = `Ask the language server (gopls, pyright, typescript-language-server, clangd, rust-analyzer, dart) about code. Positions are a 1-based line plus a symbol on that line, never a column.
-Actions: definition, type_definition, implementation, references (cap 50), hover, code_actions (file, line, symbol); incoming_calls, outgoing_calls (file, line, symbol, depth 1-3; cap 50), type_hierarchy (file, line, symbol, direction: subtypes (default) or supertypes, depth); symbols (query: workspace search, cap 100, workspace matches first, include_libraries for the rest; or file: its outline in document order, cap 200: declarations to 2 levels, or depth 1-10 for the server's own tree); diagnostics (file, or "*" to run the project's checker: go vet, pyright, tsc, cargo check); status (which servers run, and why others do not); reload (restart the server of file, or all).
-Results are path:line:col  source-line, 1-based. Example: {"action": "definition", "file": "cmd/main.go", "line": 12, "symbol": "Serve"}`
+const lspDescription = `Ask the language server about code. A position is a 1-based line plus a symbol on that line, never a column.
+Actions: definition, type_definition, implementation, references, hover, code_actions, incoming_calls, outgoing_calls, type_hierarchy (file, line, symbol); symbols (query: workspace search; or file: its outline); diagnostics (file, or "*": the project checker); status; reload.
+Example: {"action": "definition", "file": "cmd/main.go", "line": 12, "symbol": "Serve"}`
 
-const renameDescription = `Rename a symbol across the project through its language server, atomically: every file is changed or none. The symbol is named by a 1-based line and its text on that line.
+const renameDescription = `Rename a symbol across the project through its language server; every file changes or none.
 Example: {"file": "util.go", "line": 3, "symbol": "Shout", "new_name": "Yell"}`
 
 type toolSet struct {
@@ -76,14 +76,14 @@ func (t *toolSet) runRoot(ctx context.Context) string {
 
 type lspArgs struct {
 	Action           string `json:"action" jsonschema:"enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=diagnostics,enum=status,enum=reload,enum=incoming_calls,enum=outgoing_calls,enum=type_hierarchy" jsonschema_description:"what to ask"`
-	File             string `json:"file,omitempty" jsonschema_description:"file path, relative to the root (or absolute inside it); \"*\" with diagnostics runs the project checker"`
-	Line             int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol (navigation actions)"`
-	Symbol           string `json:"symbol,omitempty" jsonschema_description:"the symbol's text on that line, e.g. Serve or http.Serve (the last segment is aimed at)"`
-	Occurrence       int    `json:"occurrence,omitempty" jsonschema_description:"1-based: which occurrence when the symbol appears more than once on the line"`
-	Query            string `json:"query,omitempty" jsonschema_description:"symbols: workspace search text (without it, file's outline is listed)"`
-	Depth            int    `json:"depth,omitempty" jsonschema_description:"incoming_calls, outgoing_calls, type_hierarchy: how many levels to walk, 1 to 3 (default 1); symbols with file: nesting levels of the server's own tree, 1 to 10 (without it: the declarations, 2 levels, no locals or anonymous entries)"`
-	Direction        string `json:"direction,omitempty" jsonschema:"enum=subtypes,enum=supertypes" jsonschema_description:"type_hierarchy: subtypes (default: what extends or implements it) or supertypes (what it extends or implements)"`
-	IncludeLibraries bool   `json:"include_libraries,omitempty" jsonschema_description:"symbols with query: list matches outside the root (standard library, dependencies) even when the workspace has some"`
+	File             string `json:"file,omitempty" jsonschema_description:"path relative to the root; \"*\" with diagnostics runs the project checker"`
+	Line             int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol"`
+	Symbol           string `json:"symbol,omitempty" jsonschema_description:"the symbol's text on that line, e.g. Serve or http.Serve"`
+	Occurrence       int    `json:"occurrence,omitempty" jsonschema_description:"which occurrence on the line (1-based), when it appears more than once"`
+	Query            string `json:"query,omitempty" jsonschema_description:"symbols: workspace search text; without it, the file's outline"`
+	Depth            int    `json:"depth,omitempty" jsonschema_description:"hierarchies: levels to walk, 1-3 (default 1); symbols with file: outline depth 1-10"`
+	Direction        string `json:"direction,omitempty" jsonschema:"enum=subtypes,enum=supertypes" jsonschema_description:"type_hierarchy: subtypes (default) or supertypes"`
+	IncludeLibraries bool   `json:"include_libraries,omitempty" jsonschema_description:"symbols with query: also list matches outside the root"`
 }
 
 func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
@@ -167,10 +167,10 @@ func needFileLine(a lspArgs) error {
 }
 
 type renameArgs struct {
-	File       string `json:"file" jsonschema_description:"file path, relative to the root (or absolute inside it)"`
+	File       string `json:"file" jsonschema_description:"path relative to the root"`
 	Line       int    `json:"line" jsonschema_description:"1-based line of the symbol"`
-	Symbol     string `json:"symbol" jsonschema_description:"the symbol's current name as it appears on that line"`
-	Occurrence int    `json:"occurrence,omitempty" jsonschema_description:"1-based: which occurrence when the symbol appears more than once on the line"`
+	Symbol     string `json:"symbol" jsonschema_description:"the symbol's current name on that line"`
+	Occurrence int    `json:"occurrence,omitempty" jsonschema_description:"which occurrence on the line (1-based), when it appears more than once"`
 	NewName    string `json:"new_name" jsonschema_description:"the new name: an identifier"`
 }
 

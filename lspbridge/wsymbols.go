@@ -13,13 +13,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
+	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/workspace"
 )
 
@@ -161,7 +161,7 @@ func (s *Supervisor) unsearched(runRoot string, srvs []*server) string {
 		if cfg.Disabled {
 			continue
 		}
-		if _, err := exec.LookPath(cfg.Command[0]); err == nil {
+		if _, err := proc.LookPath(cfg.Command[0]); err == nil {
 			cfgs = append(cfgs, cfg)
 		}
 	}

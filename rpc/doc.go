@@ -25,20 +25,46 @@
 // requests to the client ([Session.Elicit], [Session.CallClientTool]) are
 // routed by the read loop, so a tool waiting on the client never stalls it.
 //
+// # Results
+//
+// What reaches the model is what counts. Claude Code and Codex show their
+// model the JSON of structuredContent instead of the text (and Codex drops
+// images next to it), so by default a result is its content blocks only
+// (the text, then images) and tools/list has no outputSchema. A client
+// opts in to structured results with
+// capabilities.experimental["agent-tools"].structured in initialize (or
+// the server's --structured flag); see [Mode].
+//
+// Each session has an output budget ([OutputBudget]; 10 KB unless
+// maxOutputBytes or --max-output-bytes says otherwise). Listing tools stop
+// there themselves; as a last resort the server cuts a longer text at a
+// line boundary, keeping the head, and ends it with a line saying what was
+// left out and how to get it. Structured content is never cut.
+//
+// A call that came with a progressToken gets a heartbeat
+// notifications/progress ("still running (15 s)") every
+// [Options].ProgressInterval until it returns, on the same strictly
+// increasing counter as the tool's own [ReportProgress].
+//
 // # Errors
 //
 // A tool's failure, and arguments that fail its schema, are isError
-// results naming the JSON field; only framing, unknown methods, unknown or
-// hidden tools, malformed protocol params and calls before initialize are
+// results naming the JSON field; only framing, unknown methods, unknown
+// tools, malformed protocol params and calls before initialize are
 // JSON-RPC errors ([WireError], converted in one place). A panicking handler
-// yields an error result; the server keeps serving.
+// yields an error result; the server keeps serving. Argument keys that an
+// agent CLI injects into every tool (Gemini CLI's wait_for_previous; the
+// list is injectedKeys) are dropped and logged, not refused.
 //
 // # Visibility
 //
 // Every tool has a [Tier]. A session's [Surface] caps the tier it sees
 // (plan and readonly see only read tools), and [Requirement]s hide tools
-// until vibe mode is on or the client can elicit. A hidden tool is refused
-// by name exactly like an unknown one. agent-tools/setMode changes surface
-// and vibe and sends notifications/tools/list_changed when the visible list
-// changed.
+// until vibe mode is on or the client can elicit. A hidden tool is absent
+// from tools/list; a call of it by name is an isError result saying why
+// and which tools are available (Codex never re-lists, so its model keeps
+// calling a tool that was hidden after it listed), while a name no tool
+// has is -32602, also listing the available tools. agent-tools/setMode
+// changes surface and vibe and sends notifications/tools/list_changed when
+// the visible list changed.
 package rpc

@@ -66,6 +66,8 @@ type modeOptions struct {
 	ConversationID *string `json:"conversationId"`
 	Root           *string `json:"root"`
 	CallTool       bool    `json:"callTool"`
+	Structured     *bool   `json:"structured"`
+	MaxOutputBytes *int    `json:"maxOutputBytes"`
 }
 
 type clientInfo struct {
@@ -114,7 +116,8 @@ func (s *Session) initialize(ctx context.Context, raw json.RawMessage) (any, err
 	s.shown = toolNames(s.srv.reg.Visible(s.visibilityLocked()))
 	version := s.version
 	s.mu.Unlock()
-	s.log.Info().Str("client", p.ClientInfo.Name).Str("protocol", version).Str("surface", string(mode.Surface)).Msg("initialized")
+	s.log.Info().Str("client", p.ClientInfo.Name).Str("protocol", version).Str("surface", string(mode.Surface)).
+		Bool("structured", mode.Structured).Int("maxOutputBytes", mode.OutputBudget()).Msg("initialized")
 	return s.initializeResult(version), nil
 }
 
@@ -148,6 +151,15 @@ func applyOptions(m Mode, o modeOptions) (Mode, error) {
 			return m, fmt.Errorf("%w: %s.root: %v", ErrInvalidParams, where, err)
 		}
 		m.Root = root
+	}
+	if o.Structured != nil {
+		m.Structured = *o.Structured
+	}
+	if o.MaxOutputBytes != nil {
+		m.MaxOutputBytes = *o.MaxOutputBytes
+		if m.MaxOutputBytes <= 0 {
+			m.MaxOutputBytes = -1 // 0 asks for no budget here, not the default
+		}
 	}
 	return m, nil
 }

@@ -12,7 +12,7 @@ import (
 
 // Surface is the view of the registry a client gets. Plan mode and
 // read-only subagents see only read-tier tools; hidden tools are absent from
-// tools/list and refused by name.
+// tools/list, and a call of one by name is an error result saying why.
 type Surface string
 
 const (
@@ -47,16 +47,28 @@ type Visibility struct {
 	Elicitation bool
 }
 
-func (v Visibility) allows(s Spec) bool {
+func (v Visibility) allows(s Spec) bool { return v.hiddenBy(s) == shown }
+
+// hideCause is why a visibility hides a tool.
+type hideCause uint8
+
+const (
+	shown               hideCause = iota
+	hiddenByTier                  // above the surface's ceiling
+	hiddenByVibe                  // vibe_* exist only while vibe mode is on
+	hiddenByElicitation           // ask_user needs a client that can show a question
+)
+
+func (v Visibility) hiddenBy(s Spec) hideCause {
 	switch {
 	case s.Tier > v.Surface.Ceiling():
-		return false
+		return hiddenByTier
 	case s.Requires&RequiresVibe != 0 && !v.Vibe:
-		return false // vibe_* exist only while vibe mode is on
+		return hiddenByVibe
 	case s.Requires&RequiresElicitation != 0 && !v.Elicitation:
-		return false // ask_user needs a client that can show a question
+		return hiddenByElicitation
 	}
-	return true
+	return shown
 }
 
 // Registry holds every attached tool. It is safe for concurrent use; tools
@@ -149,16 +161,21 @@ func (r *Registry) Visible(v Visibility) []*Tool {
 	return out
 }
 
-// Lookup returns the tool named name if v shows it. A hidden tool is
-// reported exactly like an unknown one.
+// Lookup returns the tool named name if v shows it.
 func (r *Registry) Lookup(name string, v Visibility) (*Tool, bool) {
-	r.mu.Lock()
-	t, ok := r.tools[name]
-	r.mu.Unlock()
+	t, ok := r.lookupAny(name)
 	if !ok || !v.allows(t.spec) {
 		return nil, false
 	}
 	return t, true
+}
+
+// lookupAny returns the tool named name, shown or hidden.
+func (r *Registry) lookupAny(name string) (*Tool, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t, ok := r.tools[name]
+	return t, ok
 }
 
 // onChange registers f to run after every Add or Remove.

@@ -441,24 +441,37 @@ func TestToolsListPerSurface(t *testing.T) {
 			if diff := cmp.Diff(tt.want, listNames(t, c)); diff != "" {
 				t.Errorf("tools (-want +got):\n%s", diff)
 			}
-			for _, name := range []string{"alpha_write", "mid_exec", "nope"} {
-				if tt.surface == rpc.SurfaceFull && name != "nope" {
+			// A hidden tool is an error result saying why and what is
+			// available (Codex never re-lists, so its model calls it).
+			hidden := map[string]string{
+				"alpha_write": `alpha_write is not available on the "` + string(tt.surface) + `" surface: it changes files (write tier)`,
+				"mid_exec":    `mid_exec is not available on the "` + string(tt.surface) + `" surface: it runs code or controls processes (exec tier)`,
+			}
+			for name, why := range hidden {
+				if tt.surface == rpc.SurfaceFull {
 					continue
 				}
-				m := c.call("tools/call", map[string]any{"name": name, "arguments": map[string]any{"text": "x"}})
-				if errCode(t, m) != -32602 {
-					t.Errorf("calling %s: %v", name, m)
+				res := c.result("tools/call", map[string]any{"name": name, "arguments": map[string]any{"text": "x"}})
+				text := toolText(t, res)
+				if res["isError"] != true || !strings.HasPrefix(text, why) || !strings.HasSuffix(text, "\nAvailable tools: zeta_read.") {
+					t.Errorf("calling hidden %s: %v", name, res)
 				}
-				if msg := m["error"].(map[string]any)["message"]; msg != fmt.Sprintf("invalid params: unknown tool %q", name) {
-					t.Errorf("calling hidden %s: message %q does not read like an unknown tool", name, msg)
-				}
+			}
+			// A name no tool has stays a protocol error, listing the tools.
+			m := c.call("tools/call", map[string]any{"name": "nope", "arguments": map[string]any{"text": "x"}})
+			if errCode(t, m) != -32602 {
+				t.Errorf("calling nope: %v", m)
+			}
+			want := fmt.Sprintf("invalid params: unknown tool \"nope\" (available tools: %s)", strings.Join(tt.want, ", "))
+			if msg := m["error"].(map[string]any)["message"]; msg != want {
+				t.Errorf("calling nope: message %q, want %q", msg, want)
 			}
 		})
 	}
 }
 
 func TestToolInfo(t *testing.T) {
-	c := connect(t, registryWithTiers(), nil)
+	c := connect(t, registryWithTiers(), &rpc.Options{Mode: rpc.Mode{Structured: true}})
 	c.initialize(nil)
 	res := c.result("tools/list", nil)
 	byName := map[string]map[string]any{}
@@ -488,7 +501,7 @@ func TestToolInfo(t *testing.T) {
 func TestToolsCall(t *testing.T) {
 	reg := rpc.NewRegistry()
 	reg.Add(echoTool("echo", rpc.TierRead), failTool(), panicTool())
-	c := connect(t, reg, nil)
+	c := connect(t, reg, &rpc.Options{Mode: rpc.Mode{Structured: true}})
 	c.initialize(nil)
 
 	res := c.result("tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi", "times": 2}})
@@ -697,7 +710,7 @@ func TestLateRegistrationSendsListChanged(t *testing.T) {
 func TestOldRevisionHasNoStructuredContent(t *testing.T) {
 	reg := rpc.NewRegistry()
 	reg.Add(echoTool("echo", rpc.TierRead))
-	c := connect(t, reg, nil)
+	c := connect(t, reg, &rpc.Options{Mode: rpc.Mode{Structured: true}}) // even when asked for
 	c.result("initialize", map[string]any{"protocolVersion": "2025-03-26", "capabilities": map[string]any{}})
 	tool := c.result("tools/list", nil)["tools"].([]any)[0].(map[string]any)
 	if tool["outputSchema"] != nil {

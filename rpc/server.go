@@ -19,6 +19,31 @@ type Mode struct {
 	Vibe         bool
 	Conversation string // the harness's conversation id; may be empty
 	Root         string // absolute path of the workspace root
+
+	// Structured makes tool results carry structuredContent and
+	// tools/list carry outputSchema. Off by default: Claude Code and
+	// Codex show their model the JSON of structuredContent instead of
+	// our text (and Codex drops images next to it), so by default a
+	// result is its content blocks only. A client that reads structured
+	// results opts in (capabilities.experimental["agent-tools"].structured
+	// in initialize, or serve --structured).
+	Structured bool
+
+	// MaxOutputBytes is the session's output budget (see [OutputBudget]):
+	// 0 means [DefaultOutputBudget], a negative value means no budget.
+	MaxOutputBytes int
+}
+
+// OutputBudget is the budget MaxOutputBytes stands for, in bytes;
+// [NoBudget] when there is none.
+func (m Mode) OutputBudget() int {
+	switch {
+	case m.MaxOutputBytes == 0:
+		return DefaultOutputBudget
+	case m.MaxOutputBytes < 0:
+		return NoBudget
+	}
+	return m.MaxOutputBytes
 }
 
 // Options configures a [Server]. The zero value is usable: defaults are
@@ -41,6 +66,11 @@ type Options struct {
 	// MaxMessageBytes is the longest accepted line;
 	// 0 means [DefaultMaxMessageBytes].
 	MaxMessageBytes int
+
+	// ProgressInterval is how often a tools/call that came with a
+	// progressToken and is still running sends a heartbeat
+	// notifications/progress; 0 means [DefaultProgressInterval].
+	ProgressInterval time.Duration
 }
 
 // drainTimeout bounds how long Serve waits for in-flight calls to return
@@ -68,6 +98,9 @@ func NewServer(reg *Registry, opts *Options) *Server {
 	}
 	if o.Mode.Surface == "" {
 		o.Mode.Surface = SurfaceFull
+	}
+	if o.ProgressInterval <= 0 {
+		o.ProgressInterval = DefaultProgressInterval
 	}
 	log := zerolog.Nop()
 	if o.Logger != nil {

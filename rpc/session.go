@@ -86,12 +86,6 @@ func (s *Session) CanCallTools() bool {
 	return s.client.callTool
 }
 
-func (s *Session) visibility() Visibility {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.visibilityLocked()
-}
-
 func (s *Session) visibilityLocked() Visibility {
 	return Visibility{Surface: s.mode.Surface, Vibe: s.mode.Vibe, Elicitation: s.client.elicitation}
 }
@@ -134,7 +128,20 @@ func (s *Session) extensionMethod(name string) (methodInfo, bool) {
 	if !ok {
 		return methodInfo{}, false
 	}
-	return methodInfo{flags: async, call: func(_ *Session, ctx context.Context, params json.RawMessage) (any, error) {
+	return methodInfo{flags: async, call: func(s *Session, ctx context.Context, params json.RawMessage) (any, error) {
+		// A progressToken gets the heartbeat of a tools/call (a didWrite
+		// may wait for a language server), and ReportProgress works.
+		var p struct {
+			Meta struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
+		}
+		if json.Unmarshal(params, &p) == nil && len(p.Meta.ProgressToken) > 0 && string(p.Meta.ProgressToken) != "null" {
+			c := &call{sess: s, budget: s.Mode().OutputBudget()}
+			ctx = context.WithValue(ctx, callKey{}, c)
+			c.startProgress(ctx, p.Meta.ProgressToken, s.srv.opts.ProgressInterval)
+			defer c.finish()
+		}
 		return h(ctx, params)
 	}}, true
 }

@@ -40,8 +40,8 @@ func (t Tier) String() string {
 }
 
 // Requirement is a session condition, besides the tier, that a tool needs
-// to be visible. Tools hidden by a requirement are refused by name exactly
-// like unknown tools.
+// to be visible. A call of a tool hidden by one is an error result saying
+// why.
 type Requirement uint
 
 const (
@@ -115,7 +115,8 @@ type Contenter interface{ Content() []Content }
 // once from In (a struct) and arguments are validated against it before h
 // runs, so a bad argument is reported naming its JSON field. When Out is a
 // struct (or pointer to one) the result is also returned as
-// structuredContent with an output schema. If Out is *CallToolResult, it is
+// structuredContent with an output schema, to a session that asked for
+// structured results (see [Mode] Structured). If Out is *CallToolResult, it is
 // sent as is. NewTool panics on a bad spec or a type that has no schema:
 // both are programming errors found at start-up.
 func NewTool[In, Out any](spec Spec, h func(context.Context, In) (Out, error)) *Tool {
@@ -133,7 +134,12 @@ func NewTool[In, Out any](spec Spec, h func(context.Context, In) (Out, error)) *
 		}
 	}
 	t.handle = func(ctx context.Context, raw json.RawMessage) (*CallToolResult, error) {
-		args, err := schema.Decode[In](raw)
+		args, dropped, err := schema.DecodeIgnoring[In](raw, injectedKeys)
+		if len(dropped) > 0 {
+			if s := SessionFrom(ctx); s != nil {
+				s.log.Debug().Str("tool", spec.Name).Strs("keys", dropped).Msg("ignored argument keys the client injects into every tool")
+			}
+		}
 		if err != nil {
 			return ErrorResult("invalid arguments: " + err.Error()), nil
 		}
@@ -148,10 +154,21 @@ func NewTool[In, Out any](spec Spec, h func(context.Context, In) (Out, error)) *
 			}
 			return res, nil
 		}
-		return resultOf(out, t.outputSchema != nil)
+		return resultOf(out, t.outputSchema != nil && wantsStructured(ctx))
 	}
 	return t
 }
+
+// injectedKeys are the argument keys an agent CLI is known to add to every
+// tool's input schema and to send with every call, whatever the tool. They
+// mean nothing to our tools, so a call carrying one is not refused: the key
+// is dropped before decoding (unless the tool declares it) and logged at
+// debug level. Any other unknown key is still an error naming the known
+// fields.
+//
+//   - wait_for_previous: Gemini CLI (google-gemini/gemini-cli #27403)
+//     adds it as a boolean and forwards the model's value.
+var injectedKeys = []string{"wait_for_previous"}
 
 func mustValidSpec(s Spec) {
 	switch {
@@ -171,18 +188,24 @@ func isStruct(t reflect.Type) bool {
 	return t.Kind() == reflect.Struct
 }
 
-// resultOf turns a handler's value into a CallToolResult.
+// resultOf turns a handler's value into a CallToolResult. The value is
+// encoded only when it is needed: as structuredContent, or as the text of
+// a result that has no text form of its own.
 func resultOf(out any, structured bool) (*CallToolResult, error) {
-	data, err := json.Marshal(out)
-	if err != nil {
-		return nil, fmt.Errorf("encoding the result: %w", err)
-	}
 	res := &CallToolResult{}
-	if structured {
-		res.StructuredContent = data
+	tx, hasText := out.(Texter)
+	var text string
+	if structured || !hasText {
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, fmt.Errorf("encoding the result: %w", err)
+		}
+		if structured {
+			res.StructuredContent = data
+		}
+		text = string(data)
 	}
-	text := string(data)
-	if tx, ok := out.(Texter); ok {
+	if hasText {
 		text = tx.Text()
 	}
 	res.Content = append(res.Content, TextContent(text))

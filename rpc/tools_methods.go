@@ -9,12 +9,14 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
+	"time"
 )
 
 func (s *Session) toolsList(context.Context, json.RawMessage) (any, error) {
 	s.mu.Lock()
 	vis := s.visibilityLocked()
-	withOutput := s.version != "2025-03-26"
+	withOutput := s.version != "2025-03-26" && s.mode.Structured
 	s.mu.Unlock()
 	tools := s.srv.reg.Visible(vis)
 	infos := make([]toolInfo, len(tools))
@@ -32,9 +34,10 @@ type callParams struct {
 	} `json:"_meta"`
 }
 
-// toolsCall runs one tool. An unknown or hidden tool is a protocol error
-// (-32602); everything the tool reports, bad arguments included, is an
-// isError result the model can read.
+// toolsCall runs one tool. A name no tool has is a protocol error
+// (-32602) listing the tools there are; a tool the session hides, and
+// everything a tool reports, bad arguments included, is an isError result
+// the model can read.
 func (s *Session) toolsCall(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p callParams
 	if err := json.Unmarshal(orEmpty(raw), &p); err != nil {
@@ -43,21 +46,78 @@ func (s *Session) toolsCall(ctx context.Context, raw json.RawMessage) (any, erro
 	if p.Name == nil || *p.Name == "" {
 		return nil, fmt.Errorf("%w: tools/call needs a tool name in \"name\"", ErrInvalidParams)
 	}
-	t, ok := s.srv.reg.Lookup(*p.Name, s.visibility())
+	s.mu.Lock()
+	vis := s.visibilityLocked()
+	c := &call{sess: s, structured: s.mode.Structured && s.version != "2025-03-26", budget: s.mode.OutputBudget()}
+	s.mu.Unlock()
+	start := time.Now()
+	t, ok := s.srv.reg.lookupAny(*p.Name)
 	if !ok {
-		return nil, fmt.Errorf("%w: unknown tool %q", ErrInvalidParams, *p.Name)
+		s.log.Debug().Str("tool", *p.Name).Msg("tools/call of an unknown tool")
+		return nil, fmt.Errorf("%w: unknown tool %q (available tools: %s)", ErrInvalidParams, *p.Name, s.available(vis))
 	}
+	if why := vis.hiddenBy(t.spec); why != shown {
+		res := ErrorResult(hiddenText(t.spec, why, vis) + "\nAvailable tools: " + s.available(vis) + ".")
+		s.logCall(t.spec.Name, start, res, nil)
+		return res, nil
+	}
+	ctx = context.WithValue(ctx, callKey{}, c)
 	if tok := p.Meta.ProgressToken; len(tok) > 0 && string(tok) != "null" {
-		ctx = context.WithValue(ctx, progressKey{}, tok)
+		c.startProgress(ctx, tok, s.srv.opts.ProgressInterval)
+		defer c.finish()
 	}
 	res, err := s.callTool(ctx, t, p.Arguments)
+	s.logCall(t.spec.Name, start, res, err)
 	if err != nil {
 		return nil, err
 	}
-	if s.ProtocolVersion() == "2025-03-26" {
-		res.StructuredContent = nil
+	if !c.structured {
+		res.StructuredContent = nil // a pass-through result may carry it
 	}
+	cutResult(res, c.budget)
 	return res, nil
+}
+
+// logCall is the one debug line per tool call: tool, duration, isError.
+func (s *Session) logCall(tool string, start time.Time, res *CallToolResult, err error) {
+	ev := s.log.Debug()
+	if ev == nil {
+		return
+	}
+	ev = ev.Str("tool", tool).Dur("duration", time.Since(start))
+	if err != nil {
+		ev.Err(err).Msg("tools/call")
+		return
+	}
+	ev.Bool("isError", res.IsError).Msg("tools/call")
+}
+
+// available names the tools the session shows, for answers to a call of a
+// tool it does not show.
+func (s *Session) available(vis Visibility) string {
+	names := toolNames(s.srv.reg.Visible(vis))
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// hiddenText says why a tool the session hides cannot be called.
+func hiddenText(sp Spec, why hideCause, vis Visibility) string {
+	switch why {
+	case hiddenByTier:
+		does := "changes files"
+		if sp.Tier == TierExec {
+			does = "runs code or controls processes"
+		}
+		return fmt.Sprintf("%s is not available on the %q surface: it %s (%s tier), and this surface allows read-tier tools only. Do not call it again unless the harness leaves this mode.",
+			sp.Name, string(vis.Surface), does, sp.Tier)
+	case hiddenByVibe:
+		return fmt.Sprintf("%s is not available: vibe mode is off in this session (the harness turns it on with serve --vibe or agent-tools/setMode {\"vibe\": true}).", sp.Name)
+	case hiddenByElicitation:
+		return fmt.Sprintf("%s is not available: this client cannot show a question to a person (it did not declare the elicitation capability). Go on with a stated assumption instead of asking.", sp.Name)
+	}
+	return sp.Name + " is not available in this session."
 }
 
 // callTool runs the handler; a panic becomes an error result so that the
@@ -70,27 +130,6 @@ func (s *Session) callTool(ctx context.Context, t *Tool, args json.RawMessage) (
 		}
 	}()
 	return t.Call(ctx, args)
-}
-
-type progressKey struct{}
-
-// ReportProgress sends notifications/progress for the call ctx belongs to,
-// if the client gave a progressToken; otherwise it does nothing. total may
-// be 0 when unknown.
-func ReportProgress(ctx context.Context, progress, total float64, message string) {
-	s := SessionFrom(ctx)
-	tok, _ := ctx.Value(progressKey{}).(json.RawMessage)
-	if s == nil || tok == nil {
-		return
-	}
-	p := map[string]any{"progressToken": tok, "progress": progress}
-	if total > 0 {
-		p["total"] = total
-	}
-	if message != "" {
-		p["message"] = message
-	}
-	s.Notify(ctx, "notifications/progress", p)
 }
 
 func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

@@ -28,7 +28,7 @@ func TestFilesWritten(t *testing.T) {
 		func(ctx context.Context, _ struct{}) (writtenOut, error) {
 			return writtenOut{Reports: rpc.FilesWritten(ctx, "/r", []string{"a.go"})}, nil
 		}))
-	c := connect(t, reg, nil)
+	c := connect(t, reg, &rpc.Options{Mode: rpc.Mode{Structured: true}})
 	c.initialize(nil)
 	res := c.result("tools/call", map[string]any{"name": "writer", "arguments": map[string]any{}})
 	data, _ := json.Marshal(res["structuredContent"])

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,38 +36,61 @@ func (e *FieldError) Error() string {
 // meant to be shown to the model as they are. An error from generating T's
 // schema is returned as For would return it.
 func Decode[T any](raw json.RawMessage) (T, error) {
+	v, _, err := DecodeIgnoring[T](raw, nil)
+	return v, err
+}
+
+// DecodeIgnoring is [Decode] that first drops the top-level keys listed in
+// ignore which T does not declare, and returns the keys it dropped (in
+// input order). It is for keys a client adds to every tool's arguments on
+// its own (Gemini CLI's wait_for_previous): they mean nothing to the tool
+// and must not fail the call. A key T declares is never dropped; any other
+// unknown key is still an error.
+func DecodeIgnoring[T any](raw json.RawMessage, ignore []string) (T, []string, error) {
 	var zero T
 	e := lookup(reflect.TypeFor[T]())
 	if e.err != nil {
-		return zero, e.err
+		return zero, nil, e.err
 	}
-	data, err := normalize(e.root, raw)
+	data, dropped, err := normalize(e.root, raw, ignore)
 	if err != nil {
-		return zero, err
+		return zero, dropped, err
 	}
 	var v T
 	if err := unmarshal(data, &v); err != nil {
-		return zero, err
+		return zero, dropped, err
 	}
-	return v, nil
+	return v, dropped, nil
 }
 
-// normalize parses raw, validates it against root and re-encodes it with
-// whole numbers in integer fields spelled as integers, ready for encoding/json.
-func normalize(root *node, raw []byte) ([]byte, error) {
+// normalize parses raw, drops the ignored top-level keys root does not
+// declare, validates the rest against root and re-encodes it with whole
+// numbers in integer fields spelled as integers, ready for encoding/json.
+func normalize(root *node, raw []byte, ignore []string) ([]byte, []string, error) {
 	if t := bytes.Trim(raw, " \t\r\n"); len(t) == 0 || string(t) == "null" {
 		raw = []byte("{}")
 	}
 	v, err := parse(raw)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var dropped []string
+	if len(ignore) > 0 && v.kind == kindObject {
+		v.members = slices.DeleteFunc(v.members, func(m member) bool {
+			_, declared := root.index[m.key]
+			if !declared && slices.Contains(ignore, m.key) {
+				dropped = append(dropped, m.key)
+				return true
+			}
+			return false
+		})
 	}
 	c := &checker{}
 	c.check(root, v)
 	if err := c.result(); err != nil {
-		return nil, err
+		return nil, dropped, err
 	}
-	return v.appendJSON(nil), nil
+	return v.appendJSON(nil), dropped, nil
 }
 
 // unmarshal decodes validated data into v. Validation should leave nothing

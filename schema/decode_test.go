@@ -283,3 +283,50 @@ func TestDecodeNullOptionalIsAbsent(t *testing.T) {
 		t.Errorf("null for a required field: %v", err)
 	}
 }
+
+// TestDecodeIgnoring checks that listed keys a struct does not declare are
+// dropped at the top level only, that a declared key of the same name is
+// decoded, and that other unknown keys still fail naming the known fields.
+func TestDecodeIgnoring(t *testing.T) {
+	type declares struct {
+		WaitForPrevious bool `json:"wait_for_previous,omitempty"`
+	}
+	ignore := []string{"wait_for_previous"}
+	tests := []struct {
+		name        string
+		in          string
+		wantDropped []string
+		wantErr     string
+	}{
+		{name: "dropped", in: `{"file":"a","line":1,"wait_for_previous":true}`, wantDropped: []string{"wait_for_previous"}},
+		{name: "dropped whatever its type", in: `{"wait_for_previous":{"x":[1]},"file":"a","line":1}`, wantDropped: []string{"wait_for_previous"}},
+		{name: "absent", in: `{"file":"a","line":1}`},
+		{name: "others still fail", in: `{"file":"a","line":1,"wait_for_previous":false,"colour":"red"}`,
+			wantDropped: []string{"wait_for_previous"}, wantErr: "argument 'colour': unknown field; " + known},
+		{name: "nested is not dropped", in: `{"file":"a","line":1,"ptr":{"label":"x","wait_for_previous":true}}`,
+			wantErr: "argument 'ptr.wait_for_previous': unknown field; known fields: label, weight"},
+		{name: "the rest is still checked", in: `{"wait_for_previous":true,"line":0}`,
+			wantDropped: []string{"wait_for_previous"}, wantErr: "argument 'file': required\nargument 'line': want integer ≥ 1, got 0"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			v, dropped, err := schema.DecodeIgnoring[decodeArgs](json.RawMessage(tc.in), ignore)
+			if diff := cmp.Diff(tc.wantErr, errText(err)); diff != "" {
+				t.Errorf("error (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tc.wantDropped, dropped); diff != "" {
+				t.Errorf("dropped (-want +got):\n%s", diff)
+			}
+			if err == nil && (v.File != "a" || v.Line != 1) {
+				t.Errorf("decoded %+v", v)
+			}
+		})
+	}
+	v, dropped, err := schema.DecodeIgnoring[declares](json.RawMessage(`{"wait_for_previous":true}`), ignore)
+	if err != nil || !v.WaitForPrevious || dropped != nil {
+		t.Errorf("a declared key was not decoded: %+v, dropped %v, err %v", v, dropped, err)
+	}
+	if _, err := schema.Decode[decodeArgs](json.RawMessage(`{"file":"a","line":1,"wait_for_previous":true}`)); errText(err) != "argument 'wait_for_previous': unknown field; "+known {
+		t.Errorf("Decode dropped a key: %v", err)
+	}
+}

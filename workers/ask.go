@@ -14,8 +14,8 @@ import (
 
 // Option is one choice offered to the person.
 type Option struct {
-	Label       string `json:"label" jsonschema_description:"the choice as the person sees it and as it comes back, e.g. \"Postgres\"; unique"`
-	Description string `json:"description,omitempty" jsonschema_description:"optional: what choosing it means"`
+	Label       string `json:"label" jsonschema_description:"the choice, unique"`
+	Description string `json:"description,omitempty" jsonschema_description:"what choosing it means"`
 }
 
 // Question is what ask_user shows.

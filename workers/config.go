@@ -7,13 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/config"
+	"github.com/agent-tools/agent-tools/internal/proc"
 )
 
 // Tiers are the worker tiers, in the order they are listed.
@@ -26,7 +26,8 @@ type Config struct {
 	// /bin/sh -c in the run's root. --worker TIER=CMD overrides it.
 	Commands map[string]string `json:"commands"`
 	// AskTimeout bounds how long ask_user waits for the person, as a Go
-	// duration. Default "10m". (ask_timeout_seconds, a number, is read
+	// duration. Default "4m": under Codex's 300 s call timeout, so the
+	// model reads our "no answer" rather than the CLI's timeout. (ask_timeout_seconds, a number, is read
 	// with a deprecation warning.)
 	AskTimeout config.Duration `json:"ask_timeout" was:"ask_timeout_seconds"`
 	// MaxRunning is how many workers may run at once. Default 4.
@@ -35,17 +36,17 @@ type Config struct {
 	// kept separately). Default 262144 (256 KiB).
 	LogBytes int `json:"log_bytes"`
 	// WaitTimeout is vibe_wait's timeout when the call gives none, as a Go
-	// duration. Default "5m". (wait_timeout_seconds is read with a
+	// duration. Default "4m", under Codex's 300 s call timeout. (wait_timeout_seconds is read with a
 	// deprecation warning.)
 	WaitTimeout config.Duration `json:"wait_timeout" was:"wait_timeout_seconds"`
 }
 
 // defaultConfig holds the defaults; decoding copies it first.
 var defaultConfig = Config{
-	AskTimeout:  config.Duration(10 * time.Minute),
+	AskTimeout:  config.Duration(4 * time.Minute),
 	MaxRunning:  4,
 	LogBytes:    256 << 10,
-	WaitTimeout: config.Duration(5 * time.Minute),
+	WaitTimeout: config.Duration(4 * time.Minute),
 }
 
 // ParseConfig decodes the "workers" section (see internal/config: unknown
@@ -106,7 +107,7 @@ func Program(command, root string) (path string, ok bool) {
 		fi, err := os.Stat(name)
 		return name, err == nil && !fi.IsDir()
 	}
-	p, err := exec.LookPath(name)
+	p, err := proc.LookPath(name)
 	if err != nil {
 		return name, false
 	}

@@ -21,7 +21,7 @@ func TestParseConfig(t *testing.T) {
 		{name: "defaults", want: defaultConfig},
 		{name: "flags override the file", section: `{"commands":{"fast":"a","good":"b"},"ask_timeout":"1.5s","max_running":2,"log_bytes":4096}`,
 			flags: map[string]string{"fast": "c"},
-			want:  Config{Commands: map[string]string{"fast": "c", "good": "b"}, AskTimeout: config.Duration(1500 * time.Millisecond), MaxRunning: 2, LogBytes: 4096, WaitTimeout: config.Duration(5 * time.Minute)}},
+			want:  Config{Commands: map[string]string{"fast": "c", "good": "b"}, AskTimeout: config.Duration(1500 * time.Millisecond), MaxRunning: 2, LogBytes: 4096, WaitTimeout: config.Duration(4 * time.Minute)}},
 		{name: "old seconds spelling", section: `{"ask_timeout_seconds":0.25,"wait_timeout_seconds":2}`,
 			want: Config{AskTimeout: config.Duration(250 * time.Millisecond), MaxRunning: 4, LogBytes: 256 << 10, WaitTimeout: config.Duration(2 * time.Second)}},
 		{name: "unknown field", section: `{"timeout":3}`, err: `config workers: unknown key "timeout"`},

@@ -210,16 +210,18 @@ func (p *Pool) startLocked(w *worker, root string) {
 		"AGENT_TOOLS_WORKER_TIER="+w.tier,
 		"AGENT_TOOLS_WORKER_ATTEMPT="+strconv.Itoa(a.n),
 	)
+	creds := credentialsFor(p.cfg.Commands[w.tier])
 	pr, err := proc.Start(proc.Spec{
-		Name:       "worker " + w.id,
-		Path:       "/bin/sh",
-		Args:       []string{"-c", shellCommand(p.cfg.Commands[w.tier])},
-		Dir:        root,
-		Env:        env,
-		Stdin:      true,
-		Stdout:     true,
-		StderrTail: p.cfg.LogBytes,
-		Timeouts:   &stopTimeouts,
+		Name:        "worker " + w.id,
+		Path:        "/bin/sh",
+		Args:        []string{"-c", shellCommand(p.cfg.Commands[w.tier])},
+		Dir:         root,
+		Env:         env,
+		Credentials: creds, // its agent CLI's own key; see credentials.go
+		Stdin:       true,
+		Stdout:      true,
+		StderrTail:  p.cfg.LogBytes,
+		Timeouts:    &stopTimeouts,
 	})
 	if err != nil {
 		a.state, a.exit, a.ended = Failed, err.Error(), time.Now()
@@ -229,6 +231,9 @@ func (p *Pool) startLocked(w *worker, root string) {
 	}
 	a.proc = pr
 	p.log.Info().Str("worker", w.id).Str("tier", w.tier).Int("attempt", a.n).Int("pid", pr.Pid()).Msg("worker started")
+	if len(creds) > 0 {
+		p.log.Debug().Str("worker", w.id).Strs("credentials", creds).Msg("the worker's agent CLI may inherit these credentials")
+	}
 	go feed(pr.Stdin(), w.fullBrief())
 	go p.monitor(w.id, a)
 }
@@ -327,13 +332,9 @@ func readLines(r io.Reader, line func(string)) {
 	}
 }
 
-func exitText(err error) string {
-	s := err.Error()
-	if i := strings.LastIndex(s, ": "); i >= 0 {
-		s = s[i+2:] // "worker w1 (pid 12): exit status 3" → "exit status 3"
-	}
-	return s
-}
+// exitText says how an attempt's process ended: "exit status 3",
+// "killed by signal SIGSEGV (segmentation fault)".
+func exitText(err error) string { return proc.Describe(err) }
 
 // lookup returns the worker with id.
 func (p *Pool) lookup(id string) (*worker, error) {

@@ -83,15 +83,15 @@ func (ts *toolSet) rootOf(ctx context.Context) string {
 	return rpc.Root(ctx, ts.root)
 }
 
-const askDesc = `Ask the person running this session a question and wait for the answer. Use it when you cannot go on without a decision only they can make; never ask in a chat message instead. The question shows as a card with numbered options. If the person skips it, continue on a stated assumption and do not ask again.
-Example: {"question": "Which database should the service use?", "context": "The schema migration depends on it.", "options": [{"label": "Postgres", "description": "what production runs"}, {"label": "SQLite"}], "allow_free_text": true}`
+const askDesc = `Ask the person running this session a question and wait for the answer, when you cannot go on without their decision. If it comes back skipped, continue on a stated assumption and do not ask again.
+Example: {"question": "Which database should the service use?", "options": [{"label": "Postgres"}, {"label": "SQLite"}], "allow_free_text": true}`
 
 type askArgs struct {
-	Question      string   `json:"question" jsonschema_description:"what to ask, as one clear question"`
-	Context       string   `json:"context,omitempty" jsonschema_description:"optional: why you ask and what depends on the answer"`
-	Options       []Option `json:"options,omitempty" jsonschema_description:"the choices, shown numbered; give options, allow_free_text, or both"`
-	AllowFreeText bool     `json:"allow_free_text,omitempty" jsonschema_description:"true: the person may type an answer"`
-	MultiSelect   bool     `json:"multi_select,omitempty" jsonschema_description:"true: several options may be chosen"`
+	Question      string   `json:"question" jsonschema_description:"one clear question"`
+	Context       string   `json:"context,omitempty" jsonschema_description:"why you ask"`
+	Options       []Option `json:"options,omitempty" jsonschema_description:"the choices"`
+	AllowFreeText bool     `json:"allow_free_text,omitempty" jsonschema_description:"the person may type an answer"`
+	MultiSelect   bool     `json:"multi_select,omitempty" jsonschema_description:"several options may be chosen"`
 }
 
 func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
@@ -115,12 +115,12 @@ func (a sessionAsker) Elicit(ctx context.Context, message string, schema json.Ra
 	return res.Action, res.Content, nil
 }
 
-const spawnDesc = `Start a background worker (an agent CLI) on a brief and return its id at once; it runs in the workspace root while you go on. tier "fast" is for mechanical work with a clear spec, "good" for design, judgement or reviewing a fast worker's output (default fast). Collect the result with vibe_wait.
-Example: {"brief": "Rename Config.Timeout to Config.Deadline everywhere and make go test ./... pass.", "label": "rename-deadline", "tier": "fast"}`
+const spawnDesc = `Start a background worker (an agent CLI) on a brief; returns its id at once. tier fast (default) for mechanical work, good for judgement. Collect the result with vibe_wait.
+Example: {"brief": "Rename Config.Timeout to Config.Deadline and make go test ./... pass.", "label": "rename-deadline"}`
 
 type spawnArgs struct {
-	Brief string `json:"brief" jsonschema_description:"the complete task for the worker, self-contained: it sees nothing else of this conversation"`
-	Label string `json:"label" jsonschema_description:"a short name for the worker, shown in vibe_list"`
+	Brief string `json:"brief" jsonschema_description:"the whole task; the worker sees nothing else"`
+	Label string `json:"label" jsonschema_description:"a short name"`
 	Tier  string `json:"tier,omitempty" jsonschema:"enum=fast,enum=good" jsonschema_description:"fast (default) or good"`
 }
 
@@ -128,11 +128,11 @@ func (ts *toolSet) spawn(ctx context.Context, a spawnArgs) (Status, error) {
 	return ts.pool.Spawn(ts.rootOf(ctx), a.Brief, a.Label, a.Tier)
 }
 
-const sendDesc = `Steer a worker: append a message to its brief and run it again (a running attempt is stopped first; earlier attempts are kept in its history). Returns at once.
+const sendDesc = `Steer a worker: add a message to its brief and run it again. Returns at once.
 Example: {"worker_id": "w1", "message": "Also update the README."}`
 
 type sendArgs struct {
-	WorkerID string `json:"worker_id" jsonschema_description:"the id vibe_spawn returned, e.g. w1"`
+	WorkerID string `json:"worker_id" jsonschema_description:"e.g. w1"`
 	Message  string `json:"message" jsonschema_description:"what to add to the brief"`
 }
 
@@ -140,13 +140,13 @@ func (ts *toolSet) send(ctx context.Context, a sendArgs) (Status, error) {
 	return ts.pool.Send(ctx, ts.rootOf(ctx), a.WorkerID, a.Message)
 }
 
-const waitDesc = `Wait until a worker finishes and return its final message, or until timeout_seconds pass (default 300): then it says the worker is still running, which is not an error. Cancelling this call stops the wait, not the worker.
-Example: {"worker_id": "w1", "timeout_seconds": 120, "show_log": false}`
+const waitDesc = `Wait for a worker's final message, at most timeout_seconds (default 240); then it says the worker is still running.
+Example: {"worker_id": "w1", "timeout_seconds": 120}`
 
 type waitArgs struct {
-	WorkerID       string   `json:"worker_id" jsonschema_description:"the id vibe_spawn returned, e.g. w1"`
-	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"minimum=0,maximum=3600" jsonschema_description:"how long to wait at most, in seconds (default 300); 0 looks without waiting"`
-	ShowLog        bool     `json:"show_log,omitempty" jsonschema_description:"true: add the last 40 lines of the worker's stdout and stderr (what it is doing, why it failed)"`
+	WorkerID       string   `json:"worker_id" jsonschema_description:"e.g. w1"`
+	TimeoutSeconds *float64 `json:"timeout_seconds,omitempty" jsonschema:"minimum=0,maximum=3600" jsonschema_description:"seconds to wait (default 240); 0 only looks"`
+	ShowLog        bool     `json:"show_log,omitempty" jsonschema_description:"add the last 40 lines of its output"`
 }
 
 func (ts *toolSet) wait(ctx context.Context, a waitArgs) (WaitResult, error) {
@@ -157,19 +157,18 @@ func (ts *toolSet) wait(ctx context.Context, a waitArgs) (WaitResult, error) {
 	return ts.pool.Wait(ctx, a.WorkerID, timeout, a.ShowLog)
 }
 
-const killDesc = `Stop a worker and everything it started (SIGTERM to its process group, then SIGKILL). Its partial result stays readable with vibe_wait.
+const killDesc = `Stop a worker and everything it started. Its partial result stays readable with vibe_wait.
 Example: {"worker_id": "w1"}`
 
 type killArgs struct {
-	WorkerID string `json:"worker_id" jsonschema_description:"the id vibe_spawn returned, e.g. w1"`
+	WorkerID string `json:"worker_id" jsonschema_description:"e.g. w1"`
 }
 
 func (ts *toolSet) kill(ctx context.Context, a killArgs) (Status, error) {
 	return ts.pool.Kill(ctx, a.WorkerID)
 }
 
-const listDesc = `List this run's workers: id, tier, state (running, done, failed, killed), elapsed time of running ones, attempts and the start of each result.
-Example: {}`
+const listDesc = `List this run's workers: id, tier, state, elapsed time and the start of each result.`
 
 type listArgs struct{}
 

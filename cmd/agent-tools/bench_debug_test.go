@@ -484,7 +484,8 @@ func (s *pipeSession) callResult(b *testing.B, id int, args string) map[string]a
 func benchInspectOurs(a, what string) func(b *testing.B) {
 	return func(b *testing.B) {
 		fx := loopFixture(b, a)
-		cmd := testBinaryCmd(context.Background(), "serve", "--root", fx.root, "--log-level", "off", "--conversation", "bench")
+		// --structured: the row reads the stopped frame from the structured result.
+		cmd := testBinaryCmd(context.Background(), "serve", "--root", fx.root, "--log-level", "off", "--conversation", "bench", "--structured")
 		in, _ := cmd.StdinPipe()
 		out, _ := cmd.StdoutPipe()
 		if err := cmd.Start(); err != nil {

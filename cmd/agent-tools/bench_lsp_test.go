@@ -70,7 +70,7 @@ func utilContent(b *testing.B, dir string, broken bool) string {
 
 func benchCrossFileOurs(b *testing.B) {
 	dir := lspBenchFixture(b)
-	s := startOurs(b, dir)
+	s := startOurs(b, dir, "--structured") // the row reads the structured total
 	defer s.close()
 	id := 1
 	diagnostics := func(file string) int {
@@ -157,8 +157,8 @@ func lspBenchFixture(b *testing.B) string {
 // The position used by every navigation row: Shout on main.go line 7.
 const benchLine, benchSymbol, benchChar = 7, "Shout", 8
 
-func startOurs(b *testing.B, dir string) *pipeSession {
-	cmd := testBinaryCmd(context.Background(), "serve", "--root", dir, "--log-level", "off")
+func startOurs(b *testing.B, dir string, flags ...string) *pipeSession {
+	cmd := testBinaryCmd(context.Background(), append([]string{"serve", "--root", dir, "--log-level", "off"}, flags...)...)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {

@@ -52,7 +52,7 @@ func TestDebugSIGKILLLeavesNoAdapterOrDebuggee(t *testing.T) {
 					t.Fatalf("%v: %v\n%s", fx.build, err, out)
 				}
 			}
-			s := startServer(t, "--root", root, "--conversation", "c-1")
+			s := startServer(t, "--root", root, "--conversation", "c-1", "--structured") // reads the stop reason
 			s.initialize()
 			s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"debug","arguments":{"op":"breakpoints","file":%q,"lines":[%d]}}}`, fx.file, fx.line))
 			s.until(2)
@@ -121,7 +121,7 @@ func TestDebugRunningDebuggeeDiesWithUs(t *testing.T) {
 			}
 			testutil.WriteTree(t, root, "-- go.mod --\nmodule spin\n\ngo 1.22\n-- main.go --\npackage main\n\nfunc main() {\n\tn := 0\n\tfor {\n\t\tn++\n\t}\n}\n")
 			cfg := writeFile(t, t.TempDir(), "config.json", `{"debug":{"stop_wait":"1s"}}`)
-			s := startServer(t, "--root", root, "--config", cfg)
+			s := startServer(t, "--root", root, "--config", cfg, "--structured") // reads the state
 			s.initialize()
 			s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"debug","arguments":{"op":"launch","program":"main.go"}}}`)
 			m := s.until(2)

@@ -150,13 +150,16 @@ func (s *server) spawn(id int) (pid, grandchild int) {
 	m := s.until(id)
 	var res struct {
 		Result struct {
-			IsError           bool
-			StructuredContent spawnResult
+			IsError bool
+			Content []struct{ Text string }
 		}
 	}
 	data, _ := json.Marshal(m)
 	json.Unmarshal(data, &res)
-	sc := res.Result.StructuredContent
+	var sc spawnResult // test_spawn has no text form: its text is its JSON
+	if len(res.Result.Content) > 0 {
+		json.Unmarshal([]byte(res.Result.Content[0].Text), &sc)
+	}
 	if res.Result.IsError || sc.Pid == 0 || sc.Grandchild == 0 {
 		s.t.Fatalf("test_spawn: %v", m)
 	}
@@ -227,44 +230,62 @@ func TestStdoutCarriesOnlyFrames(t *testing.T) {
 }
 
 // TestOfficialGoSDKClient connects the official MCP Go SDK client to the
-// binary over stdio, lists the tools and calls one.
+// binary over stdio, lists the tools and calls one: by default the result
+// is text only and no tool has an outputSchema; with --structured (and
+// with structured in initialize, pinned by the results/ transcripts) the
+// SDK gets, and checks against the outputSchema, structured content too.
 func TestOfficialGoSDKClient(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
-	defer cancel()
-	cmd := testBinaryCmd(ctx, "serve", "--root", t.TempDir())
-	cmd.Stderr = t.Output()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-e2e", Version: "v0"}, nil)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
-	defer session.Close()
-	if v := session.InitializeResult().ServerInfo.Name; v != "agent-tools" {
-		t.Errorf("serverInfo.name = %q", v)
-	}
-	var names []string
-	for tool, err := range session.Tools(ctx, nil) {
-		if err != nil {
-			t.Fatalf("listing tools: %v", err)
-		}
-		names = append(names, tool.Name)
-	}
-	if diff := cmp.Diff(expectedTools(t), names); diff != "" {
-		t.Errorf("tools (-want +got):\n%s", diff)
-	}
-	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "test_echo", Arguments: map[string]any{"text": "hello from the SDK"}})
-	if err != nil {
-		t.Fatalf("calling test_echo: %v", err)
-	}
-	if res.IsError || len(res.Content) != 1 {
-		t.Fatalf("test_echo result: %+v", res)
-	}
-	if txt, ok := res.Content[0].(*mcp.TextContent); !ok || txt.Text != "hello from the SDK" {
-		t.Errorf("test_echo content: %+v", res.Content[0])
-	}
-	res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "test_echo", Arguments: map[string]any{"txt": "typo"}})
-	if err != nil || !res.IsError {
-		t.Errorf("bad arguments: want an isError result, got %+v, %v", res, err)
+	for _, structured := range []bool{false, true} {
+		t.Run(fmt.Sprintf("structured=%v", structured), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
+			defer cancel()
+			args := []string{"serve", "--root", t.TempDir()}
+			if structured {
+				args = append(args, "--structured")
+			}
+			cmd := testBinaryCmd(ctx, args...)
+			cmd.Stderr = t.Output()
+			client := mcp.NewClient(&mcp.Implementation{Name: "sdk-e2e", Version: "v0"}, nil)
+			session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				t.Fatalf("connecting: %v", err)
+			}
+			defer session.Close()
+			if v := session.InitializeResult().ServerInfo.Name; v != "agent-tools" {
+				t.Errorf("serverInfo.name = %q", v)
+			}
+			var names []string
+			for tool, err := range session.Tools(ctx, nil) {
+				if err != nil {
+					t.Fatalf("listing tools: %v", err)
+				}
+				names = append(names, tool.Name)
+				if tool.Name == "test_echo" && (tool.OutputSchema != nil) != structured {
+					t.Errorf("test_echo outputSchema: %v", tool.OutputSchema)
+				}
+			}
+			if diff := cmp.Diff(expectedTools(t), names); diff != "" {
+				t.Errorf("tools (-want +got):\n%s", diff)
+			}
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "test_echo", Arguments: map[string]any{"text": "hello from the SDK"}})
+			if err != nil {
+				t.Fatalf("calling test_echo: %v", err)
+			}
+			if res.IsError || len(res.Content) != 1 {
+				t.Fatalf("test_echo result: %+v", res)
+			}
+			if txt, ok := res.Content[0].(*mcp.TextContent); !ok || txt.Text != "hello from the SDK" {
+				t.Errorf("test_echo content: %+v", res.Content[0])
+			}
+			sc, _ := json.Marshal(res.StructuredContent)
+			if want := map[bool]string{false: "null", true: `{"echo":"hello from the SDK"}`}[structured]; string(sc) != want {
+				t.Errorf("structuredContent = %s, want %s", sc, want)
+			}
+			res, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "test_echo", Arguments: map[string]any{"txt": "typo"}})
+			if err != nil || !res.IsError {
+				t.Errorf("bad arguments: want an isError result, got %+v, %v", res, err)
+			}
+		})
 	}
 }
 
@@ -280,13 +301,14 @@ func TestInspectorCLI(t *testing.T) {
 		}
 		return ""
 	})
-	inspect := func(t *testing.T, args ...string) map[string]any {
+	inspect := func(t *testing.T, serveFlags []string, args ...string) map[string]any {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
 		defer cancel()
 		full := append([]string{"--no-install", "@modelcontextprotocol/inspector", "--cli", os.Args[0],
 			"-e", "AGENT_TOOLS_TEST_MAIN=1"}, args...)
 		full = append(full, "--", "serve", "--root", t.TempDir())
+		full = append(full, serveFlags...)
 		cmd := exec.CommandContext(ctx, "npx", full...)
 		cmd.Dir = t.TempDir()
 		cmd.Stderr = t.Output()
@@ -301,7 +323,7 @@ func TestInspectorCLI(t *testing.T) {
 		return m
 	}
 	t.Run("tools/list", func(t *testing.T) {
-		m := inspect(t, "--method", "tools/list")
+		m := inspect(t, nil, "--method", "tools/list")
 		tools, _ := m["tools"].([]any)
 		var names []string
 		for _, tool := range tools {
@@ -312,9 +334,18 @@ func TestInspectorCLI(t *testing.T) {
 		}
 	})
 	t.Run("tools/call", func(t *testing.T) {
-		m := inspect(t, "--tool-arg", "text=from inspector", "--method", "tools/call", "--tool-name", "test_echo")
+		m := inspect(t, nil, "--tool-arg", "text=from inspector", "--method", "tools/call", "--tool-name", "test_echo")
 		data, _ := json.Marshal(m)
-		if !strings.Contains(string(data), "from inspector") || m["isError"] == true {
+		if !strings.Contains(string(data), "from inspector") || m["isError"] == true || m["structuredContent"] != nil {
+			t.Errorf("inspector call: %s", data)
+		}
+	})
+	// The TypeScript client checks structuredContent against the
+	// outputSchema it listed: the opt-in must pass it.
+	t.Run("tools/call structured", func(t *testing.T) {
+		m := inspect(t, []string{"--structured"}, "--tool-arg", "text=from inspector", "--method", "tools/call", "--tool-name", "test_echo")
+		data, _ := json.Marshal(m)
+		if sc, _ := m["structuredContent"].(map[string]any); sc["echo"] != "from inspector" || m["isError"] == true {
 			t.Errorf("inspector call: %s", data)
 		}
 	})
@@ -335,7 +366,10 @@ func TestSubcommands(t *testing.T) {
 		{"call", []string{"call", "--root", dir, "test_echo", `{"text":"cli"}`}, 0, `"text": "cli"`},
 		{"call bad args", []string{"call", "--root", dir, "test_echo", `{}`}, 1, "'text'"},
 		{"call unknown", []string{"call", "--root", dir, "nope", `{}`}, 1, ""},
-		{"call hidden", []string{"call", "--surface", "plan", "--root", dir, "test_write", `{"text":"x"}`}, 1, ""},
+		{"call hidden", []string{"call", "--surface", "plan", "--root", dir, "test_write", `{"text":"x"}`}, 1, `test_write is not available on the \"plan\" surface`},
+		{"call structured", []string{"call", "--structured", "--root", dir, "test_echo", `{"text":"cli"}`}, 0, `"structuredContent": {`},
+		{"call over budget", []string{"call", "--max-output-bytes", "200", "--root", dir, "test_echo", `{"text":"` + strings.Repeat(`a line\n`, 100) + `"}`}, 0, `[cut: `},
+		{"bad budget", []string{"serve", "--max-output-bytes", "ten"}, 2, ""},
 		{"bad surface", []string{"serve", "--surface", "root"}, 2, ""},
 		{"bad worker", []string{"serve", "--worker", "slow=x"}, 2, ""},
 		{"missing root", []string{"doctor", "--root", filepath.Join(dir, "nope")}, 2, ""},
@@ -356,8 +390,11 @@ func TestSubcommands(t *testing.T) {
 			if !strings.Contains(string(out), tt.contains) {
 				t.Errorf("stdout lacks %q:\n%s", tt.contains, out)
 			}
-			if tt.name == "tools plan" && strings.Contains(string(out), "test_write") {
-				t.Errorf("plan surface lists a write tool:\n%s", out)
+			if tt.name == "tools plan" && (strings.Contains(string(out), "test_write") || strings.Contains(string(out), "outputSchema")) {
+				t.Errorf("plan surface lists a write tool, or an outputSchema without --structured:\n%s", out)
+			}
+			if tt.name == "call" && strings.Contains(string(out), "structuredContent") {
+				t.Errorf("structured content without --structured:\n%s", out)
 			}
 		})
 	}

@@ -295,7 +295,7 @@ func startFaultsEnv(t *testing.T) *faultsEnv {
 	})
 	worker := writeFile(t, e.state, "stubborn-worker.sh", faultsStubbornWorker)
 	os.Chmod(worker, 0o755)
-	e.s = startServer(t, "--root", e.root, "--vibe", "--worker", "fast="+worker,
+	e.s = startServer(t, "--root", e.root, "--structured", "--vibe", "--worker", "fast="+worker,
 		"--config", writeFile(t, e.state, "config.json", string(cfg)))
 	e.s.initialize()
 	e.id = 1

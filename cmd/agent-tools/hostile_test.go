@@ -87,8 +87,7 @@ func hostileRun(t *testing.T, s *server, c hostileCase) {
 func hostileCheckEcho(t *testing.T, name string, m map[string]any, probe int) {
 	t.Helper()
 	res, _ := m["result"].(map[string]any)
-	sc, _ := res["structuredContent"].(map[string]any)
-	if res == nil || res["isError"] == true || sc["echo"] != fmt.Sprintf("alive %d", probe) {
+	if res == nil || res["isError"] == true || hostileText(res) != fmt.Sprintf("alive %d", probe) {
 		t.Fatalf("%s: the next valid call failed: %v", name, m)
 	}
 }
@@ -361,7 +360,7 @@ func TestHostileDuplicateIDs(t *testing.T) {
 	var res callResult
 	data, _ := json.Marshal(s.until(52))
 	json.Unmarshal(data, &res)
-	if !strings.Contains(string(res.Result.StructuredContent), `"cancelled":1`) {
+	if len(res.Result.Content) == 0 || !strings.Contains(res.Result.Content[0].Text, `"cancelled":1`) {
 		t.Errorf("the first call with id 50 was not cancelled: %s", data)
 	}
 }

@@ -72,7 +72,7 @@ func TestLSPServerDiesWithUs(t *testing.T) {
 	ws := t.TempDir()
 	writeFile(t, ws, "go.mod", "module x\n\ngo 1.22\n")
 	writeFile(t, ws, "main.go", "package main\n\nfunc main() {}\n")
-	s := startServer(t, "--root", ws)
+	s := startServer(t, "--root", ws, "--structured") // the pid is in the structured status
 	s.initialize()
 	if r := s.call(2, "lsp", map[string]any{"action": "symbols", "file": "main.go"}); r.Result.IsError {
 		t.Fatalf("symbols: %+v", r.Result)

@@ -49,7 +49,7 @@ print(x)
 `)
 	cfg := writeFile(t, t.TempDir(), "config.json", `{"eval":{"python":"`+evalPython+`"}}`)
 	e := &faultsEnv{root: root}
-	e.s = startServer(t, "--root", root, "--vibe", "--worker", "fast="+fakeAgent, "--config", cfg)
+	e.s = startServer(t, "--root", root, "--structured", "--vibe", "--worker", "fast="+fakeAgent, "--config", cfg)
 	e.s.initialize()
 	e.id = 1
 	steps := []struct {

@@ -46,8 +46,11 @@ type config struct {
 	vibe         bool
 	workers      map[string]string // tier → command
 	record       string
+	structured   bool // results carry structuredContent, tools/list outputSchema
+	maxOutput    int  // the output budget in bytes; 0 or less: none
 	configFile   string
 	sections     map[string]json.RawMessage // --config FILE, per capability
+	envPass      []string                   // --config's env.pass: credentials children inherit
 	logLevel     zerolog.Level
 	log          zerolog.Logger // set by serve and call before attaching; the zero Logger discards
 	args         []string       // positional arguments left after the flags
@@ -129,6 +132,8 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 		cfg.workers[tier] = cmd
 		return nil
 	})
+	fs.BoolVar(&cfg.structured, "structured", false, "tool results carry structuredContent and tools/list outputSchema (off by default: Claude Code and Codex then show their model only the JSON, not our text); a client can also ask in initialize")
+	fs.IntVar(&cfg.maxOutput, "max-output-bytes", rpc.DefaultOutputBudget, "output budget: a result's text longer than this is cut, keeping its head, with a line saying what was left out (0: no budget)")
 	fs.StringVar(&cfg.configFile, "config", "", "JSON config file with one section per capability (lsp, patterns, debug, eval, workers); see README")
 	fs.StringVar(&cfg.record, "record", "", "serve: record the session as a transcript to FILE (replayable with agent-tools replay)")
 	fs.Func("log-level", "log level on stderr: debug, info, warn, error or off (default info)", func(s string) error {
@@ -151,7 +156,7 @@ func printFlags(w io.Writer) {
 }
 
 func parseFlags(cmd string, args []string, stderr io.Writer) (*config, error) {
-	cfg := &config{surface: rpc.SurfaceFull, workers: map[string]string{}, logLevel: zerolog.InfoLevel}
+	cfg := &config{surface: rpc.SurfaceFull, workers: map[string]string{}, logLevel: zerolog.InfoLevel, maxOutput: rpc.DefaultOutputBudget}
 	fs := newFlags(cfg, io.Discard)
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -182,6 +187,9 @@ func parseFlags(cmd string, args []string, stderr io.Writer) (*config, error) {
 	cfg.root = abs
 	if cfg.configFile != "" {
 		if cfg.sections, err = loadConfigFile(cfg.configFile); err != nil {
+			return nil, fmt.Errorf("--config: %w", err)
+		}
+		if cfg.envPass, err = parseEnvSection(cfg.sections["env"]); err != nil {
 			return nil, fmt.Errorf("--config: %w", err)
 		}
 	}

@@ -29,14 +29,20 @@ func newLogger(cfg *config, stderr io.Writer) zerolog.Logger {
 }
 
 func serverOptions(cfg *config, log *zerolog.Logger) *rpc.Options {
+	budget := cfg.maxOutput
+	if budget <= 0 {
+		budget = -1 // --max-output-bytes 0: no budget
+	}
 	return &rpc.Options{
 		Version: serverVersion(),
 		Logger:  log,
 		Mode: rpc.Mode{
-			Surface:      cfg.surface,
-			Vibe:         cfg.vibe,
-			Conversation: cfg.conversation,
-			Root:         cfg.root,
+			Surface:        cfg.surface,
+			Vibe:           cfg.vibe,
+			Conversation:   cfg.conversation,
+			Root:           cfg.root,
+			Structured:     cfg.structured,
+			MaxOutputBytes: budget,
 		},
 	}
 }

@@ -3,8 +3,10 @@ package main
 // This file is the tier suite of issue 8: in the plan and readonly
 // surfaces every write and exec tool (lsp_rename, ast_edit, resolve,
 // debug, eval, and the test binary's test_write and test_spawn) is absent
-// from tools/list and refused by name with -32602 exactly like an unknown
-// tool, whether the surface came from the flag, from initialize or from
+// from tools/list, and a call of it by name is an isError result saying
+// why and what is available (Codex never re-lists on list_changed, so its
+// model keeps calling tools it once saw), whether the surface came from
+// the flag, from initialize or from
 // agent-tools/setMode round trips. The vibe_* tools are hidden while vibe
 // mode is off and ask_user without the elicitation capability. The eval
 // tool() bridge is checked for what it is by design: a call from a cell
@@ -37,9 +39,10 @@ func tiersList(s *server, id int) []string {
 	return names
 }
 
-// tiersCallCode calls a tool with arguments that would pass its schema
-// and returns the JSON-RPC error code, 0 when there was a result.
-func tiersCallCode(s *server, id int, name string) (int, string) {
+// tiersCall calls a tool with arguments that would pass its schema and
+// returns the JSON-RPC error code (0 when there was a result), the
+// result's isError and text, and the whole answer.
+func tiersCall(s *server, id int, name string) (code int, isError bool, text, data string) {
 	s.t.Helper()
 	args := map[string]string{
 		"lsp_rename": `{"file":"a.go","line":1,"symbol":"a","new_name":"b"}`,
@@ -56,17 +59,27 @@ func tiersCallCode(s *server, id int, name string) (int, string) {
 	}
 	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, name, args))
 	m := s.until(id)
-	data, _ := json.Marshal(m)
-	e, ok := m["error"].(map[string]any)
-	if !ok {
-		return 0, string(data)
+	raw, _ := json.Marshal(m)
+	if e, ok := m["error"].(map[string]any); ok {
+		c, _ := e["code"].(float64)
+		return int(c), false, "", string(raw)
 	}
-	code, _ := e["code"].(float64)
-	return int(code), string(data)
+	var r struct {
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct{ Text string }
+		}
+	}
+	json.Unmarshal(raw, &r)
+	for _, c := range r.Result.Content {
+		text += c.Text
+	}
+	return 0, r.Result.IsError, text, string(raw)
 }
 
-// tiersExpectHidden checks each name is absent from the list and refused
-// by name with -32602; it returns how many were.
+// tiersExpectHidden checks each name is absent from the list and that a
+// call of it by name is an isError result saying it is not available and
+// which tools are; it returns how many were.
 func tiersExpectHidden(t *testing.T, s *server, id *int, when string, names []string) int {
 	t.Helper()
 	*id++
@@ -77,8 +90,9 @@ func tiersExpectHidden(t *testing.T, s *server, id *int, when string, names []st
 			t.Errorf("%s: %s is listed: %v", when, name, list)
 		}
 		*id++
-		if code, data := tiersCallCode(s, *id, name); code != -32602 || !strings.Contains(data, name) {
-			t.Errorf("%s: calling %s: want -32602 naming it, got %s", when, name, data)
+		code, isErr, text, data := tiersCall(s, *id, name)
+		if code != 0 || !isErr || !strings.HasPrefix(text, name+" is not available") || !strings.Contains(text, "\nAvailable tools: "+strings.Join(list, ", ")+".") {
+			t.Errorf("%s: calling %s: want an error result saying it is not available and listing %v, got %s", when, name, list, data)
 		} else {
 			refused++
 		}
@@ -138,7 +152,7 @@ func TestTiersSurfaces(t *testing.T) {
 			if st.surface == "full" {
 				tiersExpectShown(t, s, &id, when, attached)
 				id++
-				if code, data := tiersCallCode(s, id, "test_write"); code != 0 {
+				if code, isErr, _, data := tiersCall(s, id, "test_write"); code != 0 || isErr {
 					t.Errorf("%s: test_write refused: %s", when, data)
 				}
 				continue
@@ -198,7 +212,7 @@ func TestTiersVibeAndAskUser(t *testing.T) {
 		tiersSetMode(s, id, `{"vibe":true}`)
 		tiersExpectShown(t, s, &id, "after setMode vibe on", vibe)
 		id++
-		if code, data := tiersCallCode(s, id, "vibe_list"); code != 0 {
+		if code, isErr, _, data := tiersCall(s, id, "vibe_list"); code != 0 || isErr {
 			t.Errorf("vibe_list with vibe on: %s", data)
 		}
 		id++

@@ -30,6 +30,7 @@ var capabilities = []func(cfg *config) rpc.Attachment{
 
 // attachAll asks every capability package whether its resource attached.
 func attachAll(cfg *config) []rpc.Attachment {
+	applyEnvPolicy(cfg)
 	atts := make([]rpc.Attachment, len(capabilities))
 	for i, attach := range capabilities {
 		atts[i] = attach(cfg)
@@ -71,7 +72,7 @@ func closeAll(ctx context.Context, atts []rpc.Attachment) error {
 
 // loadConfigFile reads --config FILE: a JSON object with one optional
 // section per capability ("lsp", "patterns", "debug", "eval", "workers"),
-// each decoded by its capability.
+// each decoded by its capability, and "env" (wire_env.go).
 func loadConfigFile(path string) (map[string]json.RawMessage, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -83,9 +84,9 @@ func loadConfigFile(path string) (map[string]json.RawMessage, error) {
 	}
 	for name := range sections {
 		switch name {
-		case "lsp", "patterns", "debug", "eval", "workers":
+		case "lsp", "patterns", "debug", "eval", "workers", "env":
 		default:
-			return nil, fmt.Errorf("%s: unknown section %q (want lsp, patterns, debug, eval or workers)", path, name)
+			return nil, fmt.Errorf("%s: unknown section %q (want lsp, patterns, debug, eval, workers or env)", path, name)
 		}
 	}
 	return sections, nil

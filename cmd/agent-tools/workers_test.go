@@ -33,7 +33,9 @@ func connectSDK(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcp.Clie
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
 	t.Cleanup(cancel)
-	cmd := testBinaryCmd(ctx, append([]string{"serve", "--log-level", "warn"}, args...)...)
+	// --structured: these tests read the structured results, as a
+	// program would (and the SDK checks them against outputSchema).
+	cmd := testBinaryCmd(ctx, append([]string{"serve", "--log-level", "warn", "--structured"}, args...)...)
 	cmd.Stderr = t.Output()
 	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-workers", Version: "v0"}, opts)
 	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
@@ -170,9 +172,9 @@ func TestAskUserHiddenWithoutElicitation(t *testing.T) {
 	if names := toolNamesOf(t, s); slices.Contains(names, "ask_user") {
 		t.Errorf("a client without elicitation sees ask_user: %v", names)
 	}
-	_, err := s.CallTool(t.Context(), &mcp.CallToolParams{Name: "ask_user", Arguments: map[string]any{"question": "?", "allow_free_text": true}})
-	if err == nil || !strings.Contains(err.Error(), "unknown tool") {
-		t.Errorf("calling the hidden ask_user: %v, want unknown tool", err)
+	text, isErr, _ := call(t, s, "ask_user", map[string]any{"question": "?", "allow_free_text": true})
+	if !isErr || !strings.HasPrefix(text, "ask_user is not available: this client cannot show a question to a person") {
+		t.Errorf("calling the hidden ask_user = %q (isError %v), want why it is not available", text, isErr)
 	}
 }
 
@@ -326,8 +328,8 @@ func TestVibeOffHidesWorkerTools(t *testing.T) {
 	if strings.Contains(string(data), `"vibe_`) {
 		t.Errorf("vibe off still lists vibe tools: %s", data)
 	}
-	if m := s.callTool(5, "vibe_list", `{}`); m["error"] == nil {
-		t.Errorf("vibe_list while vibe is off: %v, want an error", m)
+	if m := s.callTool(5, "vibe_list", `{}`); !strings.Contains(fmt.Sprint(m), "isError:true") || !strings.Contains(fmt.Sprint(m), "vibe_list is not available: vibe mode is off") {
+		t.Errorf("vibe_list while vibe is off: %v, want an error result saying vibe mode is off", m)
 	}
 	if !testutil.Alive(pids[0]) || !testutil.Alive(pids[1]) {
 		t.Error("turning vibe off stopped a running worker")

@@ -10,6 +10,19 @@
 //
 // Call [RunReaperIfAsked] first thing in main (and in TestMain), then
 // [Start] children and [Process.Stop] them; at shutdown call [StopAll].
+// A short command whose output is wanted (a checker, git show, a probe)
+// runs through [Output], bounded by a timeout at which its whole group is
+// killed; [Describe] says in words how any child ended. No other package
+// imports os/exec: [LookPath] resolves a program name for them.
+//
+// # What a child inherits
+//
+// A child's environment is ours (or Spec.Env) less every variable whose
+// name looks like a credential ([IsCredential]): the harness's API keys and
+// tokens must not reach code the model runs. [SetEnvPolicy] names ones to
+// pass to every child and a hook that logs what was withheld;
+// Spec.Credentials names the ones a single child needs (a worker's agent
+// CLI its model key).
 //
 // # Two traps, and how they are handled
 //

@@ -32,14 +32,20 @@ const stderrLinger = 250 * time.Millisecond
 
 // Spec describes a child process.
 type Spec struct {
-	Name       string     // short label for errors, e.g. "gopls"; default: base of Path
-	Path       string     // resolved with exec.LookPath when not absolute
-	Args       []string   // arguments after argv[0] (which is Path)
-	Dir        string     // working directory; "" means ours
-	Env        []string   // nil: os.Environ()
-	ExtraFiles []*os.File // become fd 3, 4, ... in the child; the caller closes its copies after Start
-	Stdin      bool       // true: a pipe available via Process.Stdin(); false: /dev/null
-	Stdout     bool       // true: a pipe via Process.Stdout(); false: /dev/null (never our stdout)
+	Name string   // short label for errors, e.g. "gopls"; default: base of Path
+	Path string   // resolved with exec.LookPath when not absolute
+	Args []string // arguments after argv[0] (which is Path)
+	Dir  string   // working directory; "" means ours
+	// Env is the child's environment (nil: ours), less the variables that
+	// look like credentials (see IsCredential and EnvPolicy).
+	Env []string
+	// Credentials names the credentials this child gets although they
+	// look like ones: exact names or prefixes followed by "*"
+	// ("ANTHROPIC_*"). A worker's agent CLI needs its own key.
+	Credentials []string
+	ExtraFiles  []*os.File // become fd 3, 4, ... in the child; the caller closes its copies after Start
+	Stdin       bool       // true: a pipe available via Process.Stdin(); false: /dev/null
+	Stdout      bool       // true: a pipe via Process.Stdout(); false: /dev/null (never our stdout)
 	// StderrTail is how many bytes of stderr to keep; 0 (or less) means 64 KiB. Stderr
 	// is always captured, never inherited, and drained continuously so that
 	// a chatty child never blocks on a full pipe.
@@ -92,11 +98,13 @@ func Start(spec Spec) (*Process, error) {
 			return nil, fmt.Errorf("starting %s: %w", name, err)
 		}
 	}
+	policy := currentEnvPolicy()
+	env, withheld := childEnv(spec.Env, policy.Pass, spec.Credentials)
 	cmd := &exec.Cmd{
 		Path:        path,
 		Args:        append([]string{spec.Path}, spec.Args...),
 		Dir:         spec.Dir,
-		Env:         spec.Env,
+		Env:         env,
 		ExtraFiles:  spec.ExtraFiles,
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
@@ -117,6 +125,9 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		closeFiles(p.stdin, p.stdout, stderr)
 		return nil, fmt.Errorf("starting %s: %w", name, err)
+	}
+	if len(withheld) > 0 && policy.Withheld != nil {
+		policy.Withheld(name, withheld)
 	}
 	stderrDone := make(chan struct{})
 	go p.drain(stderr, stderrDone)
@@ -295,8 +306,11 @@ func (p *Process) StderrExcerpt(head, tail int) string {
 	return p.stderr.excerpt(head, tail)
 }
 
-func (p *Process) stderrTail(n int) string {
-	s := p.stderr.String()
+func (p *Process) stderrTail(n int) string { return lastLines(p.stderr.String(), n) }
+
+// lastLines returns s's last n lines, surrounding whitespace trimmed; all
+// of s when n <= 0.
+func lastLines(s string, n int) string {
 	if n <= 0 {
 		return s
 	}

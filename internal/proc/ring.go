@@ -24,7 +24,10 @@ type ring struct {
 const headLimit = 4 << 10
 
 func newRing(limit int) *ring {
-	return &ring{limit: limit, buf: make([]byte, 0, limit)}
+	// buf grows as stderr comes: most children say little, and a caller
+	// that keeps megabytes of a checker's output should not pay for them
+	// up front.
+	return &ring{limit: limit}
 }
 
 // Write keeps the last r.limit bytes of everything written. It never fails.
@@ -46,6 +49,13 @@ func (r *ring) Write(b []byte) (int, error) {
 	}
 	r.buf = append(r.buf, b...)
 	return n, nil
+}
+
+// cut reports whether bytes were dropped from the front.
+func (r *ring) cut() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped
 }
 
 // String returns the kept bytes. When bytes were dropped, the cut-off first

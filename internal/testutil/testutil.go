@@ -10,12 +10,13 @@ package testutil
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
 )
 
 const (
@@ -35,7 +36,7 @@ func Needs(t testing.TB, tools ...string) {
 	t.Helper()
 	var missing []string
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool); err != nil {
+		if _, err := proc.LookPath(tool); err != nil {
 			missing = append(missing, tool)
 		}
 	}
