@@ -72,7 +72,7 @@ func SearchRule(ctx context.Context, root string, spec *RuleSpec, opts SearchOpt
 			kept = append(kept, f)
 		}
 	}
-	files = kept
+	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
 	stopped := func() bool { return ctx.Err() != nil }
 	results, partial, err := searchFiles(ctx, files, opts, func(p *parser, f searchedFile, maxBytes int64) *FileMatches {

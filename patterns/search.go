@@ -81,10 +81,14 @@ type SearchResult struct {
 	// Deps are the node_modules directories under the searched path that
 	// were not searched (root-relative; those .gitignore leaves out are
 	// not listed).
-	Deps     []string
-	Files    []FileMatches // files with matches, in path order
-	Searched int           // files whose language was searched
-	Total    int           // matches
+	Deps []string
+	// TooLarge are the files left out for being over MaxFileBytes.
+	TooLarge []TooLargeFile
+	// MaxFileBytes is the size limit the search applied.
+	MaxFileBytes int64
+	Files        []FileMatches // files with matches, in path order
+	Searched     int           // files whose language was searched
+	Total        int           // matches
 	// Partial says the search stopped at MaxMatches: Total is a lower
 	// bound and Files cover only the files searched.
 	Partial bool
@@ -114,7 +118,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 			kept = append(kept, f)
 		}
 	}
-	files = kept
+	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
 	results, partial, err := searchAll(ctx, files, compiled, opts)
 	if err != nil {
@@ -128,6 +132,31 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 		}
 	}
 	return res, nil
+}
+
+// TooLargeFile is a file not searched because of its size.
+type TooLargeFile struct {
+	Path string `json:"path" jsonschema_description:"file, relative to the workspace root"`
+	Size int64  `json:"size" jsonschema_description:"its size in bytes"`
+}
+
+// dropTooLarge removes from files those over the size limit (maxBytes, 0
+// for the default), noting them in res.TooLarge and the limit in
+// res.MaxFileBytes.
+func dropTooLarge(res *SearchResult, files []searchedFile, maxBytes int64) []searchedFile {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	res.MaxFileBytes = maxBytes
+	kept := files[:0]
+	for _, f := range files {
+		if f.size > maxBytes {
+			res.TooLarge = append(res.TooLarge, TooLargeFile{Path: f.rel, Size: f.size})
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
 }
 
 // searchedFile is a file to search, with its language.
@@ -153,7 +182,11 @@ func listFiles(root, path string, forced *Language) (files []searchedFile, where
 				return nil, "", nil, fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
 			}
 		}
-		return []searchedFile{{abs, rel, lang, 0}}, rel, nil, nil
+		var size int64
+		if info, err := os.Stat(abs); err == nil {
+			size = info.Size()
+		}
+		return []searchedFile{{abs, rel, lang, size}}, rel, nil, nil
 	}
 	realRoot, _ := filepath.EvalSymlinks(root)
 	workspace.WalkReporting(realRoot, abs, func(a, r string, e fs.DirEntry) error {
