@@ -424,6 +424,12 @@ func (m *matcher) stringContent(p *pnode, t uint32) bool {
 	if string(src[o.start:o.end]) != p.children[0].text || string(src[c.start:c.end]) != p.children[2].text {
 		return false
 	}
+	// Only a string's quotes, around some text: an empty argument list,
+	// parameter list or array, or a bare return ('return' then ';'), has
+	// the same shape, and a $X must never match nothing there.
+	if c.start <= o.end || !isQuote(src[o.end-1]) {
+		return false
+	}
 	name := p.children[1].name
 	if name == "" {
 		return true
@@ -440,6 +446,9 @@ func (m *matcher) stringContent(p *pnode, t uint32) bool {
 	}
 	return true
 }
+
+// isQuote reports a byte that ends a string's opening delimiter.
+func isQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 
 // bindRange binds p's metavariable to the target nodes [first, stop) with
 // byte range [start, end); a name bound before must capture the same

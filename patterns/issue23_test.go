@@ -1,0 +1,221 @@
+package patterns
+
+// Issue 23's classes of wrong structural answer, each tested on code the
+// project did not write (cobra, rxjs, the Python standard library, C
+// sources in the module cache), against the ast-grep CLI where it applies,
+// or on a minimal file that reproduces it.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// modDir returns the newest directory of the module cache matching glob
+// (e.g. "github.com/spf13/cobra@*"), skipping when there is none.
+func modDir(t *testing.T, glob string) string {
+	t.Helper()
+	testutil.Needs(t, "go")
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(strings.TrimSpace(string(out)), glob))
+	testutil.NeedsFunc(t, glob+" in the Go module cache", func() string {
+		if len(dirs) == 0 {
+			return "not there"
+		}
+		return ""
+	})
+	sort.Strings(dirs)
+	return dirs[len(dirs)-1]
+}
+
+// sampleCorpus copies every every-th file ending in ext under each of dirs
+// (at most limit of them, none over the size limit) into a fresh
+// directory, so that both tools search exactly the same files.
+func sampleCorpus(t *testing.T, ext string, every, limit int, dirs ...string) string {
+	t.Helper()
+	out := t.TempDir()
+	n, seen := 0, 0
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+			if err != nil || n >= limit {
+				return filepath.SkipDir
+			}
+			if d.IsDir() && (d.Name() == "testdata" || d.Name() == "node_modules" || d.Name() == "site-packages") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ext) {
+				return nil
+			}
+			if seen++; seen%every != 0 {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil || len(src) > 1<<20 {
+				return nil
+			}
+			n++
+			return os.WriteFile(filepath.Join(out, fmt.Sprintf("f%04d%s", n, ext)), src, 0o644)
+		})
+	}
+	if n == 0 {
+		t.Fatalf("no %s file under %v", ext, dirs)
+	}
+	return out
+}
+
+// agSpans runs the ast-grep CLI over dir and returns "file:start-end" of
+// each match.
+func agSpans(t *testing.T, bin, dir, lang, pattern string) []string {
+	t.Helper()
+	cmd := exec.Command(bin, "run", "--pattern="+pattern, "-l", lang, "--json=stream", ".")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil && len(out) == 0 && stderr.Len() > 0 {
+		t.Fatalf("ast-grep %s %q: %v\n%s", lang, pattern, err, stderr.String())
+	}
+	var spans []string
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var m struct {
+			File  string `json:"file"`
+			Range struct {
+				ByteOffset struct{ Start, End uint32 } `json:"byteOffset"`
+			} `json:"range"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		spans = append(spans, fmt.Sprintf("%s:%d-%d", filepath.ToSlash(m.File), m.Range.ByteOffset.Start, m.Range.ByteOffset.End))
+	}
+	sort.Strings(spans)
+	return spans
+}
+
+// ourSpans searches dir and returns the spans as agSpans does, failing
+// when a single metavariable captured nothing.
+func ourSpans(t *testing.T, dir, lang, pattern string) []string {
+	t.Helper()
+	res, err := Search(context.Background(), dir, pattern, SearchOptions{Language: lang})
+	if err != nil {
+		t.Fatalf("%s %q: %v", lang, pattern, err)
+	}
+	var spans []string
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			for _, c := range m.Captured {
+				if strings.TrimSpace(c.Text) == "" && !slices.ContainsFunc(m.Span.Captures, func(k Capture) bool { return k.Name == c.Name && k.Multi }) {
+					t.Errorf("%s %q: $%s captured nothing at %s:%d:%d (%s): a single metavariable matches exactly one node", lang, pattern, c.Name, f.Path, m.From.Line, m.From.Column, m.Text)
+				}
+			}
+			spans = append(spans, fmt.Sprintf("%s:%d-%d", f.Path, m.Start, m.End))
+		}
+	}
+	sort.Strings(spans)
+	return spans
+}
+
+// diffSpans reports the spans only one side has, a few of each.
+func diffSpans(ours, theirs []string) (onlyOurs, onlyTheirs []string) {
+	in := func(xs []string, x string) bool { _, ok := slices.BinarySearch(xs, x); return ok }
+	for _, s := range ours {
+		if !in(theirs, s) {
+			onlyOurs = append(onlyOurs, s)
+		}
+	}
+	for _, s := range theirs {
+		if !in(ours, s) {
+			onlyTheirs = append(onlyTheirs, s)
+		}
+	}
+	return onlyOurs, onlyTheirs
+}
+
+// A single $A in an argument, parameter or element list, or after a
+// return, matches exactly one node, never an empty list or a bare return:
+// on real code, match for match with ast-grep, and no single capture is
+// ever empty.
+func TestLoneMetavariableNeedsANode(t *testing.T) {
+	bin := astGrepPath()
+	testutil.NeedsFunc(t, "the ast-grep CLI (scripts/install-tools.sh)", func() string {
+		if bin == "" {
+			return "not found"
+		}
+		return ""
+	})
+	type corpus struct {
+		lang, ag, ext string
+		dir           func(t *testing.T) string
+		patterns      []string
+	}
+	for _, c := range []corpus{
+		{"go", "go", ".go", func(t *testing.T) string { return sampleCorpus(t, ".go", 1, 200, modDir(t, "github.com/spf13/cobra@*")) },
+			[]string{"$F($A)", "$F($A, $B)", "return $E"}},
+		{"typescript", "ts", ".ts", func(t *testing.T) string {
+			dir := "/usr/lib/node_modules/@modelcontextprotocol/inspector/node_modules/rxjs/src"
+			testutil.NeedsFunc(t, "rxjs sources (npm @modelcontextprotocol/inspector)", func() string {
+				if _, err := os.Stat(dir); err != nil {
+					return err.Error()
+				}
+				return ""
+			})
+			return sampleCorpus(t, ".ts", 4, 150, dir)
+		}, []string{"$F($A)", "function $N($A) { $$$ }", "[$A]", "return $E;"}},
+		{"python", "python", ".py", func(t *testing.T) string { return sampleCorpus(t, ".py", 25, 120, pythonStdlib(t)) },
+			[]string{"$F($A)", "def $N($A): $$$", "[$A]", "return $E"}},
+		{"c", "c", ".c", func(t *testing.T) string {
+			return sampleCorpus(t, ".c", 1, 80, filepath.Join(gorootSrc(t), "runtime", "cgo"), filepath.Join(modDir(t, "github.com/tree-sitter-grammars/tree-sitter-yaml@*"), "src", "scanner.c"))
+		}, []string{"if ($X == NULL) return $E;", "return $E;", "$F($A);"}},
+	} {
+		t.Run(c.lang, func(t *testing.T) {
+			dir := c.dir(t)
+			for _, p := range c.patterns {
+				ours, theirs := ourSpans(t, dir, c.lang, p), agSpans(t, bin, dir, c.ag, p)
+				onlyOurs, onlyTheirs := diffSpans(ours, theirs)
+				t.Logf("%s %q: %d matches, ast-grep %d", c.lang, p, len(ours), len(theirs))
+				if len(onlyOurs)+len(onlyTheirs) > 0 {
+					t.Errorf("%s %q: %d matches, ast-grep %d; only ours: %v; only ast-grep's: %v", c.lang, p, len(ours), len(theirs), onlyOurs[:min(len(onlyOurs), 5)], onlyTheirs[:min(len(onlyTheirs), 5)])
+				}
+			}
+		})
+	}
+}
+
+// The two reproductions of the issue: a bare return in C, and a rewrite
+// that staged cmd.HasSubCommands(ctx, ).
+func TestLoneMetavariableMinimal(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.c":  "int f(int *x) {\n  if (x == NULL) return;\n  if (x == NULL) return 1;\n  return 0;\n}\n",
+		"a.go": "package p\n\nfunc f() {\n\tcmd.HasSubCommands()\n\tcmd.Run(x)\n}\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := ourSpans(t, dir, "c", "if ($X == NULL) return $E;"); len(got) != 1 {
+		t.Errorf("C if ($X == NULL) return $E; matched %v, want only the return with a value", got)
+	}
+	e := &engine{root: dir, stager: NewStager()}
+	text := callText(t, e.editTool(), `{"pattern": "cmd.$M($A)", "rewrite": "cmd.$M(ctx, $A)", "language": "go", "context": "expression"}`)
+	if strings.Contains(text, "HasSubCommands(ctx") || !strings.Contains(text, "+\tcmd.Run(ctx, x)") {
+		t.Errorf("ast_edit cmd.$M($A) → cmd.$M(ctx, $A):\n%s", text)
+	}
+}
