@@ -1015,10 +1015,16 @@ func literals(roots []*pnode, lang *Language) []literal {
 			// letters (an escape before "\nhello"), and Bash words and
 			// HTML text can too.
 			kind := lang.kindName(p.kind)
-			word := isWord(p.text) && lang.ID != "bash" && lang.ID != "html" &&
-				(!p.named || strings.Contains(kind, "identifier") || strings.EqualFold(kind, p.text))
-			if prev, ok := seen[p.text]; !ok || prev {
-				seen[p.text] = word
+			text := p.text
+			word := isWord(text) && lang.ID != "bash" && lang.ID != "html" &&
+				(!p.named || strings.Contains(kind, "identifier") || strings.EqualFold(kind, text))
+			// A preprocessor keyword's token may hold spaces after its
+			// '#' (#  define): the word after it is what the text holds.
+			if !p.named && len(text) > 1 && text[0] == '#' && isWord(text[1:]) {
+				text, word = text[1:], true
+			}
+			if prev, ok := seen[text]; !ok || prev {
+				seen[text] = word
 			}
 		}
 		for _, c := range p.children {

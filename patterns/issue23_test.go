@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -95,6 +96,7 @@ func agSpans(t *testing.T, bin, dir, lang, pattern string) []string {
 	for sc.Scan() {
 		var m struct {
 			File  string `json:"file"`
+			Text  string `json:"text"`
 			Range struct {
 				ByteOffset struct{ Start, End uint32 } `json:"byteOffset"`
 			} `json:"range"`
@@ -102,7 +104,10 @@ func agSpans(t *testing.T, bin, dir, lang, pattern string) []string {
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			t.Fatal(err)
 		}
-		spans = append(spans, fmt.Sprintf("%s:%d-%d", filepath.ToSlash(m.File), m.Range.ByteOffset.Start, m.Range.ByteOffset.End))
+		// A node's extent may end with the line break (a preprocessor
+		// line's); ours stops before it.
+		end := m.Range.ByteOffset.Start + uint32(len(strings.TrimRight(m.Text, " \t\r\n")))
+		spans = append(spans, fmt.Sprintf("%s:%d-%d", filepath.ToSlash(m.File), m.Range.ByteOffset.Start, end))
 	}
 	sort.Strings(spans)
 	return spans
@@ -165,7 +170,9 @@ func TestLoneMetavariableNeedsANode(t *testing.T) {
 		patterns      []string
 	}
 	for _, c := range []corpus{
-		{"go", "go", ".go", func(t *testing.T) string { return sampleCorpus(t, ".go", 1, 200, modDir(t, "github.com/spf13/cobra@*")) },
+		{"go", "go", ".go", func(t *testing.T) string {
+			return sampleCorpus(t, ".go", 1, 200, modDir(t, "github.com/spf13/cobra@*"))
+		},
 			[]string{"$F($A)", "$F($A, $B)", "return $E"}},
 		{"typescript", "ts", ".ts", func(t *testing.T) string {
 			dir := "/usr/lib/node_modules/@modelcontextprotocol/inspector/node_modules/rxjs/src"
@@ -217,5 +224,64 @@ func TestLoneMetavariableMinimal(t *testing.T) {
 	text := callText(t, e.editTool(), `{"pattern": "cmd.$M($A)", "rewrite": "cmd.$M(ctx, $A)", "language": "go", "context": "expression"}`)
 	if strings.Contains(text, "HasSubCommands(ctx") || !strings.Contains(text, "+\tcmd.Run(ctx, x)") {
 		t.Errorf("ast_edit cmd.$M($A) → cmd.$M(ctx, $A):\n%s", text)
+	}
+}
+
+// C preprocessor lines with spaces after '#' (#  define, #  include) are
+// found: on the tree-sitter runtime's headers (portable/endian.h writes
+// over a hundred that way) every line a regular expression sees as a
+// define or include is a match, and on its unicode headers, whose parse
+// the ast-grep CLI's C grammar shares, match for match with it, in C and
+// C++.
+func TestPreprocessorSpacesAfterHash(t *testing.T) {
+	bin := astGrepPath()
+	testutil.NeedsFunc(t, "the ast-grep CLI (scripts/install-tools.sh)", func() string {
+		if bin == "" {
+			return "not found"
+		}
+		return ""
+	})
+	src := filepath.Join(modDir(t, "github.com/tree-sitter/go-tree-sitter@*"), "src")
+	all := sampleCorpus(t, ".h", 1, 200, filepath.Join(src, "portable"), filepath.Join(src, "unicode"))
+	oracle := map[string]*regexp.Regexp{
+		"#define $X":  regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+\w+([ \t]|$)`),
+		"#include $F": regexp.MustCompile(`(?m)^[ \t]*#[ \t]*include\b`),
+	}
+	spaced := regexp.MustCompile(`(?m)^[ \t]*#[ \t]+(define|include)\b`)
+	want, haveSpaced := map[string]int{}, 0
+	entries, _ := os.ReadDir(all)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(all, e.Name()))
+		for p, re := range oracle {
+			want[p] += len(re.FindAll(b, -1))
+		}
+		haveSpaced += len(spaced.FindAll(b, -1))
+	}
+	if haveSpaced < 50 {
+		t.Fatalf("the headers hold %d lines with spaces after '#', want the dozens of endian.h", haveSpaced)
+	}
+	for p, n := range want {
+		if got := len(ourSpans(t, all, "c", p)); got != n {
+			t.Errorf("c %q: %d matches, want the %d lines a regular expression finds (%d of all the lines have spaces after '#')", p, got, n, haveSpaced)
+		}
+	}
+	uni := sampleCorpus(t, ".h", 1, 200, filepath.Join(src, "unicode"))
+	uniCpp := t.TempDir()
+	entries, _ = os.ReadDir(uni)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(uni, e.Name()))
+		if err := os.WriteFile(filepath.Join(uniCpp, strings.TrimSuffix(e.Name(), ".h")+".hpp"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"#define $X $V", "#define $X", "#include $F"} {
+		for _, l := range []struct{ lang, ag, dir string }{{"c", "c", uni}, {"cpp", "cpp", uniCpp}} {
+			ours, theirs := ourSpans(t, l.dir, l.lang, p), agSpans(t, bin, l.dir, l.ag, p)
+			onlyOurs, onlyTheirs := diffSpans(ours, theirs)
+			t.Logf("%s %q: %d matches, ast-grep %d", l.lang, p, len(ours), len(theirs))
+			if len(ours) == 0 || len(onlyOurs)+len(onlyTheirs) > 0 {
+				t.Errorf("%s %q: %d matches, ast-grep %d; only ours: %v; only ast-grep's: %v", l.lang, p, len(ours), len(theirs), onlyOurs[:min(len(onlyOurs), 5)], onlyTheirs[:min(len(onlyTheirs), 5)])
+			}
+		}
 	}
 }
