@@ -285,3 +285,63 @@ func TestPreprocessorSpacesAfterHash(t *testing.T) {
 		}
 	}
 }
+
+// jsonKeyCount counts the object keys named key anywhere in a JSON value.
+func jsonKeyCount(v any, key string) int {
+	n := 0
+	switch v := v.(type) {
+	case map[string]any:
+		for k, x := range v {
+			if k == key {
+				n++
+			}
+			n += jsonKeyCount(x, key)
+		}
+	case []any:
+		for _, x := range v {
+			n += jsonKeyCount(x, key)
+		}
+	}
+	return n
+}
+
+// JSON: a metavariable where a value goes ("type": $V) is read, and on
+// invopop/jsonschema's fixtures every "type" and "$ref" key that
+// encoding/json sees is a match; "$V" in quotes still matches strings
+// only; the literal key "$ref" never gets the uppercase hint.
+func TestJSONValueMetavariable(t *testing.T) {
+	dir := sampleCorpus(t, ".json", 1, 200, filepath.Join(modDir(t, "github.com/invopop/jsonschema@*"), "fixtures"))
+	entries, _ := os.ReadDir(dir)
+	want := map[string]int{}
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatalf("%s: %v", e.Name(), err)
+		}
+		want["type"] += jsonKeyCount(v, "type")
+		want["$ref"] += jsonKeyCount(v, "$ref")
+	}
+	for key, n := range want {
+		p := fmt.Sprintf("%q: $V", key)
+		if got := len(ourSpans(t, dir, "json", p)); got != n || n == 0 {
+			t.Errorf("json %s: %d matches, want the %d %q keys encoding/json counts", p, got, n, key)
+		}
+	}
+	src := []byte(`{"a": "x", "b": 2, "c": {"a": 3}}`)
+	small := t.TempDir()
+	if err := os.WriteFile(filepath.Join(small, "x.json"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := ourSpans(t, small, "json", `"a": "$V"`); len(got) != 1 {
+		t.Errorf(`json "a": "$V" matched %v, want only the string value`, got)
+	}
+	if got := ourSpans(t, small, "json", `"a": $V`); len(got) != 2 {
+		t.Errorf(`json "a": $V matched %v, want both values`, got)
+	}
+	l, _ := LanguageByName("json")
+	_, err := Compile(l, `"$ref": [`, CompileOptions{})
+	if err == nil || strings.Contains(err.Error(), "uppercase") {
+		t.Errorf(`Compile(json, "$ref": [) = %v, want a syntax error without the uppercase hint`, err)
+	}
+}
