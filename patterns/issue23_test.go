@@ -11,6 +11,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -344,4 +345,104 @@ func TestJSONValueMetavariable(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "uppercase") {
 		t.Errorf(`Compile(json, "$ref": [) = %v, want a syntax error without the uppercase hint`, err)
 	}
+}
+
+// Dart keeps a member chain flat, so $X.dispose() is tried at every
+// sibling of a chain: generated chains (fields, calls, indexes, ! and ?.)
+// each ending in .dispose() give exactly one match, at the chain's start,
+// with $X the whole receiver; and on the real Dart files of the
+// tree-sitter-dart package no leading $X starts with a selector.
+func TestDartReceiverIsNeverASelector(t *testing.T) {
+	dart, err := LanguageByName("dart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testutil.NeedsFunc(t, "the dart grammar (make)", func() string {
+		if ok, why := dart.Available(); !ok {
+			return why
+		}
+		return ""
+	})
+	rng := rand.New(rand.NewPCG(23, 1))
+	selectors := []string{".c", ".items", "!", "[0]", "[i]", ".m()", ".get(x)", "?.d", "(y)"}
+	var b strings.Builder
+	var want []string
+	b.WriteString("void f(dynamic a, dynamic b, int i) {\n")
+	for range 200 {
+		chain := []string{"a", "b", "(b)", "this.w"}[rng.IntN(4)]
+		for range rng.IntN(4) {
+			chain += selectors[rng.IntN(len(selectors))]
+		}
+		want = append(want, chain)
+		fmt.Fprintf(&b, "  %s.dispose();\n", chain)
+	}
+	b.WriteString("}\n")
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "gen.dart"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Search(context.Background(), dir, "$X.dispose()", SearchOptions{Language: "dart"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			if m.From.Column != 3 {
+				t.Errorf("match at %d:%d, inside a chain: %s ⟨$X=%s⟩", m.From.Line, m.From.Column, m.Text, m.Captured[0].Text)
+				continue
+			}
+			got = append(got, m.Captured[0].Text)
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("$X.dispose() on %d generated chains: %d matches at a statement's start; captures differ from the receivers, first differences: %v", len(want), len(got), firstDiff(got, want))
+	}
+	real := "/work/main/third_party/npm/node_modules/tree-sitter-dart"
+	if p, err := filepath.Abs(filepath.Join("..", "third_party", "npm", "node_modules", "tree-sitter-dart")); err == nil {
+		real = p
+	}
+	testutil.NeedsFunc(t, "the tree-sitter-dart npm sources (make)", func() string {
+		if _, err := os.Stat(real); err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	corpus := sampleCorpus(t, ".dart", 1, 50, real)
+	for _, p := range []string{"$X.dispose()", "$X.$M()", "$X.$M($$$A)", "$X!.$M"} {
+		res, err := Search(context.Background(), corpus, p, SearchOptions{Language: "dart"})
+		if err != nil {
+			continue // a pattern the grammar does not take
+		}
+		n := 0
+		for _, f := range res.Files {
+			for _, m := range f.Matches {
+				n++
+				for _, c := range m.Captured {
+					if c.Name == "X" && strings.IndexAny(c.Text[:1], ".!?([") == 0 {
+						t.Errorf("%s: $X=%s at %s:%d:%d (%s): a receiver never starts with a selector", p, c.Text, f.Path, m.From.Line, m.From.Column, m.Text)
+					}
+				}
+			}
+		}
+		t.Logf("dart %s: %d matches in the tree-sitter-dart files", p, n)
+	}
+}
+
+// firstDiff returns the first few positions where got and want differ.
+func firstDiff(got, want []string) []string {
+	var out []string
+	for i := 0; i < max(len(got), len(want)) && len(out) < 5; i++ {
+		g, w := "(none)", "(none)"
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			out = append(out, fmt.Sprintf("#%d got %q want %q", i, g, w))
+		}
+	}
+	return out
 }

@@ -161,8 +161,11 @@ func (p *Pattern) Find(t *Tree) []Span {
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		for c := uint32(i) + 1; c < n.next; c = m.nodes[c].next {
+			// In a Dart member chain (kept flat) a $X that starts the
+			// pattern is a receiver, which a selector (.c, !, (…)) never
+			// is: $X.dispose() must not bind X = .c inside b.c.dispose().
 			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind ||
-				first.meta == metaSingle && !m.nodes[c].named() {
+				first.meta == metaSingle && (!m.nodes[c].named() || m.selector >= 0 && lang.kind(m.nodes[c].sym) == m.selector) {
 				continue
 			}
 			m.unbind(0)
