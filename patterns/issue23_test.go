@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
@@ -445,4 +447,74 @@ func firstDiff(got, want []string) []string {
 		}
 	}
 	return out
+}
+
+// minifiedJS is about n bytes of JavaScript on one line.
+func minifiedJS(n int) []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < n; i++ {
+		fmt.Fprintf(&b, `function f%d(a,b){return a.x%d(b,[1,2,"ü"],{k:a})+g(b)};`, i, i)
+	}
+	return b.Bytes()
+}
+
+// Search cost is bounded by the input, not the answer: $X with
+// max_results 1 over a 2 MB one-line minified file, and over a 2 MB string
+// spread over 7 lines, costs a small multiple of parsing the file once
+// (the baseline, measured here on the same machine); before, every match
+// counted runes from the start of its line and copied the whole line
+// (minutes for 1 MB). The counts are whole and the listed match's column
+// is right.
+func TestSearchCostIsLinear(t *testing.T) {
+	js, err := LanguageByName("javascript")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	long := minifiedJS(2 << 20)
+	str := []byte("var s = \"" + strings.Repeat(strings.Repeat("é", 150000)+"\\\n", 6) + strings.Repeat("x", 100000) + "\"; f(s);\n")
+	files := map[string][]byte{"min.js": long, "str.js": str}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e := &engine{root: dir, stager: NewStager()}
+	for name, src := range files {
+		p := newParser()
+		start := time.Now()
+		if _, err := p.parse(js, src, false); err != nil {
+			t.Fatal(err)
+		}
+		baseline := time.Since(start)
+		p.close()
+		start = time.Now()
+		res, err := e.find(context.Background(), query{pattern: "$X", path: name}, false, countBound(1), 1)
+		took := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s (%d bytes): parse %v, $X search %v (%.1f×), %d matches", name, len(src), baseline, took, float64(took)/float64(baseline), res.Total)
+		if took > 25*baseline+time.Second {
+			t.Errorf("%s: $X with max_results 1 took %v, over 25× parsing the file once (%v)", name, took, baseline)
+		}
+		if len(res.Files) != 1 || len(res.Files[0].Matches) != 1 || res.Total < 20 {
+			t.Fatalf("%s: %d files, total %d; want one file with one listed match of many", name, len(res.Files), res.Total)
+		}
+		// The last named node of the file, found by a second search that
+		// lists everything, must have the column the text gives.
+		all, err := Search(context.Background(), dir, "$X", SearchOptions{Path: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all.Total != res.Total {
+			t.Errorf("%s: listing one match counted %d, listing all %d", name, res.Total, all.Total)
+		}
+		for _, m := range all.Files[0].Matches[len(all.Files[0].Matches)-3:] {
+			lineStart := bytes.LastIndexByte(src[:m.Start], '\n') + 1
+			if want := utf8.RuneCount(src[lineStart:m.Start]) + 1; m.From.Column != want {
+				t.Errorf("%s: match at byte %d has column %d, want %d", name, m.Start, m.From.Column, want)
+			}
+		}
+	}
 }

@@ -89,9 +89,9 @@ func (e *engine) rootOf(ctx context.Context) string {
 	return rpc.Root(ctx, e.root)
 }
 
-func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool, maxMatches int) (*SearchResult, error) {
+func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool, maxMatches, listed int) (*SearchResult, error) {
 	return Search(ctx, e.rootOf(ctx), pattern, SearchOptions{
-		Path: path, Language: language, MaxMatches: maxMatches,
+		Path: path, Language: language, MaxMatches: maxMatches, MaxListed: listed,
 		CompileOptions: CompileOptions{Context: context_, Selector: selector},
 		MaxFileBytes:   e.cfg.MaxFileBytes, Workers: e.cfg.Workers, KeepSource: keep,
 		Progress: func(done, total int) {
@@ -102,7 +102,9 @@ func (e *engine) search(ctx context.Context, pattern, path, language, context_, 
 
 // find runs the search a call asks for: a pattern, or a rule with its
 // constraints and utils (not both).
-func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches int) (*SearchResult, error) {
+// maxMatches stops the search (0: never); listed is how many matches of
+// a file are detailed (0: all).
+func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches, listed int) (*SearchResult, error) {
 	if !present(q.rule) {
 		if present(q.constraints) || present(q.utils) {
 			return nil, fmt.Errorf("constraints and utils go with rule: give rule (an ast-grep rule object) or drop them")
@@ -110,7 +112,7 @@ func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches int) (
 		if strings.TrimSpace(q.pattern) == "" {
 			return nil, fmt.Errorf(`give pattern (a code fragment such as foo($X)) or rule (an ast-grep rule object such as {"pattern": "foo($X)", "inside": {"kind": "if_statement", "stopBy": "end"}})`)
 		}
-		return e.search(ctx, q.pattern, q.path, q.language, q.context, q.selector, keep, maxMatches)
+		return e.search(ctx, q.pattern, q.path, q.language, q.context, q.selector, keep, maxMatches, listed)
 	}
 	if q.pattern != "" {
 		return nil, fmt.Errorf(`give pattern or rule, not both: a rule holds its pattern, as in {"rule": {"pattern": %q, ...}}`, q.pattern)
@@ -120,7 +122,7 @@ func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches int) (
 		return nil, err
 	}
 	return SearchRule(ctx, e.rootOf(ctx), spec, SearchOptions{
-		Path: q.path, Language: q.language, MaxMatches: maxMatches,
+		Path: q.path, Language: q.language, MaxMatches: maxMatches, MaxListed: listed,
 		CompileOptions: CompileOptions{Context: q.context, Selector: q.selector},
 		MaxFileBytes:   e.cfg.MaxFileBytes, Workers: e.cfg.Workers, KeepSource: keep,
 		Progress: func(done, total int) {
@@ -446,7 +448,7 @@ func (e *engine) grepTool() *rpc.Tool {
 		if max <= 0 {
 			max = 50
 		}
-		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, false, countBound(max))
+		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, false, countBound(max), max)
 		if err != nil {
 			return GrepResult{}, err
 		}
@@ -563,7 +565,7 @@ func (e *engine) editTool() *rpc.Tool {
 			" Of nested matches the outermost is rewritten; a rewrite that breaks the syntax is refused." +
 			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}`,
 	}, func(ctx context.Context, a editArgs) (EditResult, error) {
-		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, true, 0)
+		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, true, 0, 0)
 		if err != nil {
 			return EditResult{}, err
 		}
