@@ -126,6 +126,20 @@ func TestLongAnswersStartWithTheSummary(t *testing.T) {
 		t.Errorf("ast_edit text: %d bytes (budget %d), want the diff cut and said so:\n%s", len(text), budget, text[max(0, len(text)-400):])
 	}
 
+	// Short lines: the 300-line cap comes before the budget, and the
+	// diff's end says so.
+	short := t.TempDir()
+	for i := range 30 {
+		if err := os.WriteFile(filepath.Join(short, fmt.Sprintf("s%02d.go", i)), []byte("package p\n\nfunc f() {\n"+strings.Repeat("\tg(1, 2)\n", 40)+"}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	se := &engine{root: short, stager: NewStager()}
+	text = callText(t, se.editTool(), `{"pattern": "g($A, $B)", "rewrite": "h($B, $A)", "language": "go"}`)
+	if len(text) > budget || !strings.HasSuffix(text, "… diff preview capped at 300 lines; run ast_edit with a narrower path to review the rest") {
+		t.Errorf("ast_edit with a diff over 300 short lines: %d bytes, ending:\n%s", len(text), text[max(0, len(text)-300):])
+	}
+
 	text = callText(t, e.resolveTool(), `{"edit_id": "edit_1", "action": "accept"}`)
 	lines := strings.Split(text, "\n")
 	if lines[0] != "accepted edit_1: wrote 60 files (1200 replacements)" || !strings.HasPrefix(lines[1], "not checked: no language server reported") {

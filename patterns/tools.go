@@ -404,7 +404,8 @@ const footerRoom = 240
 // listWithin appends lines (each gets a newline) to b while the text stays
 // within budget bytes, keeping room for the line footer(left) that it
 // writes when some are left out.
-func listWithin(b *strings.Builder, lines []string, budget int, footer func(left int) string) {
+// It reports whether it left some out.
+func listWithin(b *strings.Builder, lines []string, budget int, footer func(left int) string) bool {
 	for i, l := range lines {
 		room := budget - b.Len() - len(l) - 1
 		if i < len(lines)-1 {
@@ -412,10 +413,11 @@ func listWithin(b *strings.Builder, lines []string, budget int, footer func(left
 		}
 		if room < 0 {
 			b.WriteString(footer(len(lines)-i) + "\n")
-			return
+			return true
 		}
 		b.WriteString(l + "\n")
 	}
+	return false
 }
 
 func (e *engine) grepTool() *rpc.Tool {
@@ -549,9 +551,12 @@ func (r EditResult) Text() string {
 	if r.Diff == "" {
 		lines = nil
 	}
-	listWithin(&b, lines, budgetOr(r.budget), func(left int) string {
+	cut := listWithin(&b, lines, budgetOr(r.budget), func(left int) string {
 		return fmt.Sprintf("… diff stops here (text budget %d bytes): %d more lines not shown; run ast_edit with a narrower path to review a part, or discard", budgetOr(r.budget), left)
 	})
+	if r.DiffCapped && !cut {
+		fmt.Fprintf(&b, "… diff preview capped at %d lines; run ast_edit with a narrower path to review the rest\n", maxDiffLines)
+	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
