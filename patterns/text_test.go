@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -169,6 +170,21 @@ func TestTooLargeFileIsNamed(t *testing.T) {
 		}
 		if strings.Contains(text, "big.go:") {
 			t.Errorf("ast_grep %s listed a match in big.go:\n%s", args, text)
+		}
+	}
+	res, err := e.grepTool().Call(context.Background(), json.RawMessage(`{"pattern": "g($A)", "language": "go"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Structured content may become opt-in at the rpc layer: then only
+	// the text, checked above, carries it.
+	if len(res.StructuredContent) > 0 {
+		var out GrepResult
+		if err := json.Unmarshal(res.StructuredContent, &out); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(out.NotSearched, []string{"big.go"}) || len(out.TooLarge) != 1 || out.FilesSearched != 1 {
+			t.Errorf("structured: notSearched %v, tooLarge %v, filesSearched %d; want big.go named and 1 file searched", out.NotSearched, out.TooLarge, out.FilesSearched)
 		}
 	}
 	text := callText(t, e.grepTool(), `{"pattern": "g($A)", "path": "big.go"}`)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agent-tools/agent-tools/internal/config"
@@ -288,7 +289,7 @@ type GrepResult struct {
 	FilesMatched  int      `json:"filesMatched" jsonschema_description:"files with at least one match"`
 	Skipped       []string `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
 	// NotSearched are the node_modules directories left out.
-	NotSearched []string `json:"notSearched,omitempty" jsonschema_description:"node_modules directories under path that were not searched (dependencies; those .gitignore leaves out are not listed): pass a path inside one to search it"`
+	NotSearched []string `json:"notSearched,omitempty" jsonschema_description:"what was not searched: node_modules directories under path (dependencies; those .gitignore leaves out are not listed; pass a path inside one to search it), then the files over max_file_bytes (see tooLarge)"`
 	// TooLarge are files left out for their size.
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched for being over max_file_bytes (a config key)"`
 	// MaxFileBytes is the size limit applied.
@@ -343,9 +344,11 @@ func (r GrepResult) Text() string {
 	for _, s := range r.Skipped {
 		b.WriteString("skipped " + s + "\n")
 	}
-	if n := len(r.NotSearched); n > 0 {
+	// NotSearched lists the node_modules directories, then the files in
+	// TooLarge.
+	if n := len(r.NotSearched) - len(r.TooLarge); n > 0 {
 		fmt.Fprintf(&b, "not searched: %s (dependencies): %s; pass a path inside one to search it\n",
-			plural(n, "node_modules directory"), someOf(r.NotSearched, n))
+			plural(n, "node_modules directory"), someOf(r.NotSearched[:n], n))
 	}
 	if n := len(r.TooLarge); n > 0 {
 		var names []string
@@ -459,6 +462,10 @@ func (e *engine) grepTool() *rpc.Tool {
 			TooLarge: res.TooLarge, budget: rpc.OutputBudget(ctx)}
 		if len(res.TooLarge) > 0 {
 			out.MaxFileBytes = res.MaxFileBytes
+			out.NotSearched = slices.Clone(res.Deps)
+			for _, t := range res.TooLarge {
+				out.NotSearched = append(out.NotSearched, t.Path)
+			}
 		}
 		if res.Total == 0 && a.Context == "" && a.Selector == "" {
 			for _, p := range res.Patterns {
