@@ -165,6 +165,24 @@ func (s *session) setBreakpoints(ctx context.Context, file string, lines []LineS
 	if err := s.conn.call(ctx, "setBreakpoints", args, requestTimeout, &body); err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	if s.bpLines == nil {
+		s.bpLines = map[string]map[int]bool{}
+	}
+	delete(s.bpLines, file)
+	if len(args.Breakpoints) > 0 {
+		set := map[int]bool{}
+		for _, b := range args.Breakpoints {
+			set[b.Line] = true
+		}
+		for _, b := range body.Breakpoints {
+			if b.Line > 0 {
+				set[b.Line] = true
+			}
+		}
+		s.bpLines[file] = set
+	}
+	s.mu.Unlock()
 	for k, i := range sent {
 		if k >= len(body.Breakpoints) {
 			out[i].Message = "the adapter did not answer for this line"

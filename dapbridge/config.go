@@ -18,7 +18,7 @@ import (
 type Config struct {
 	TTL           config.Duration `json:"ttl"`            // session lifetime, default "30m"
 	StopWait      config.Duration `json:"stop_wait"`      // wait for a stop after launch/continue/step/pause, default "15s"
-	LaunchTimeout config.Duration `json:"launch_timeout"` // bound on the handshake (delve builds), default "120s"
+	LaunchTimeout config.Duration `json:"launch_timeout"` // bound on the whole start (delve builds), default "120s"
 }
 
 // ParseConfig decodes the debug section (unknown keys are errors naming

@@ -239,3 +239,151 @@ func attachWhenListening(t *testing.T, r *rig, port int) *Result {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// pyThreadsFixture: two threads released together by a barrier reach the
+// breakpoint line 5 at once.
+const pyThreadsFixture = `
+-- requirements.txt --
+-- app.py --
+import threading
+b = threading.Barrier(2)
+def worker(name):
+    b.wait()
+    x = name
+    return x
+
+ts = [threading.Thread(target=worker, args=("w%d" % i,)) for i in range(2)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+print("done", flush=True)
+`
+
+// TestDebugpyParkedThread: two threads hit one breakpoint together and
+// debugpy sends one stopped event; a continue resumes both, so the second
+// hit used to go unreported. The stop names the other thread parked at the
+// breakpoint, or (when it was suspended just before the line) the next
+// continue stops there: either way both hits are seen.
+func TestDebugpyParkedThread(t *testing.T) {
+	needDebugpy(t)
+	r := newRig(t, testOptions, pyThreadsFixture)
+	r.do(Request{Op: "breakpoints", File: "app.py", Lines: []int{5}})
+	res := r.do(Request{Op: "launch", Program: "app.py"})
+	wantStop(t, res, "breakpoint", "app.py", 5)
+	first := res.Stop.ThreadID
+	if len(res.Stop.Parked) == 1 {
+		p := res.Stop.Parked[0]
+		if p.ThreadID == first || p.File != "app.py" || p.Line != 5 || !strings.Contains(res.Text(), fmt.Sprintf("also at a breakpoint: thread %d  app.py:5  worker", p.ThreadID)) {
+			t.Errorf("parked thread: %+v\n%s", p, res.Text())
+		}
+		st := r.do(Request{Op: "stack", ThreadID: p.ThreadID})
+		if len(st.Frames) == 0 || st.Frames[0].Line != 5 {
+			t.Errorf("stack of the parked thread: %+v", st.Frames)
+		}
+		return
+	}
+	res = r.do(Request{Op: "continue"})
+	if res.Stop == nil || res.Stop.ThreadID == first || res.Stop.Line != 5 {
+		t.Fatalf("the second thread's hit was not reported, neither at the stop nor at the next continue:\n%s", res.Text())
+	}
+}
+
+// pyDeadlockFixture: two threads take two locks in opposite orders.
+const pyDeadlockFixture = `
+-- requirements.txt --
+-- app.py --
+import threading
+a, b = threading.Lock(), threading.Lock()
+bar = threading.Barrier(2)
+def one():
+    with a:
+        bar.wait()
+        with b:
+            pass
+def two():
+    with b:
+        bar.wait()
+        with a:
+            pass
+ts = [threading.Thread(target=one), threading.Thread(target=two)]
+for t in ts:
+    t.start()
+for t in ts:
+    t.join()
+`
+
+// TestDebugpyDeadlock: a deadlocked program uses no CPU, so the launch
+// answers once it has been idle for idleWindow rather than after the whole
+// stop_wait, and says it is blocked; debugpy cannot pause threads blocked
+// in a lock, and the pause answer says so, lists the threads and does not
+// advise pausing again.
+func TestDebugpyDeadlock(t *testing.T) {
+	needDebugpy(t)
+	r := newRig(t, &Options{StopWait: time.Minute}, pyDeadlockFixture)
+	start := time.Now()
+	res := r.do(Request{Op: "launch", Program: "app.py"})
+	if took := time.Since(start); res.State != stateRunning || !strings.Contains(res.Notice, "it has used no CPU for") || took > 30*time.Second {
+		t.Fatalf("launch of a deadlock, after %v:\n%s", took, res.Text())
+	}
+	res = r.do(Request{Op: "pause"})
+	text := res.Text()
+	if res.State != stateRunning || !strings.Contains(text, "debugpy stops a thread only when it runs Python code, so pausing again will not help") ||
+		!strings.Contains(text, "blocked on a lock (a deadlock?)") || !strings.Contains(text, "(one)") || !strings.Contains(text, "(two)") {
+		t.Errorf("pause of a deadlock:\n%s", text)
+	}
+	if strings.Contains(text, "or pause") {
+		t.Errorf("the pause answer advises pausing again:\n%s", text)
+	}
+	r.do(Request{Op: "terminate"})
+}
+
+// TestBusyIsNotIdle: a program busy in a loop is never taken as idle: a
+// continue into it waits the whole stop_wait and says only "still running".
+func TestBusyIsNotIdle(t *testing.T) {
+	needDebugpy(t)
+	saved := idleWindow
+	idleWindow = 500 * time.Millisecond
+	t.Cleanup(func() { idleWindow = saved })
+	r := newRig(t, &Options{StopWait: 2 * time.Second}, pyFixture)
+	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}})
+	if res.State != stateRunning || strings.Contains(res.Notice, "no CPU") || !strings.Contains(res.Notice, "still running after 2s") {
+		t.Errorf("launch of a busy loop:\n%s", res.Text())
+	}
+}
+
+// pyPackageFixture: pkg/main.py imports its sibling relatively, which
+// works only when it runs as the module pkg.main.
+const pyPackageFixture = `
+-- requirements.txt --
+-- pkg/__init__.py --
+-- pkg/util.py --
+def shout(s):
+    return s.upper() + "!"
+-- pkg/main.py --
+from .util import shout
+
+print(shout("hi"), flush=True)
+-- script.py --
+print("plain", flush=True)
+`
+
+// TestDebugpyRelativeImports: launching a package's file that imports
+// relatively runs it as its module (as a script it fails: "attempted
+// relative import with no known parent package") and says so; a plain
+// script still runs as a script.
+func TestDebugpyRelativeImports(t *testing.T) {
+	needDebugpy(t)
+	r := newRig(t, testOptions, pyPackageFixture)
+	r.do(Request{Op: "breakpoints", File: "pkg/util.py", Lines: []int{2}})
+	res := r.do(Request{Op: "launch", Program: "pkg/main.py"})
+	wantStop(t, res, "breakpoint", "pkg/util.py", 2)
+	if !strings.Contains(res.Text(), "ran pkg/main.py as the module pkg.main (python -m)") {
+		t.Errorf("launch pkg/main.py does not say how it ran:\n%s", res.Text())
+	}
+	r.do(Request{Op: "terminate"})
+	res = r.do(Request{Op: "launch", Program: "script.py"})
+	if res.State != stateEnded || strings.Contains(res.Text(), "as the module") {
+		t.Errorf("launch script.py:\n%s", res.Text())
+	}
+}

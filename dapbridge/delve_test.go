@@ -174,6 +174,24 @@ func TestDelveAttach(t *testing.T) {
 		t.Fatalf("detaching ended the headless dlv and its program: %s", p.StderrTail(0))
 	default:
 	}
+
+	// The detach left it running, without our breakpoint: attached again
+	// (another conversation, no breakpoints, a short wait), it is running,
+	// a pause stops it, and a continue runs on rather than stop at line 32.
+	r2 := &rig{t: t, sup: NewSupervisor(&Options{StopWait: 3 * time.Second}), root: r.root, conv: "c2"}
+	t.Cleanup(func() { r2.sup.Close(context.Background()) })
+	if res := r2.do(Request{Op: "attach", Port: port, Adapter: "delve"}); res.State == stateStopped {
+		t.Fatalf("re-attach: stopped at once, the breakpoint survived the detach:\n%s", res.Text())
+	}
+	res = r2.do(Request{Op: "pause"})
+	if res.Stop == nil || res.Stop.Reason != "pause" {
+		t.Fatalf("pause after re-attach: %s", res.Text())
+	}
+	res = r2.do(Request{Op: "continue"})
+	if res.State != stateRunning || !strings.Contains(res.Notice, "still running") {
+		t.Fatalf("continue after re-attach: stopped, the breakpoint survived the detach:\n%s", res.Text())
+	}
+	r2.do(Request{Op: "terminate"})
 }
 
 func needDlv(t *testing.T) {
@@ -204,4 +222,88 @@ func startHeadlessDlv(t *testing.T, root string) (int, *proc.Process) {
 	}
 	go io.Copy(io.Discard, p.Stdout())
 	return port, p
+}
+
+// multiFileFixture is a main package of two files, a //go:build ignore
+// script beside them, and a library package.
+const multiFileFixture = `
+-- go.mod --
+module fixture
+
+go 1.22
+-- main.go --
+package main
+
+import "fmt"
+
+func main() {
+	fmt.Println(Shout("hi"))
+}
+-- shout.go --
+package main
+
+import "strings"
+
+func Shout(s string) string {
+	return strings.ToUpper(s) + "!"
+}
+-- gen.go --
+//go:build ignore
+
+package main
+
+import "fmt"
+
+func main() {
+	fmt.Println("gen")
+}
+-- lib/lib.go --
+package lib
+
+func F() int { return 1 }
+`
+
+// TestDelveLaunchFileOfPackage: launching one file of a multi-file main
+// package builds the package (dlv alone would compile the file alone:
+// "undefined: Shout") and says so; a //go:build ignore script is built on
+// its own; a file of a library package or a test file is refused with
+// what to pass.
+func TestDelveLaunchFileOfPackage(t *testing.T) {
+	needDlv(t)
+	r := newRig(t, testOptions, multiFileFixture)
+	r.do(Request{Op: "breakpoints", File: "shout.go", Lines: []int{6}})
+	var progress []string
+	res := r.do(Request{Op: "launch", Program: "main.go", Progress: func(m string) { progress = append(progress, m) }})
+	if len(progress) == 0 || !strings.Contains(progress[0], "delve is building .") {
+		t.Errorf("progress of the launch: %q", progress)
+	}
+	wantStop(t, res, "breakpoint", "shout.go", 6)
+	if text := res.Text(); !strings.Contains(text, "built the package . (main.go and 1 other file), not main.go alone") {
+		t.Errorf("launch main.go does not say what it built:\n%s", text)
+	}
+	r.do(Request{Op: "terminate"})
+
+	r.do(Request{Op: "breakpoints", File: "shout.go", Lines: []int{}})
+	res = r.do(Request{Op: "launch", Program: "gen.go"})
+	if res.State != stateEnded || strings.Contains(res.Text(), "built the package") {
+		t.Errorf("launch gen.go:\n%s", res.Text())
+	}
+	if out := r.do(Request{Op: "output"}).Text(); !strings.Contains(out, "gen\n") {
+		t.Errorf("gen.go's output:\n%s", out)
+	}
+	if msg := r.fail(Request{Op: "launch", Program: "lib/lib.go"}); !strings.Contains(msg, "lib/lib.go is in package lib, not main") {
+		t.Errorf("launch lib/lib.go: %s", msg)
+	}
+}
+
+// TestDelveLaunchTimeout: a start that outlasts launch_timeout answers
+// with the bound and what to do, and leaves nothing running.
+func TestDelveLaunchTimeout(t *testing.T) {
+	needDlv(t)
+	r := newRig(t, &Options{LaunchTimeout: time.Nanosecond}, goFixture)
+	msg := r.fail(Request{Op: "launch", Program: "main.go"})
+	if !strings.Contains(msg, "did not start within 1ns (debug launch_timeout") {
+		t.Errorf("launch past its timeout: %s", msg)
+	}
+	waitNoProcessesIn(t, r.root, 10*time.Second)
 }

@@ -25,13 +25,22 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	if f, ok := c.exceptions[sp.adapter.id]; ok {
 		sp.exceptions = append([]string{}, f...) // non-nil: exactly these
 	}
-	sess, err := connect(ctx, sp)
+	// One deadline for the whole start (the adapter's start, delve's
+	// build, every handshake request), so that the call answers within
+	// LaunchTimeout + StopWait: 135 s by default, under Codex's 300 s.
+	hctx, cancel := context.WithTimeout(ctx, s.opts.LaunchTimeout)
+	defer cancel()
+	if fi, err := os.Stat(sp.build); err == nil && sp.adapter.id == "delve" && (fi.IsDir() || filepath.Ext(sp.build) == ".go") {
+		r.progress(fmt.Sprintf("delve is building %s (a cold build can take a minute)", relTo(root, sp.build)))
+	}
+	sess, err := connect(hctx, sp)
 	if err != nil {
-		return nil, fmt.Errorf("op %s: %w", r.Op, err)
+		return nil, fmt.Errorf("op %s: %w", r.Op, startTimeout(ctx, hctx, err, s.opts.LaunchTimeout))
 	}
 	sess.label = label(root, sp)
-	bps, err := sess.handshake(ctx, sp, c.bps)
+	bps, err := sess.handshake(hctx, sp, c.bps)
 	if err != nil {
+		err = startTimeout(ctx, hctx, err, s.opts.LaunchTimeout)
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		sess.log.Warn().Str("session", sess.label).Err(err).Msg("debug session did not start")
@@ -56,8 +65,12 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	wait := s.opts.StopWait
 	if sp.attach && len(c.bps) == 0 {
 		wait = 0
+	} else {
+		r.progress(fmt.Sprintf("running; waiting up to %v for a stop", wait))
 	}
-	stopped, err := sess.waitChange(ctx, gen, wait)
+	started := time.Now()
+	stopped, idle, err := sess.waitStop(ctx, gen, wait)
+	waited := time.Since(started).Round(100 * time.Millisecond)
 	if err != nil {
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
 	}
@@ -65,6 +78,9 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	res.Breakpoints = bps
 	res.Marker = relTo(root, filepath.Join(sp.dir, sp.marker))
 	var notes []string
+	if sp.note != "" {
+		notes = append(notes, sp.note)
+	}
 	if bad := sess.unknownFilters(sp.exceptions); len(bad) > 0 {
 		notes = append(notes, fmt.Sprintf("%s does not advertise the exception filter(s) %s (it has: %s); they were not set", sp.adapter.id, strings.Join(bad, ", "), sess.filterIDs()))
 	}
@@ -91,12 +107,25 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	switch {
 	case !stopped && sp.attach && len(c.bps) == 0:
 		res.Notice = "attached; no breakpoints are set, so the program runs on: set breakpoints, or pause"
+	case !stopped && len(c.bps) == 0 && idle > 0:
+		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v, and %s", waited, blockedWords(idle))
 	case !stopped && len(c.bps) == 0:
-		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", s.opts.StopWait)
+		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", wait)
+	case !stopped && idle > 0:
+		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet, and %s; call status later, or pause", waited, blockedWords(idle))
 	case !stopped:
-		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet; call status later, or pause", s.opts.StopWait)
+		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet; call status later, or pause", wait)
 	}
 	return res, nil
+}
+
+// startTimeout words a start that ran out of its deadline (hctx, while
+// the call's own ctx still runs) as what to do about it.
+func startTimeout(ctx, hctx context.Context, err error, d time.Duration) error {
+	if ctx.Err() != nil || !errors.Is(hctx.Err(), context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("the debug session did not start within %v (debug launch_timeout in --config; delve builds the program first: build it once with go build to warm the cache, then launch again): %w", d, err)
 }
 
 // expire ends a session whose TTL passed. The next call says so.
@@ -152,6 +181,16 @@ func (s *Supervisor) plan(ctx context.Context, root string, r Request) (startSpe
 		return sp, err
 	}
 	sp.adapter = a
+	if a.id == "delve" && !sp.attach {
+		if sp.build, sp.note, err = goBuildTarget(root, sp.program); err != nil {
+			return sp, err
+		}
+	}
+	if a.id == "debugpy" && !sp.attach {
+		if sp.pyModule, sp.pyBase = pyModule(sp.program); sp.pyModule != "" {
+			sp.note = pyModuleNote(root, sp.program, sp.pyModule)
+		}
+	}
 	if sp.attach {
 		if err := checkAttach(a, r); err != nil {
 			return sp, err

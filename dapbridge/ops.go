@@ -62,20 +62,25 @@ func (s *session) threads(ctx context.Context) ([]Thread, int, error) {
 	return out, len(body.Threads), nil
 }
 
-// stack returns up to levels frames of thread tid, with our frame ids.
-func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, error) {
+// stack returns up to levels frames of thread tid, with our frame ids,
+// and how many there are: more than levels when the listing is cut, but
+// only a lower bound when the adapter did not say (then total is levels+1
+// and atLeast is set).
+func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, bool, error) {
 	if err := s.needStopped(); err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if tid == 0 {
 		var err error
 		if tid, err = s.defaultThread(ctx); err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 	}
-	c, err := s.framesOf(ctx, tid, levels)
+	// One frame more than shown: an adapter that gives no totalFrames
+	// (debugpy) then still tells whether the listing is complete.
+	c, err := s.framesOf(ctx, tid, levels+1)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	frames := c.frames[:min(len(c.frames), levels)]
 	out := make([]Frame, len(frames))
@@ -87,7 +92,7 @@ func (s *session) stack(ctx context.Context, tid, levels int) ([]Frame, int, err
 		}
 	}
 	s.mu.Unlock()
-	return out, c.total, nil
+	return out, c.total, !c.complete && c.total <= levels+1, nil
 }
 
 func (s *session) needStopped() error {
@@ -148,6 +153,7 @@ func (s *session) stopInfo(ctx context.Context) *Stop {
 	}
 	s.mu.Unlock()
 	st.Function, st.Line, st.Depth = f.Name, f.Line, depth
+	st.Parked, st.ParkedUnchecked = s.parkedThreads(ctx, sn, tid)
 	if f.Source != nil && f.Source.Path != "" {
 		st.File = s.rel(f.Source.Path)
 		st.Source = sourceLine(f.Source.Path, f.Line)
@@ -346,15 +352,16 @@ func elementList(kids []Variable, total int) string {
 }
 
 // resume sends continue, next, stepIn or stepOut and waits up to wait for
-// the next stop or the end. It reports whether one came.
-func (s *session) resume(ctx context.Context, command string, tid int, wait time.Duration) (bool, error) {
+// the next stop or the end. It reports whether one came, and otherwise
+// how long the program had used no CPU (waitStop).
+func (s *session) resume(ctx context.Context, command string, tid int, wait time.Duration) (bool, time.Duration, error) {
 	if err := s.needStopped(); err != nil {
-		return false, err
+		return false, 0, err
 	}
 	if tid == 0 {
 		var err error
 		if tid, err = s.defaultThread(ctx); err != nil {
-			return false, err
+			return false, 0, err
 		}
 	}
 	s.mu.Lock()
@@ -375,19 +382,20 @@ func (s *session) resume(ctx context.Context, command string, tid int, wait time
 	}
 	s.mu.Unlock()
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
-	return s.waitChange(ctx, gen, wait)
+	return s.waitStop(ctx, gen, wait)
 }
 
-// pause asks the adapter to stop the program and waits up to wait.
-func (s *session) pause(ctx context.Context, tid int, wait time.Duration) (bool, error) {
+// pause asks the adapter to stop the program and waits up to wait (less
+// when the program is idle: waitStop).
+func (s *session) pause(ctx context.Context, tid int, wait time.Duration) (bool, time.Duration, error) {
 	sn := s.snap()
 	switch sn.state {
 	case stateStopped:
-		return true, nil
+		return true, 0, nil
 	case stateEnded:
-		return false, fmt.Errorf("the session has ended: %s", sn.endReason)
+		return false, 0, fmt.Errorf("the session has ended: %s", sn.endReason)
 	}
 	if tid == 0 {
 		tid = sn.thread
@@ -401,7 +409,7 @@ func (s *session) pause(ctx context.Context, tid int, wait time.Duration) (bool,
 	s.pausing = true
 	s.mu.Unlock()
 	if err := s.conn.call(ctx, "pause", map[string]any{"threadId": tid}, requestTimeout, nil); err != nil {
-		return false, err
+		return false, 0, err
 	}
-	return s.waitChange(ctx, sn.gen, wait)
+	return s.waitStop(ctx, sn.gen, wait)
 }

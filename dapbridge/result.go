@@ -39,6 +39,9 @@ type Result struct {
 	Dropped     int               `json:"droppedBytes,omitempty" jsonschema_description:"output bytes dropped because the buffer was full"`
 	Shown       int               `json:"shown,omitempty" jsonschema_description:"how many items are listed"`
 	Total       int               `json:"total,omitempty" jsonschema_description:"how many items exist, when more than shown (0 when unknown or all shown)"`
+	// TotalAtLeast marks Total as a lower bound: the adapter did not say
+	// how many frames there are, only that there are more than shown.
+	TotalAtLeast bool `json:"totalAtLeast,omitempty" jsonschema_description:"total is a lower bound"`
 }
 
 // Stop is where the program stopped.
@@ -54,6 +57,10 @@ type Stop struct {
 	Depth    int    `json:"depth,omitempty" jsonschema_description:"frames above the current one (an exception raised in the runtime or a library: the current frame is the first in your code)"`
 	// Exception is the exception stopped at (DAP exceptionInfo).
 	Exception *ExceptionInfo `json:"exception,omitempty" jsonschema_description:"the exception stopped at: its type and message"`
+	// Parked are other threads stopped at a breakpoint too (debugpy
+	// reports one stop for hits that come together).
+	Parked          []Parked `json:"alsoAtBreakpoint,omitempty" jsonschema_description:"other threads stopped at a breakpoint too"`
+	ParkedUnchecked int      `json:"threadsNotChecked,omitempty" jsonschema_description:"threads not looked at for alsoAtBreakpoint"`
 }
 
 // ExceptionInfo is the exception a stop is for.
@@ -186,10 +193,24 @@ func (r *Result) writeState(b *strings.Builder) {
 		} else if r.Stop.Function != "" {
 			fmt.Fprintf(b, "in %s (no source)\n", r.Stop.Function)
 		}
-	case r.State == stateRunning || r.State == stateStarting:
-		fmt.Fprintf(b, "session %s is running\n", r.Session)
+		for _, p := range r.Stop.Parked {
+			fmt.Fprintf(b, "also at a breakpoint: thread %d  %s:%d  %s (stack with thread_id %d shows it; continue resumes every thread, this one too)\n", p.ThreadID, p.File, p.Line, p.Function, p.ThreadID)
+		}
+		if n := r.Stop.ParkedUnchecked; n > 0 {
+			fmt.Fprintf(b, "%s not checked for a breakpoint stop (threads lists them; stack with thread_id shows one)\n", plural(n, "other thread"))
+		}
+	case r.State == stateStopped && inspection[r.Op]:
+		// These answers are about the stop the model already saw.
+	case r.State == stateRunning || r.State == stateStarting || r.State == stateStopped:
+		fmt.Fprintf(b, "session %s is %s\n", r.Session, r.State)
+	}
+	if r.Marker != "" && strings.Contains(r.Marker, "/") {
+		fmt.Fprintf(b, "went by %s (the adapter runs in its folder)\n", r.Marker)
 	}
 }
+
+// inspection are the ops that read the current stop without showing it.
+var inspection = map[string]bool{"stack": true, "scopes": true, "variables": true, "evaluate": true}
 
 func (r *Result) writeLists(b *strings.Builder) {
 	for _, bp := range r.Breakpoints {
@@ -243,7 +264,11 @@ func (r *Result) writeLists(b *strings.Builder) {
 		fmt.Fprintf(b, "frame %d  %s  %s\n", f.ID, loc, f.Function)
 	}
 	for _, s := range r.Scopes {
-		fmt.Fprintf(b, "scope %s  reference %d\n", s.Name, s.Reference)
+		fmt.Fprintf(b, "scope %s  reference %d", s.Name, s.Reference)
+		if s.Expensive {
+			b.WriteString("  (expensive to list)")
+		}
+		b.WriteString("\n")
 	}
 	for _, v := range r.Variables {
 		writeVar(b, v)
@@ -251,7 +276,10 @@ func (r *Result) writeLists(b *strings.Builder) {
 	if r.Value != nil {
 		writeVar(b, *r.Value)
 	}
-	if r.Total > r.Shown {
+	switch {
+	case r.Total > r.Shown && r.TotalAtLeast:
+		fmt.Fprintf(b, "%d of at least %d shown (the adapter does not say how many)\n", r.Shown, r.Total)
+	case r.Total > r.Shown:
 		fmt.Fprintf(b, "%d of %d shown\n", r.Shown, r.Total)
 	}
 }

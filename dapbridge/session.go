@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -66,12 +67,17 @@ type session struct {
 	unadopt     func()        // releases the debuggee's own group from the reaper
 	configGen   int           // gen when configurationDone was answered
 	out         outputRing
-	ids         handles        // frame ids and references of this stop
-	current     int            // depth of the stop's current frame (an exception's first user frame)
-	exception   *ExceptionInfo // the stop's exception, once asked (exceptionInfo)
-	filters     []string       // the exception filters set
-	resumed     string         // the DAP command that last resumed the program (continue, next, stepIn, stepOut)
-	interrupted string         // a step whose stop was something else (a breakpoint), still pending in lldb
+	ids         handles                 // frame ids and references of this stop
+	current     int                     // depth of the stop's current frame (an exception's first user frame)
+	exception   *ExceptionInfo          // the stop's exception, once asked (exceptionInfo)
+	filters     []string                // the exception filters set
+	resumed     string                  // the DAP command that last resumed the program (continue, next, stepIn, stepOut)
+	interrupted string                  // a step whose stop was something else (a breakpoint), still pending in lldb
+	bpLines     map[string]map[int]bool // file → the lines this session set there (asked and placed); cleared at a detach
+	threadIDs   map[int]bool            // live threads, from thread events (debugpy sends them)
+	parked      []Parked                // the stop's other threads at a breakpoint, once asked (parkedThreads)
+	parkedMore  int                     // threads not looked at for parked
+	parkedGen   int                     // gen parked was found for; 0: not yet
 }
 
 func newSession(a *adapterDef, root string) *session {
@@ -136,8 +142,20 @@ func (s *session) onEvent(m *message) {
 		s.debuggee = b.SystemProcessId
 		s.adoptDebuggeeLocked()
 		return
+	case "thread":
+		var b dap.ThreadEventBody
+		json.Unmarshal(m.Body, &b)
+		if s.threadIDs == nil {
+			s.threadIDs = map[int]bool{}
+		}
+		if b.Reason == "exited" {
+			delete(s.threadIDs, b.ThreadId)
+		} else {
+			s.threadIDs[b.ThreadId] = true
+		}
+		return
 	default:
-		return // thread, module, breakpoint, loadedSource, custom events: not state
+		return // module, breakpoint, loadedSource, custom events: not state
 	}
 	s.notifyLocked()
 }
@@ -330,12 +348,16 @@ func (s *session) finishWhenEnded() {
 // adapter put in a group of its own (delve does). Safe to call twice.
 func (s *session) finish(ctx context.Context, why string) {
 	s.finishOnce.Do(func() {
+		sn := s.snap()
 		s.end(why) // first: the adapter's exit that follows is not the reason
 		s.log.Info().Str("session", s.label).Str("reason", why).Msg("debug session ended")
 		goodbye := func(ctx context.Context) error {
 			select {
 			case <-s.conn.done:
 			default:
+				if s.attached && sn.state != stateEnded {
+					s.leaveRunning(ctx, sn)
+				}
 				args := map[string]any{"terminateDebuggee": !s.attached}
 				s.conn.call(ctx, "disconnect", args, 3*time.Second, nil)
 			}
@@ -371,6 +393,36 @@ func (s *session) finish(ctx context.Context, why string) {
 			os.RemoveAll(s.tmpDir)
 		}
 	})
+}
+
+// leaveRunning prepares a detach: it clears the breakpoints this session
+// set and resumes the program if it is stopped. A headless dlv serving
+// several clients keeps both across a disconnect: the program stayed
+// halted at its breakpoint, and the breakpoint stopped the next attach.
+// sn is the state before the session was marked ended.
+func (s *session) leaveRunning(ctx context.Context, sn snapshot) {
+	s.mu.Lock()
+	files := make([]string, 0, len(s.bpLines))
+	for f := range s.bpLines {
+		files = append(files, f)
+	}
+	s.mu.Unlock()
+	for _, f := range files {
+		args := setBreakpointsArgs{Source: dap.Source{Name: filepath.Base(f), Path: f}, Breakpoints: []dap.SourceBreakpoint{}}
+		if err := s.conn.call(ctx, "setBreakpoints", args, 3*time.Second, nil); err != nil {
+			s.log.Warn().Err(err).Str("file", f).Msg("could not clear a breakpoint before detaching")
+		}
+	}
+	if sn.state != stateStopped {
+		return
+	}
+	tid := sn.thread
+	if tid == 0 {
+		tid = 1
+	}
+	if err := s.conn.call(ctx, "continue", map[string]any{"threadId": tid}, 3*time.Second, nil); err != nil {
+		s.log.Warn().Err(err).Msg("could not resume the program before detaching")
+	}
 }
 
 // adoptDebuggeeLocked hands a launched debuggee that leads a process group

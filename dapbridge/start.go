@@ -28,6 +28,10 @@ type startSpec struct {
 	root     string
 	attach   bool
 	program  string // absolute; launch (and optionally lldb attach)
+	build    string // delve: what it builds (a .go program's package directory), else program
+	note     string // delve: what was built instead of the program, for the answer
+	pyModule string // debugpy: the module to run the program as (it imports relatively), else ""
+	pyBase   string // debugpy: the directory that module is importable from
 	args     []string
 	port     int
 	pid      int
@@ -184,8 +188,12 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 	}
 	switch sp.adapter.id {
 	case "delve":
-		a := map[string]any{"program": sp.program, "args": args, "cwd": sp.root, "outputMode": "remote", "stopOnEntry": false}
-		if fi, err := os.Stat(sp.program); err == nil && (fi.IsDir() || filepath.Ext(sp.program) == ".go") {
+		program := sp.program
+		if sp.build != "" {
+			program = sp.build
+		}
+		a := map[string]any{"program": program, "args": args, "cwd": sp.root, "outputMode": "remote", "stopOnEntry": false}
+		if fi, err := os.Stat(program); err == nil && (fi.IsDir() || filepath.Ext(program) == ".go") {
 			dir, err := os.MkdirTemp("", "agent-tools-dlv-")
 			if err != nil {
 				return nil, err
@@ -197,10 +205,22 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 		}
 		return a, nil
 	case "debugpy":
-		return map[string]any{
+		a := map[string]any{
 			"program": sp.program, "args": args, "cwd": sp.root, "python": []string{sp.bin.python},
 			"justMyCode": true, "console": "internalConsole", "stopOnEntry": false,
-		}, nil
+		}
+		if sp.pyModule != "" {
+			// Run as the module, importable from its package's parent; the
+			// working directory stays the root.
+			delete(a, "program")
+			a["module"] = sp.pyModule
+			path := sp.pyBase
+			if old := os.Getenv("PYTHONPATH"); old != "" {
+				path += string(os.PathListSeparator) + old
+			}
+			a["env"] = map[string]string{"PYTHONPATH": path}
+		}
+		return a, nil
 	case "lldb":
 		a := map[string]any{"program": sp.program, "args": args, "cwd": sp.root}
 		if sp.marker == "Cargo.toml" {

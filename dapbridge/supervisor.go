@@ -30,8 +30,12 @@ type Options struct {
 	// wait for the program to stop before answering "still running".
 	// Default 15 s.
 	StopWait time.Duration
-	// LaunchTimeout bounds the handshake up to the launch answer (delve
-	// builds the program then: 17 s on a cold cache here). Default 120 s.
+	// LaunchTimeout bounds the whole start of a session: the adapter's
+	// start, delve's build (17 s on a cold cache here) and the handshake.
+	// With StopWait after it, a launch answers within 135 s by default,
+	// under the call timeouts of the agent CLIs (Codex: 300 s; opencode
+	// 60 s without progress, which the server's heartbeat resets).
+	// Default 120 s.
 	LaunchTimeout time.Duration
 	// Log receives the supervisor's events: adapters started and exited
 	// (with the end of their stderr), sessions ended, TTL expiries, kills
@@ -76,6 +80,15 @@ type Request struct {
 	FrameID    int        // scopes, evaluate
 	Reference  int        // variables
 	Expression string     // evaluate
+	// Progress, when set, is told what a long call is waiting for
+	// ("delve is building ."); the tool turns it into MCP progress.
+	Progress func(message string)
+}
+
+func (r Request) progress(message string) {
+	if r.Progress != nil {
+		r.Progress(message)
+	}
 }
 
 // Supervisor owns the debug sessions of a run.
@@ -251,18 +264,28 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 	switch r.Op {
 	case "continue", "step_over", "step_in", "step_out", "pause":
 		var moved bool
+		var idle time.Duration
 		var err error
+		r.progress(fmt.Sprintf("%s: waiting up to %v for a stop", r.Op, s.opts.StopWait))
+		start := time.Now()
 		if r.Op == "pause" {
-			moved, err = sess.pause(ctx, r.ThreadID, s.opts.StopWait)
+			moved, idle, err = sess.pause(ctx, r.ThreadID, s.opts.StopWait)
 		} else {
 			cmd := map[string]string{"continue": "continue", "step_over": "next", "step_in": "stepIn", "step_out": "stepOut"}[r.Op]
-			moved, err = sess.resume(ctx, cmd, r.ThreadID, s.opts.StopWait)
+			moved, idle, err = sess.resume(ctx, cmd, r.ThreadID, s.opts.StopWait)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("op %s: %w", r.Op, err)
 		}
 		res := s.result(ctx, c, r.Op)
-		if !moved {
+		waited := time.Since(start).Round(100 * time.Millisecond)
+		switch {
+		case moved:
+		case r.Op == "pause":
+			res.Notice = s.pauseMissed(ctx, sess, res, waited, idle)
+		case idle > 0:
+			res.Notice = fmt.Sprintf("still running after %v, and %s; call status later, or pause", waited, blockedWords(idle))
+		default:
 			res.Notice = fmt.Sprintf("still running after %v: call status later, or pause", s.opts.StopWait)
 		}
 		return res, nil
@@ -275,13 +298,13 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 		res.Threads, res.Shown, res.Total = ts, len(ts), total
 		return res, nil
 	case "stack":
-		fs, total, err := sess.stack(ctx, r.ThreadID, maxFrames)
+		fs, total, atLeast, err := sess.stack(ctx, r.ThreadID, maxFrames)
 		if err != nil {
 			return nil, fmt.Errorf("op stack: %w", err)
 		}
 		res := &Result{Op: r.Op}
 		s.fillState(c, res)
-		res.Frames, res.Shown, res.Total = fs, len(fs), total
+		res.Frames, res.Shown, res.Total, res.TotalAtLeast = fs, len(fs), total, atLeast
 		return res, nil
 	case "scopes":
 		if r.FrameID == 0 {
@@ -312,6 +335,25 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 		return &Result{Op: r.Op, Session: sess.label, State: sess.snap().state, Value: v}, nil
 	}
 	return nil, fmt.Errorf("unknown op %q", r.Op)
+}
+
+// pauseMissed words a pause that did not stop the program, and lists
+// its threads (the threads request works while it runs). debugpy stops a
+// thread only when it runs Python code: a thread blocked in a lock, a
+// read or a C call cannot be stopped, and pausing again does not help.
+func (s *Supervisor) pauseMissed(ctx context.Context, c *session, res *Result, waited, idle time.Duration) string {
+	if ts, total, err := c.threads(ctx); err == nil {
+		res.Threads, res.Shown, res.Total = ts, len(ts), total
+	}
+	switch {
+	case c.adapter.id == "debugpy" && idle > 0:
+		return fmt.Sprintf("the pause did not stop the program within %v, and %s. debugpy stops a thread only when it runs Python code, so pausing again will not help: to see where the threads block, set breakpoints before their blocking calls and launch again; terminate ends the program", waited, blockedWords(idle))
+	case c.adapter.id == "debugpy":
+		return fmt.Sprintf("the pause did not stop the program within %v: it is busy outside Python code (a C extension or a system call), where debugpy cannot stop it; pause again once it is back in Python code, or terminate", waited)
+	case idle > 0:
+		return fmt.Sprintf("the pause did not stop the program within %v, and %s; call status later, or terminate", waited, blockedWords(idle))
+	}
+	return fmt.Sprintf("the pause did not stop the program within %v; call status later, or pause again", waited)
 }
 
 // result is the session part of an answer: state, stop, end.

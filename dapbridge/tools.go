@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/invopop/jsonschema"
 	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/rpc"
@@ -21,25 +22,51 @@ import (
 // then has one debug session, shared by all its calls.
 const implicitConversation = ""
 
-const debugDescription = `Drive a debugger (delve for Go, debugpy for Python, lldb-dap for C/C++/Rust) in this conversation's one debug session. Calls are serialized; a second launch is rejected until terminate.
-Ops: adapters | status | breakpoints {file, lines} (before or during a session; [] clears the file; a line is a number or {"line":12,"condition":"i == 2"}, with hit_condition "== 3" / ">= 3" / "% 10" or log_message "i={i}" (a logpoint: printed to output, no stop)) | exceptions {filters?, adapter?} (no filters: list the session adapter's exception filters; filters: set exactly those, [] for none; before a launch also name the adapter; debugpy stops on uncaught exceptions by default) | launch {program, args?, adapter?} | attach {port, adapter?} or {pid} (lldb) | continue | pause | step_over | step_in | step_out (each {thread_id?}; they wait up to 15 s, then answer "still running") | threads | stack {thread_id?} | scopes {frame_id} | variables {reference} | evaluate {expression, frame_id?} | output | terminate.
-Example: {"op":"breakpoints","file":"main.go","lines":[12,{"line":20,"condition":"n > 100"}]} then {"op":"launch","program":"main.go"} then {"op":"stack"}.`
+const debugDescription = `Debug a program (delve: Go, debugpy: Python, lldb-dap: C/C++/Rust); one session per conversation.
+Ops: adapters | status | breakpoints {file, lines} | exceptions {filters?, adapter?} | launch {program, args?} | attach {port} or {pid} | continue | pause | step_over | step_in | step_out | threads | stack | scopes {frame_id} | variables {reference} | evaluate {expression} | output | terminate.
+Waits end after 15 s with "still running". Example: {"op":"breakpoints","file":"main.go","lines":[12,{"line":20,"condition":"n > 100"}]}, then {"op":"launch","program":"main.go"}, then {"op":"stack"}.`
 
-// debugArgs are the debug tool's arguments.
+// debugArgs are the debug tool's arguments. Their descriptions are short
+// (every request of every harness carries them; TestDebugDescriptionSize
+// bounds them); the README's debug section has the detail.
 type debugArgs struct {
-	Op         string             `json:"op" jsonschema:"enum=adapters,enum=status,enum=breakpoints,enum=exceptions,enum=launch,enum=attach,enum=continue,enum=pause,enum=step_over,enum=step_in,enum=step_out,enum=threads,enum=stack,enum=scopes,enum=variables,enum=evaluate,enum=output,enum=terminate" jsonschema_description:"the operation"`
-	File       string             `json:"file,omitempty" jsonschema_description:"breakpoints: source file, relative to the root"`
-	Lines      *[]json.RawMessage `json:"lines,omitempty" jsonschema_description:"breakpoints: the file's full list (replaces the previous one); [] clears the file. Each item is a 1-based line number, or an object {line, condition?, hit_condition?, log_message?}: condition is an expression in the program's language (stop only when true); hit_condition is N or == N (only the Nth hit), >= N, > N or % N (every Nth); log_message makes a logpoint that prints (with {expression} parts filled in) to the output op and does not stop"`
-	Filters    *[]string          `json:"filters,omitempty" jsonschema_description:"exceptions: the exception filter ids to enable, exactly (the adapter's own: debugpy raised, uncaught, userUnhandled; delve unrecovered-panic, runtime-fatal-throw; lldb cpp_throw, cpp_catch, …); [] turns them all off; omit to list them"`
-	Program    string             `json:"program,omitempty" jsonschema_description:"launch: what to debug, relative to the root: a .go file or package directory, a .py file, or a native executable built with -g"`
-	Args       []string           `json:"args,omitempty" jsonschema_description:"launch: the program's command-line arguments"`
-	Adapter    string             `json:"adapter,omitempty" jsonschema:"enum=delve,enum=debugpy,enum=lldb,enum=dart" jsonschema_description:"launch, attach: the adapter, when the program's kind or the root's markers do not decide it"`
-	Port       int                `json:"port,omitempty" jsonschema_description:"attach: 127.0.0.1 port of a process listening for a debugger (python -m debugpy --listen PORT, dlv --headless --listen, lldb-server gdbserver)"`
-	Pid        int                `json:"pid,omitempty" jsonschema_description:"attach (lldb only): the process id to attach to"`
-	ThreadID   int                `json:"thread_id,omitempty" jsonschema_description:"continue, pause, step_*, stack: the thread; default the last stopped thread"`
-	FrameID    int                `json:"frame_id,omitempty" jsonschema_description:"scopes (required), evaluate: a frame id from stack or the stop; evaluate defaults to the top frame"`
-	Reference  int                `json:"reference,omitempty" jsonschema_description:"variables: a reference from scopes, variables or evaluate"`
-	Expression string             `json:"expression,omitempty" jsonschema_description:"evaluate: the expression, in the program's language"`
+	Op         string      `json:"op" jsonschema:"enum=adapters,enum=status,enum=breakpoints,enum=exceptions,enum=launch,enum=attach,enum=continue,enum=pause,enum=step_over,enum=step_in,enum=step_out,enum=threads,enum=stack,enum=scopes,enum=variables,enum=evaluate,enum=output,enum=terminate"`
+	File       string      `json:"file,omitempty" jsonschema_description:"breakpoints: source file"`
+	Lines      *[]lineItem `json:"lines,omitempty" jsonschema_description:"breakpoints: the file's full list; [] clears it"`
+	Filters    *[]string   `json:"filters,omitempty" jsonschema_description:"exceptions: filter ids to enable, exactly; omit to list them"`
+	Program    string      `json:"program,omitempty" jsonschema_description:"launch: a .go file or package dir, a .py file, or a -g executable"`
+	Args       []string    `json:"args,omitempty" jsonschema_description:"launch: program arguments"`
+	Adapter    string      `json:"adapter,omitempty" jsonschema:"enum=delve,enum=debugpy,enum=lldb,enum=dart" jsonschema_description:"when the program does not decide it"`
+	Port       int         `json:"port,omitempty" jsonschema_description:"attach: port listening for a debugger"`
+	Pid        int         `json:"pid,omitempty" jsonschema_description:"attach (lldb): process id"`
+	ThreadID   int         `json:"thread_id,omitempty" jsonschema_description:"default: the stopped thread"`
+	FrameID    int         `json:"frame_id,omitempty" jsonschema_description:"from stack or the stop"`
+	Reference  int         `json:"reference,omitempty" jsonschema_description:"from scopes, variables or evaluate"`
+	Expression string      `json:"expression,omitempty"`
+}
+
+// lineItem is one item of lines: a line number or an object. Its schema is
+// an anyOf of the two, the item schema every agent CLI measured passes to
+// its model unchanged (an empty schema, `true`, became a string in Codex,
+// and its model then sent "8").
+type lineItem json.RawMessage
+
+// JSONSchema is the item schema of lines.
+func (lineItem) JSONSchema() *jsonschema.Schema {
+	str := func(desc string) *jsonschema.Schema { return &jsonschema.Schema{Type: "string", Description: desc} }
+	props := jsonschema.NewProperties()
+	props.Set("line", &jsonschema.Schema{Type: "integer", Minimum: "1"})
+	props.Set("condition", str("stop only when true"))
+	props.Set("hit_condition", str(`"== 3", ">= 3" or "% 10"`))
+	props.Set("log_message", str("logpoint: print this, {expr} filled in; no stop"))
+	obj := &jsonschema.Schema{Type: "object", Properties: props, Required: []string{"line"}, AdditionalProperties: jsonschema.FalseSchema}
+	return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{{Type: "integer", Minimum: "1"}, obj}}
+}
+
+// UnmarshalJSON keeps the item as it came; decodeLine reads it.
+func (l *lineItem) UnmarshalJSON(b []byte) error {
+	*l = append((*l)[:0], b...)
+	return nil
 }
 
 // Attach reports the debug capability for a run rooted at root, with the
@@ -95,12 +122,17 @@ func (t *toolSet) debug(ctx context.Context, a debugArgs) (*Result, error) {
 		Port: a.Port, Pid: a.Pid, ThreadID: a.ThreadID, FrameID: a.FrameID,
 		Reference: a.Reference, Expression: a.Expression, Filters: a.Filters,
 	}
+	var step float64
+	r.Progress = func(message string) {
+		step++
+		rpc.ReportProgress(ctx, step, 0, message)
+	}
 	if a.Op == "breakpoints" {
 		if a.Lines == nil {
 			return nil, errors.New("op breakpoints: argument 'lines' is required: the file's full list of lines, or [] to clear it")
 		}
 		for i, raw := range *a.Lines {
-			l, err := decodeLine(raw)
+			l, err := decodeLine(json.RawMessage(raw))
 			if err != nil {
 				return nil, fmt.Errorf("op breakpoints: argument 'lines[%d]': %w", i, err)
 			}

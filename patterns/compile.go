@@ -376,8 +376,15 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 		return suspect, nil
 	}
 	hint := ""
-	if m := lowerMeta.FindString(pattern); m != "" {
+	for _, loc := range lowerMeta.FindAllStringIndex(pattern, -1) {
+		// Right after a quote it is a string's text ("$ref" in JSON), as
+		// the user meant.
+		if loc[0] > 0 && strings.ContainsRune("\"'`", rune(pattern[loc[0]-1])) {
+			continue
+		}
+		m := pattern[loc[0]:loc[1]]
 		hint = fmt.Sprintf("; %s is not a metavariable: names are uppercase (%s)", m, strings.ToUpper(m))
+		break
 	}
 	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector%s", lang.ID, strings.Join(fails, "; "), hint)
 }
@@ -921,7 +928,11 @@ func (l *Language) expand(s string) string {
 			j++
 		}
 		if i > 0 && x[i-1] == '"' {
-			b.WriteString(x[i:j])
+			if l.quotedContent {
+				b.WriteString(restore(x[i:j], e)) // "$V": see metaText
+			} else {
+				b.WriteString(x[i:j])
+			}
 		} else {
 			b.WriteString(`"` + x[i:j] + `"`)
 		}
@@ -933,6 +944,9 @@ func (l *Language) expand(s string) string {
 // metaText recognises a node whose whole text is a metavariable (for
 // TOML, inside the quotes expand added).
 func (l *Language) metaText(text string) (metaKind, string) {
+	if l.quotedContent && strings.HasPrefix(text, "$") {
+		return metaOf(text, "$") // a string's content the user quoted
+	}
 	if l.quoteMeta && len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
 		text = text[1 : len(text)-1]
 	}
@@ -1015,10 +1029,16 @@ func literals(roots []*pnode, lang *Language) []literal {
 			// letters (an escape before "\nhello"), and Bash words and
 			// HTML text can too.
 			kind := lang.kindName(p.kind)
-			word := isWord(p.text) && lang.ID != "bash" && lang.ID != "html" &&
-				(!p.named || strings.Contains(kind, "identifier") || strings.EqualFold(kind, p.text))
-			if prev, ok := seen[p.text]; !ok || prev {
-				seen[p.text] = word
+			text := p.text
+			word := isWord(text) && lang.ID != "bash" && lang.ID != "html" &&
+				(!p.named || strings.Contains(kind, "identifier") || strings.EqualFold(kind, text))
+			// A preprocessor keyword's token may hold spaces after its
+			// '#' (#  define): the word after it is what the text holds.
+			if !p.named && len(text) > 1 && text[0] == '#' && isWord(text[1:]) {
+				text, word = text[1:], true
+			}
+			if prev, ok := seen[text]; !ok || prev {
+				seen[text] = word
 			}
 		}
 		for _, c := range p.children {

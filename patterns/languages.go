@@ -39,7 +39,11 @@ type Language struct {
 	// metavariable may absorb, see matcher.seq1); -1 elsewhere.
 	selectorKind int32
 	keywords     map[string]bool // words the grammar has as anonymous tokens
-	quoteMeta    bool            // metavariables are parsed as quoted strings (TOML)
+	quoteMeta    bool            // metavariables are parsed as quoted strings (TOML, JSON)
+	// quotedContent: with quoteMeta, a metavariable the user quoted
+	// ("$V") is a string's content, matching strings only (JSON, as
+	// ast-grep reads it); an unquoted one matches any value.
+	quotedContent bool
 	// altPrefix, put before a metavariable's placeholder, makes it the
 	// token a grammar wants in some places: a PHP variable ($), a Ruby
 	// constant (X). Tried when the plain reading fails.
@@ -247,7 +251,7 @@ var languages = []*Language{
 	{ID: "html", Exts: []string{".html", ".htm"}, ladder: top},
 	{ID: "java", Exts: []string{".java"}, ladder: classLike("void x_()", "Object x_ = ")},
 	{ID: "javascript", Aliases: []string{"js", "jsx"}, Exts: []string{".js", ".mjs", ".cjs", ".jsx"}, ladder: jsLike(), braceFirst: true},
-	{ID: "json", Exts: []string{".json"}, ladder: []scaffold{
+	{ID: "json", Exts: []string{".json"}, expando: "µ", quoteMeta: true, quotedContent: true, ladder: []scaffold{
 		{name: "declaration", suffix: "\n"},
 		{name: "member", prefix: "{\n", suffix: "\n}\n"},
 	}},

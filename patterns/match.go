@@ -161,8 +161,11 @@ func (p *Pattern) Find(t *Tree) []Span {
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		for c := uint32(i) + 1; c < n.next; c = m.nodes[c].next {
+			// In a Dart member chain (kept flat) a $X that starts the
+			// pattern is a receiver, which a selector (.c, !, (…)) never
+			// is: $X.dispose() must not bind X = .c inside b.c.dispose().
 			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind ||
-				first.meta == metaSingle && !m.nodes[c].named() {
+				first.meta == metaSingle && (!m.nodes[c].named() || m.selector >= 0 && lang.kind(m.nodes[c].sym) == m.selector) {
 				continue
 			}
 			m.unbind(0)
@@ -424,6 +427,12 @@ func (m *matcher) stringContent(p *pnode, t uint32) bool {
 	if string(src[o.start:o.end]) != p.children[0].text || string(src[c.start:c.end]) != p.children[2].text {
 		return false
 	}
+	// Only a string's quotes, around some text: an empty argument list,
+	// parameter list or array, or a bare return ('return' then ';'), has
+	// the same shape, and a $X must never match nothing there.
+	if c.start <= o.end || !isQuote(src[o.end-1]) {
+		return false
+	}
 	name := p.children[1].name
 	if name == "" {
 		return true
@@ -440,6 +449,9 @@ func (m *matcher) stringContent(p *pnode, t uint32) bool {
 	}
 	return true
 }
+
+// isQuote reports a byte that ends a string's opening delimiter.
+func isQuote(b byte) bool { return b == '"' || b == '\'' || b == '`' }
 
 // bindRange binds p's metavariable to the target nodes [first, stop) with
 // byte range [start, end); a name bound before must capture the same

@@ -72,27 +72,27 @@ func SearchRule(ctx context.Context, root string, spec *RuleSpec, opts SearchOpt
 			kept = append(kept, f)
 		}
 	}
-	files = kept
+	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
 	stopped := func() bool { return ctx.Err() != nil }
 	results, partial, err := searchFiles(ctx, files, opts, func(p *parser, f searchedFile, maxBytes int64) *FileMatches {
-		return searchFileRule(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, stopped)
+		return searchFileRule(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, opts.MaxListed, stopped)
 	})
 	if err != nil {
 		return nil, err
 	}
 	res.Partial = partial
 	for _, fm := range results {
-		if fm != nil && len(fm.Matches) > 0 {
+		if fm != nil && fm.Count > 0 {
 			res.Files = append(res.Files, *fm)
-			res.Total += len(fm.Matches)
+			res.Total += fm.Count
 		}
 	}
 	return res, nil
 }
 
 // searchFileRule reads, filters, parses and matches one file.
-func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bool, stopped func() bool) *FileMatches {
+func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bool, listed int, stopped func() bool) *FileMatches {
 	src, ok := p.read(abs, maxBytes)
 	if !ok {
 		return nil
@@ -105,7 +105,7 @@ func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bo
 	if err != nil {
 		return nil
 	}
-	return fileMatches(r.Lang, abs, rel, src, r.findRule(tree, stopped), keep)
+	return fileMatches(r.Lang, abs, rel, src, r.findRule(tree, stopped), keep, listed)
 }
 
 // Bound lists the metavariables a rule binds outside not, as spelled.

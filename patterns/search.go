@@ -40,6 +40,11 @@ type SearchOptions struct {
 	// MaxMatches, when positive, stops the search once that many matches
 	// are found (no new file is started); the result is then Partial.
 	MaxMatches int
+	// MaxListed, when positive, is how many matches of each file get
+	// their positions, text and captures; the rest are only counted
+	// (FileMatches.Count), so a search's cost does not grow with
+	// matches nobody reads. 0 details every match (rewrites need them).
+	MaxListed int
 	// Progress, if set, is called now and then with files done and total.
 	Progress func(done, total int)
 }
@@ -71,6 +76,9 @@ type FileMatches struct {
 	Lang    *Language
 	Src     []byte // only with KeepSource
 	Matches []Found
+	// Count is how many matches the file has: len(Matches), or more
+	// when SearchOptions.MaxListed cut the detail.
+	Count int
 }
 
 // SearchResult is a search's outcome.
@@ -81,10 +89,14 @@ type SearchResult struct {
 	// Deps are the node_modules directories under the searched path that
 	// were not searched (root-relative; those .gitignore leaves out are
 	// not listed).
-	Deps     []string
-	Files    []FileMatches // files with matches, in path order
-	Searched int           // files whose language was searched
-	Total    int           // matches
+	Deps []string
+	// TooLarge are the files left out for being over MaxFileBytes.
+	TooLarge []TooLargeFile
+	// MaxFileBytes is the size limit the search applied.
+	MaxFileBytes int64
+	Files        []FileMatches // files with matches, in path order
+	Searched     int           // files whose language was searched
+	Total        int           // matches
 	// Partial says the search stopped at MaxMatches: Total is a lower
 	// bound and Files cover only the files searched.
 	Partial bool
@@ -114,7 +126,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 			kept = append(kept, f)
 		}
 	}
-	files = kept
+	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
 	results, partial, err := searchAll(ctx, files, compiled, opts)
 	if err != nil {
@@ -122,12 +134,37 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 	}
 	res.Partial = partial
 	for _, fm := range results {
-		if fm != nil && len(fm.Matches) > 0 {
+		if fm != nil && fm.Count > 0 {
 			res.Files = append(res.Files, *fm)
-			res.Total += len(fm.Matches)
+			res.Total += fm.Count
 		}
 	}
 	return res, nil
+}
+
+// TooLargeFile is a file not searched because of its size.
+type TooLargeFile struct {
+	Path string `json:"path" jsonschema_description:"file, relative to the workspace root"`
+	Size int64  `json:"size" jsonschema_description:"its size in bytes"`
+}
+
+// dropTooLarge removes from files those over the size limit (maxBytes, 0
+// for the default), noting them in res.TooLarge and the limit in
+// res.MaxFileBytes.
+func dropTooLarge(res *SearchResult, files []searchedFile, maxBytes int64) []searchedFile {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxFileBytes
+	}
+	res.MaxFileBytes = maxBytes
+	kept := files[:0]
+	for _, f := range files {
+		if f.size > maxBytes {
+			res.TooLarge = append(res.TooLarge, TooLargeFile{Path: f.rel, Size: f.size})
+			continue
+		}
+		kept = append(kept, f)
+	}
+	return kept
 }
 
 // searchedFile is a file to search, with its language.
@@ -153,7 +190,11 @@ func listFiles(root, path string, forced *Language) (files []searchedFile, where
 				return nil, "", nil, fmt.Errorf("cannot tell the language of %s from its extension: pass language", rel)
 			}
 		}
-		return []searchedFile{{abs, rel, lang, 0}}, rel, nil, nil
+		var size int64
+		if info, err := os.Stat(abs); err == nil {
+			size = info.Size()
+		}
+		return []searchedFile{{abs, rel, lang, size}}, rel, nil, nil
 	}
 	realRoot, _ := filepath.EvalSymlinks(root)
 	workspace.WalkReporting(realRoot, abs, func(a, r string, e fs.DirEntry) error {
@@ -217,7 +258,7 @@ func compileFor(res *SearchResult, files []searchedFile, forced *Language, patte
 // opts.MaxMatches with files left unsearched.
 func searchAll(ctx context.Context, files []searchedFile, compiled map[*Language]*Pattern, opts SearchOptions) (results []*FileMatches, partial bool, err error) {
 	return searchFiles(ctx, files, opts, func(p *parser, f searchedFile, maxBytes int64) *FileMatches {
-		return searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource)
+		return searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, opts.MaxListed)
 	})
 }
 
@@ -256,7 +297,7 @@ func searchFiles(ctx context.Context, files []searchedFile, opts SearchOptions, 
 				i := order[k]
 				results[i] = one(p, files[i], maxBytes)
 				if results[i] != nil {
-					found.Add(int64(len(results[i].Matches)))
+					found.Add(int64(results[i].Count))
 				}
 				if d := done.Add(1); opts.Progress != nil && (d%256 == 0 || int(d) == len(files)) {
 					progressMu.Lock()
@@ -302,7 +343,7 @@ func displayPath(rel string) string {
 
 // searchFile reads, filters, parses and matches one file; nil when it was
 // skipped or has no match.
-func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep bool) *FileMatches {
+func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep bool, listed int) *FileMatches {
 	src, ok := p.read(abs, maxBytes)
 	if !ok {
 		return nil
@@ -315,7 +356,7 @@ func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep b
 	if err != nil {
 		return nil
 	}
-	return fileMatches(pat.Lang, abs, rel, src, pat.Find(tree), keep)
+	return fileMatches(pat.Lang, abs, rel, src, pat.Find(tree), keep, listed)
 }
 
 // searchable says whether src is worth parsing: text (no NUL in its first
@@ -333,20 +374,26 @@ func searchable(lang *Language, src []byte, literals []literal) bool {
 }
 
 // fileMatches makes one file's result from its match spans; nil for none.
-func fileMatches(lang *Language, abs, rel string, src []byte, spans []Span, keep bool) *FileMatches {
+// Only the first listed spans (all when listed is 0) get positions, text
+// and captures; each costs time bounded by its own text, not by its
+// line's length.
+func fileMatches(lang *Language, abs, rel string, src []byte, spans []Span, keep bool, listed int) *FileMatches {
 	if len(spans) == 0 {
 		return nil
 	}
-	fm := &FileMatches{Path: rel, Abs: abs, Lang: lang}
+	fm := &FileMatches{Path: rel, Abs: abs, Lang: lang, Count: len(spans)}
 	if keep {
 		fm.Src = bytes.Clone(src)
+	}
+	if listed > 0 && listed < len(spans) {
+		spans = spans[:listed]
 	}
 	lines := newLineIndex(src)
 	fm.Matches = make([]Found, len(spans))
 	for i, s := range spans {
 		f := Found{Span: s, From: lines.pos(s.Start), To: lines.pos(s.End), Text: firstLine(src[s.Start:s.End])}
 		for _, c := range s.Captures {
-			f.Captured = append(f.Captured, NamedText{Name: c.Name, Text: clip(string(src[c.Start:c.End]), 1000)})
+			f.Captured = append(f.Captured, NamedText{Name: c.Name, Text: clipBytes(src[c.Start:c.End], 1000)})
 		}
 		fm.Matches[i] = f
 	}
@@ -416,11 +463,16 @@ func (p *parser) trim() {
 	}
 }
 
-// lineIndex maps byte offsets to positions.
+// lineIndex maps byte offsets to positions in time independent of the
+// line's length: runes holds, every runeStep bytes, the number of runes
+// before that offset, so a column counts at most runeStep bytes.
 type lineIndex struct {
 	src    []byte
 	starts []int
+	runes  []uint32 // built on first use
 }
+
+const runeStep = 64
 
 func newLineIndex(src []byte) *lineIndex {
 	starts := []int{0}
@@ -432,17 +484,72 @@ func newLineIndex(src []byte) *lineIndex {
 	return &lineIndex{src: src, starts: starts}
 }
 
+// runesBefore is the number of runes in src[:o].
+func (l *lineIndex) runesBefore(o int) int {
+	if l.runes == nil {
+		l.runes = make([]uint32, len(l.src)/runeStep+1)
+		n := 0
+		for k := 1; k < len(l.runes); k++ {
+			n += runeStarts(l.src[(k-1)*runeStep : k*runeStep])
+			l.runes[k] = uint32(n)
+		}
+	}
+	k := o / runeStep
+	return int(l.runes[k]) + runeStarts(l.src[k*runeStep:o])
+}
+
+// runeStarts counts the bytes of b that start a rune: its runes, for
+// valid UTF-8 (which searched files are), wherever b was cut.
+func runeStarts(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c&0xC0 != 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
 func (l *lineIndex) pos(off uint32) Position {
 	o := int(off)
 	line := sort.Search(len(l.starts), func(i int) bool { return l.starts[i] > o }) - 1
-	return Position{Line: line + 1, Column: utf8.RuneCount(l.src[l.starts[line]:o]) + 1}
+	start := l.starts[line]
+	if o-start <= runeStep {
+		return Position{Line: line + 1, Column: utf8.RuneCount(l.src[start:o]) + 1}
+	}
+	return Position{Line: line + 1, Column: l.runesBefore(o) - l.runesBefore(start) + 1}
 }
 
+// maxLineText is the most bytes of a match's first line that firstLine
+// reads: enough for its 160 bytes and the cut mark.
+const maxLineText = 4 * 160
+
+// firstLine is b's first line, trailing blanks trimmed, clipped to 160
+// bytes; it reads at most maxLineText bytes of b.
 func firstLine(b []byte) string {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[:i]
+	cut := len(b) > maxLineText
+	if cut {
+		b = b[:maxLineText]
 	}
-	return clip(strings.TrimRight(string(b), " \t\r"), 160)
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		b, cut = b[:i], false
+	}
+	if !cut {
+		b = bytes.TrimRight(b, " \t\r")
+	}
+	return clipBytes(b, 160)
+}
+
+// clipBytes is clip for a byte slice, copying at most n bytes.
+func clipBytes(b []byte, n int) string {
+	if len(b) <= n {
+		return string(b)
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return string(b[:cut]) + "…"
 }
 
 func clip(s string, n int) string {

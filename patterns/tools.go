@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/agent-tools/agent-tools/internal/config"
@@ -89,9 +90,9 @@ func (e *engine) rootOf(ctx context.Context) string {
 	return rpc.Root(ctx, e.root)
 }
 
-func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool, maxMatches int) (*SearchResult, error) {
+func (e *engine) search(ctx context.Context, pattern, path, language, context_, selector string, keep bool, maxMatches, listed int) (*SearchResult, error) {
 	return Search(ctx, e.rootOf(ctx), pattern, SearchOptions{
-		Path: path, Language: language, MaxMatches: maxMatches,
+		Path: path, Language: language, MaxMatches: maxMatches, MaxListed: listed,
 		CompileOptions: CompileOptions{Context: context_, Selector: selector},
 		MaxFileBytes:   e.cfg.MaxFileBytes, Workers: e.cfg.Workers, KeepSource: keep,
 		Progress: func(done, total int) {
@@ -102,7 +103,9 @@ func (e *engine) search(ctx context.Context, pattern, path, language, context_, 
 
 // find runs the search a call asks for: a pattern, or a rule with its
 // constraints and utils (not both).
-func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches int) (*SearchResult, error) {
+// maxMatches stops the search (0: never); listed is how many matches of
+// a file are detailed (0: all).
+func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches, listed int) (*SearchResult, error) {
 	if !present(q.rule) {
 		if present(q.constraints) || present(q.utils) {
 			return nil, fmt.Errorf("constraints and utils go with rule: give rule (an ast-grep rule object) or drop them")
@@ -110,7 +113,7 @@ func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches int) (
 		if strings.TrimSpace(q.pattern) == "" {
 			return nil, fmt.Errorf(`give pattern (a code fragment such as foo($X)) or rule (an ast-grep rule object such as {"pattern": "foo($X)", "inside": {"kind": "if_statement", "stopBy": "end"}})`)
 		}
-		return e.search(ctx, q.pattern, q.path, q.language, q.context, q.selector, keep, maxMatches)
+		return e.search(ctx, q.pattern, q.path, q.language, q.context, q.selector, keep, maxMatches, listed)
 	}
 	if q.pattern != "" {
 		return nil, fmt.Errorf(`give pattern or rule, not both: a rule holds its pattern, as in {"rule": {"pattern": %q, ...}}`, q.pattern)
@@ -120,7 +123,7 @@ func (e *engine) find(ctx context.Context, q query, keep bool, maxMatches int) (
 		return nil, err
 	}
 	return SearchRule(ctx, e.rootOf(ctx), spec, SearchOptions{
-		Path: q.path, Language: q.language, MaxMatches: maxMatches,
+		Path: q.path, Language: q.language, MaxMatches: maxMatches, MaxListed: listed,
 		CompileOptions: CompileOptions{Context: q.context, Selector: q.selector},
 		MaxFileBytes:   e.cfg.MaxFileBytes, Workers: e.cfg.Workers, KeepSource: keep,
 		Progress: func(done, total int) {
@@ -158,23 +161,21 @@ func readings(res *SearchResult) []ReadAs {
 	return out
 }
 
-const patternHelp = "$NAME matches one named node, $$$NAME a run of siblings (possibly none), $_ and $$$ match without capturing; a metavariable used twice must capture the same tokens. Comments are ignored; strings and comments never match code."
-
 // countBound is how many matches ast_grep counts before it stops: a
 // pattern as general as $X would otherwise match every node of every file.
 func countBound(maxResults int) int { return max(maxResults, 100000) }
 
 type grepArgs struct {
-	Pattern     string          `json:"pattern,omitempty" jsonschema_description:"code fragment in the target language with metavariables, e.g. fmt.Errorf($$$ARGS) or if err != nil { return $$$ }. Give pattern or rule, not both"`
-	Rule        json.RawMessage `json:"rule,omitempty" jsonschema:"type=object" jsonschema_description:"instead of pattern, an ast-grep rule object (keys as in its YAML rules): atomic pattern (a string, or {context, selector}), kind, regex; relational inside, has, precedes, follows, each with stopBy (neighbor, the default; end; or a rule: the node matching it is the last tried) and, for inside and has, field; composite all, any, not, matches (a name in utils). All keys of one object must hold; metavariables are shared by its parts; not never binds; the rule needs a pattern or kind that fixes the node kind. Calls to Close not inside a defer: {\"pattern\": \"$X.Close()\", \"not\": {\"inside\": {\"kind\": \"defer_statement\", \"stopBy\": \"end\"}}}. Functions with an await that are not async: {\"kind\": \"function_declaration\", \"has\": {\"kind\": \"await_expression\", \"stopBy\": \"end\"}, \"not\": {\"regex\": \"^async\"}}"`
-	Constraints json.RawMessage `json:"constraints,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: metavariable name to a rule its capture must match (checked after the rule matched; a $$$ capture is not checked), e.g. $A == $A where $A is not a float: rule {\"pattern\": \"$A == $A\"}, constraints {\"A\": {\"not\": {\"kind\": \"float_literal\"}}}"`
-	Utils       json.RawMessage `json:"utils,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: named utility rules that matches can call, e.g. {\"is-async\": {\"regex\": \"^async\"}}"`
-	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory to search, relative to the workspace root; default the whole workspace"`
-	Language    string          `json:"language,omitempty" jsonschema_description:"language id (go, python, rust, c, cpp, javascript, typescript, tsx, java, c-sharp, ruby, bash, json, php, css, html, scala, kotlin, swift, lua, yaml, toml, haskell, dart); inferred from path when it names a file; without it a directory search covers every language the pattern parses in"`
-	MaxResults  int             `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"most matches to list (default 50); the total is counted up to 100000 or max_results, whichever is larger, and then reported as a lower bound"`
-	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read instead of the first context of the ladder that parses it"`
-	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment, e.g. call_expression (as ast-grep's --selector)"`
-	Dump        string          `json:"dump,omitempty" jsonschema:"enum=pattern,enum=code" jsonschema_description:"instead of searching, show a syntax tree (to fix a pattern that finds nothing): pattern shows how the pattern was read (context, node kinds, metavariables marked); code shows the tree of the pattern text parsed as plain code. Needs language, or a path naming a file of a known extension"`
+	Pattern     string          `json:"pattern,omitempty" jsonschema_description:"code fragment with metavariables; or give rule"`
+	Rule        json.RawMessage `json:"rule,omitempty" jsonschema:"type=object" jsonschema_description:"instead of pattern: an ast-grep rule object (its YAML keys: pattern, kind, regex, inside, has, precedes, follows, stopBy, field, all, any, not, matches)"`
+	Constraints json.RawMessage `json:"constraints,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: metavariable name to a rule its capture must match"`
+	Utils       json.RawMessage `json:"utils,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: named rules for matches"`
+	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory under the root (default: all)"`
+	Language    string          `json:"language,omitempty" jsonschema_description:"language id, e.g. go, python, typescript, tsx, rust, c, cpp, java, c-sharp; inferred from a file path"`
+	MaxResults  int             `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"matches to list (default 50)"`
+	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read"`
+	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind inside the fragment to match, as ast-grep --selector"`
+	Dump        string          `json:"dump,omitempty" jsonschema:"enum=pattern,enum=code" jsonschema_description:"show a tree instead of searching: pattern (how it was read) or code (the text parsed as code)"`
 }
 
 // DumpOut is ast_grep's answer to dump.
@@ -288,9 +289,15 @@ type GrepResult struct {
 	FilesMatched  int      `json:"filesMatched" jsonschema_description:"files with at least one match"`
 	Skipped       []string `json:"skipped,omitempty" jsonschema_description:"languages present but not searched, and why"`
 	// NotSearched are the node_modules directories left out.
-	NotSearched []string `json:"notSearched,omitempty" jsonschema_description:"node_modules directories under path that were not searched (dependencies; those .gitignore leaves out are not listed): pass a path inside one to search it"`
+	NotSearched []string `json:"notSearched,omitempty" jsonschema_description:"what was not searched: node_modules directories under path (dependencies; those .gitignore leaves out are not listed; pass a path inside one to search it), then the files over max_file_bytes (see tooLarge)"`
+	// TooLarge are files left out for their size.
+	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched for being over max_file_bytes (a config key)"`
+	// MaxFileBytes is the size limit applied.
+	MaxFileBytes int64 `json:"maxFileBytes,omitempty" jsonschema_description:"the size limit: larger files are not searched"`
 	// Dump answers the dump option (nothing is searched then).
 	Dump *DumpOut `json:"dump,omitempty" jsonschema_description:"with dump: the tree asked for (nothing was searched)"`
+
+	budget int // text budget in bytes (0: the default)
 }
 
 func readAs(ps []*Pattern) []ReadAs {
@@ -312,24 +319,15 @@ func readAsLine(rs []ReadAs) string {
 	return "read as " + strings.Join(parts, "; ")
 }
 
-// Text implements rpc.Texter.
+// Text implements rpc.Texter. The count, the caps and every warning come
+// first, since agent CLIs keep the head of a long result; the listing
+// follows and stops at the output budget, saying how many it left out.
 func (r GrepResult) Text() string {
 	if r.Dump != nil {
 		return r.Dump.Text()
 	}
 	var b strings.Builder
 	b.WriteString(readAsLine(r.ReadAs) + "\n")
-	for _, m := range r.Matches {
-		fmt.Fprintf(&b, "%s:%d:%d  %s", m.Path, m.Start.Line, m.Start.Column, m.Text)
-		if len(m.Captures) > 0 {
-			var cs []string
-			for _, c := range m.Captures {
-				cs = append(cs, "$"+c.Name+"="+clip(strings.Join(strings.Fields(c.Text), " "), 60))
-			}
-			b.WriteString("  ⟨" + strings.Join(cs, " ") + "⟩")
-		}
-		b.WriteString("\n")
-	}
 	switch {
 	case r.Total == 0:
 		fmt.Fprintf(&b, "0 matches in %s searched\n", plural(r.FilesSearched, "file"))
@@ -346,16 +344,83 @@ func (r GrepResult) Text() string {
 	for _, s := range r.Skipped {
 		b.WriteString("skipped " + s + "\n")
 	}
-	if n := len(r.NotSearched); n > 0 {
-		shown := r.NotSearched[:min(n, 3)]
-		more := ""
-		if n > 3 {
-			more = fmt.Sprintf(", and %d more", n-3)
-		}
-		fmt.Fprintf(&b, "not searched: %s (dependencies): %s%s; pass a path inside one to search it\n",
-			plural(n, "node_modules directory"), strings.Join(shown, ", "), more)
+	// NotSearched lists the node_modules directories, then the files in
+	// TooLarge.
+	if n := len(r.NotSearched) - len(r.TooLarge); n > 0 {
+		fmt.Fprintf(&b, "not searched: %s (dependencies): %s; pass a path inside one to search it\n",
+			plural(n, "node_modules directory"), someOf(r.NotSearched[:n], n))
 	}
+	if n := len(r.TooLarge); n > 0 {
+		var names []string
+		for _, t := range r.TooLarge[:min(n, 3)] {
+			names = append(names, fmt.Sprintf("%s (%d bytes)", t.Path, t.Size))
+		}
+		fmt.Fprintf(&b, "not searched: %s over max_file_bytes (%d): %s; raise max_file_bytes in the patterns section of the agent-tools config to search them, or use grep\n",
+			plural(n, "file"), r.MaxFileBytes, someOf(names, n))
+	}
+	lines := make([]string, len(r.Matches))
+	for i, m := range r.Matches {
+		lines[i] = matchLine(m)
+	}
+	listWithin(&b, lines, budgetOr(r.budget), func(left int) string {
+		return fmt.Sprintf("… %s not listed here (text budget %d bytes): narrow path or make the pattern more specific to see them",
+			plural(left, "more match"), budgetOr(r.budget))
+	})
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// matchLine is one match of ast_grep's listing.
+func matchLine(m MatchOut) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:%d:%d  %s", m.Path, m.Start.Line, m.Start.Column, m.Text)
+	if len(m.Captures) > 0 {
+		var cs []string
+		for _, c := range m.Captures {
+			cs = append(cs, "$"+c.Name+"="+clip(strings.Join(strings.Fields(c.Text), " "), 60))
+		}
+		b.WriteString("  ⟨" + strings.Join(cs, " ") + "⟩")
+	}
+	return b.String()
+}
+
+// someOf joins the first three of names, and says how many of n more
+// there are.
+func someOf(names []string, n int) string {
+	s := strings.Join(names[:min(len(names), 3)], ", ")
+	if n > 3 {
+		s += fmt.Sprintf(", and %d more", n-3)
+	}
+	return s
+}
+
+// budgetOr is the text budget a result was given, or the default.
+func budgetOr(n int) int {
+	if n <= 0 {
+		return rpc.DefaultOutputBudget
+	}
+	return n
+}
+
+// footerRoom is what listWithin keeps free for its last line.
+const footerRoom = 240
+
+// listWithin appends lines (each gets a newline) to b while the text stays
+// within budget bytes, keeping room for the line footer(left) that it
+// writes when some are left out.
+// It reports whether it left some out.
+func listWithin(b *strings.Builder, lines []string, budget int, footer func(left int) string) bool {
+	for i, l := range lines {
+		room := budget - b.Len() - len(l) - 1
+		if i < len(lines)-1 {
+			room -= footerRoom
+		}
+		if room < 0 {
+			b.WriteString(footer(len(lines)-i) + "\n")
+			return true
+		}
+		b.WriteString(l + "\n")
+	}
+	return false
 }
 
 func (e *engine) grepTool() *rpc.Tool {
@@ -363,11 +428,10 @@ func (e *engine) grepTool() *rpc.Tool {
 		Name:  "ast_grep",
 		Title: "Structural search",
 		Tier:  rpc.TierRead,
-		Description: "Find code by its syntax tree shape, not its text. " + patternHelp +
-			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "path": "internal", "language": "go"}.` +
-			` When a pattern is not enough, give rule instead: ast-grep's rule object (inside, has, precedes, follows, all, any, not, matches), with constraints on its metavariables and utils,` +
-			` e.g. {"rule": {"pattern": "$X.Close()", "not": {"inside": {"kind": "defer_statement", "stopBy": "end"}}}, "language": "go"}.` +
-			` A pattern that finds nothing: {"pattern": "...", "language": "go", "dump": "pattern"} shows how it was read, "dump": "code" how the same text parses as code (and its node kinds, for rules).`,
+		Description: "Find code by syntax-tree shape, not text. $NAME matches one node, $$$NAME a run of nodes (maybe none), $_ and $$$ match without capturing; a name used twice must match the same code." +
+			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "language": "go", "path": "internal"}.` +
+			` A rule instead: {"rule": {"pattern": "$X.Close()", "not": {"inside": {"kind": "defer_statement", "stopBy": "end"}}}}.` +
+			` No match? "dump": "pattern" shows how the pattern was read`,
 	}, func(ctx context.Context, a grepArgs) (GrepResult, error) {
 		if a.Dump != "" {
 			if present(a.Rule) {
@@ -389,12 +453,20 @@ func (e *engine) grepTool() *rpc.Tool {
 		if max <= 0 {
 			max = 50
 		}
-		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, false, countBound(max))
+		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, false, countBound(max), max)
 		if err != nil {
 			return GrepResult{}, err
 		}
 		out := GrepResult{ReadAs: readings(res), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
-			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped, NotSearched: res.Deps}
+			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped, NotSearched: res.Deps,
+			TooLarge: res.TooLarge, budget: rpc.OutputBudget(ctx)}
+		if len(res.TooLarge) > 0 {
+			out.MaxFileBytes = res.MaxFileBytes
+			out.NotSearched = slices.Clone(res.Deps)
+			for _, t := range res.TooLarge {
+				out.NotSearched = append(out.NotSearched, t.Path)
+			}
+		}
 		if res.Total == 0 && a.Context == "" && a.Selector == "" {
 			for _, p := range res.Patterns {
 				out.OtherReadings = append(out.OtherReadings, readAs(p.OtherReadings())...)
@@ -415,17 +487,17 @@ func (e *engine) grepTool() *rpc.Tool {
 }
 
 type editArgs struct {
-	Pattern     string          `json:"pattern,omitempty" jsonschema_description:"code fragment with metavariables, as for ast_grep. Give pattern or rule, not both"`
-	Rule        json.RawMessage `json:"rule,omitempty" jsonschema:"type=object" jsonschema_description:"instead of pattern, an ast-grep rule object as for ast_grep; the rewrite may use the metavariables it binds outside not. E.g. {\"pattern\": \"$X.Close()\", \"not\": {\"inside\": {\"kind\": \"defer_statement\", \"stopBy\": \"end\"}}} or {\"kind\": \"call_expression\", \"has\": {\"field\": \"function\", \"regex\": \"^fmt\\\\.\"}}"`
-	Constraints json.RawMessage `json:"constraints,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: metavariable name to a rule its capture must match, as for ast_grep"`
-	Utils       json.RawMessage `json:"utils,omitempty" jsonschema:"type=object" jsonschema_description:"with rule: named utility rules for matches, as for ast_grep"`
-	Rewrite     string          `json:"rewrite" jsonschema_description:"replacement template; $NAME and $$$NAME are replaced by what the pattern captured, e.g. errors.Wrap($ERR, $MSG)"`
-	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory to rewrite, relative to the workspace root; default the whole workspace"`
-	Language    string          `json:"language,omitempty" jsonschema_description:"language id; inferred from path when it names a file"`
+	Pattern     string          `json:"pattern,omitempty" jsonschema_description:"as for ast_grep; or give rule"`
+	Rule        json.RawMessage `json:"rule,omitempty" jsonschema:"type=object" jsonschema_description:"as for ast_grep"`
+	Constraints json.RawMessage `json:"constraints,omitempty" jsonschema:"type=object" jsonschema_description:"with rule, as for ast_grep"`
+	Utils       json.RawMessage `json:"utils,omitempty" jsonschema:"type=object" jsonschema_description:"with rule, as for ast_grep"`
+	Rewrite     string          `json:"rewrite" jsonschema_description:"template; $NAME and $$$NAME are the captures, e.g. errors.Wrap($ERR, $MSG)"`
+	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory under the root (default: all)"`
+	Language    string          `json:"language,omitempty" jsonschema_description:"language id; inferred from a file path"`
 	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation" jsonschema_description:"force how the pattern is read"`
-	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind to use as the pattern inside the parsed fragment"`
+	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind inside the fragment to match"`
 	// AllowSyntaxErrors stages a rewrite that breaks the syntax.
-	AllowSyntaxErrors bool `json:"allow_syntax_errors,omitempty" jsonschema_description:"every rewritten file is parsed again; by default an edit that introduces a syntax error (an ERROR or MISSING node the original lacks) is refused, listing file:line and the node. true stages it anyway, still listing them"`
+	AllowSyntaxErrors bool `json:"allow_syntax_errors,omitempty" jsonschema_description:"stage even a rewrite that adds syntax errors (they are listed)"`
 }
 
 // EditFile is one file of a staged edit.
@@ -445,17 +517,29 @@ type EditResult struct {
 	DiffCapped   bool       `json:"diffCapped,omitempty" jsonschema_description:"the preview was cut"`
 	// SyntaxErrors are staged only with allow_syntax_errors.
 	SyntaxErrors []SyntaxError `json:"syntaxErrors,omitempty" jsonschema_description:"syntax errors the rewrite introduces, the first after each replacement that breaks the syntax (staged because allow_syntax_errors was true)"`
+	// TooLarge are files not searched for their size.
+	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched (so not rewritten) for being over max_file_bytes"`
+
+	budget int // text budget in bytes (0: the default)
 }
 
 const maxDiffLines = 300
 
-// Text implements rpc.Texter.
+// Text implements rpc.Texter: the summary, the next step and every
+// warning, then the diff, which stops at the output budget.
 func (r EditResult) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "(proposed) %s in %s; nothing is written yet: call resolve with edit_id %q and action \"accept\" (or \"discard\")\n", plural(r.Replacements, "replacement"), plural(len(r.Files), "file"), r.EditID)
 	b.WriteString(readAsLine(r.ReadAs) + "\n")
 	if r.Matches > r.Replacements {
 		fmt.Fprintf(&b, "%d matches nested in replaced ones were left alone: run ast_edit again after accepting\n", r.Matches-r.Replacements)
+	}
+	if n := len(r.TooLarge); n > 0 {
+		var names []string
+		for _, t := range r.TooLarge[:min(n, 3)] {
+			names = append(names, t.Path)
+		}
+		fmt.Fprintf(&b, "not searched, so not rewritten: %s over max_file_bytes: %s; edit them another way\n", plural(n, "file"), someOf(names, n))
 	}
 	if len(r.SyntaxErrors) > 0 {
 		fmt.Fprintf(&b, "warning: the rewrite breaks the syntax after %s (staged because allow_syntax_errors is true):\n", plural(len(r.SyntaxErrors), "replacement"))
@@ -467,9 +551,18 @@ func (r EditResult) Text() string {
 			b.WriteString(se.String() + "\n")
 		}
 	}
-	b.WriteString(r.Diff)
 	if r.DiffCapped {
-		fmt.Fprintf(&b, "… diff preview capped at %d lines\n", maxDiffLines)
+		fmt.Fprintf(&b, "the diff below is capped at %d lines: the edit changes every file counted above\n", maxDiffLines)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.Diff, "\n"), "\n")
+	if r.Diff == "" {
+		lines = nil
+	}
+	cut := listWithin(&b, lines, budgetOr(r.budget), func(left int) string {
+		return fmt.Sprintf("… diff stops here (text budget %d bytes): %d more lines not shown; run ast_edit with a narrower path to review a part, or discard", budgetOr(r.budget), left)
+	})
+	if r.DiffCapped && !cut {
+		fmt.Fprintf(&b, "… diff preview capped at %d lines; run ast_edit with a narrower path to review the rest\n", maxDiffLines)
 	}
 	return strings.TrimSuffix(b.String(), "\n")
 }
@@ -480,13 +573,11 @@ func (e *engine) editTool() *rpc.Tool {
 		Title:          "Structural rewrite (staged)",
 		Tier:           rpc.TierWrite,
 		NonDestructive: true,
-		Description: "Rewrite every match of a structural pattern with a template, and stage the change without writing: the result is a diff preview and an edit_id for resolve. " + patternHelp +
-			" Nested matches: the outermost is rewritten. Multi-line captures are re-indented (tabs or spaces, as the file uses)." +
-			" Instead of pattern, rule (with constraints and utils) selects the matches as for ast_grep." +
-			" The rewrite may use only metavariables the pattern binds; a rewrite that introduces a syntax error is refused unless allow_syntax_errors is true." +
-			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}.`,
+		Description: "Rewrite every match of a pattern (or rule, as for ast_grep) with a template, staged: the answer is a diff and an edit_id; nothing is written until resolve accepts it." +
+			" Of nested matches the outermost is rewritten; a rewrite that breaks the syntax is refused." +
+			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}`,
 	}, func(ctx context.Context, a editArgs) (EditResult, error) {
-		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, true, 0)
+		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, true, 0, 0)
 		if err != nil {
 			return EditResult{}, err
 		}
@@ -503,13 +594,18 @@ func (e *engine) editTool() *rpc.Tool {
 			if len(res.Rules) > 0 {
 				what = "the rule"
 			}
-			return EditResult{}, fmt.Errorf("no match for %s in %s searched (%s): nothing to stage", what, plural(res.Searched, "file"), readAsLine(readings(res)))
+			big := ""
+			if n := len(res.TooLarge); n > 0 {
+				big = fmt.Sprintf("; %s over max_file_bytes (%s) not searched", plural(n, "file"), res.TooLarge[0].Path)
+			}
+			return EditResult{}, fmt.Errorf("no match for %s in %s searched (%s)%s: nothing to stage", what, plural(res.Searched, "file"), readAsLine(readings(res)), big)
 		}
 		st, err := e.stager.Stage(res, a.Rewrite, a.AllowSyntaxErrors)
 		if err != nil {
 			return EditResult{}, err
 		}
-		out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors}
+		out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors,
+			TooLarge: res.TooLarge, budget: rpc.OutputBudget(ctx)}
 		var diff strings.Builder
 		lines := 0
 		for _, f := range st.sortedFiles() {
@@ -532,8 +628,8 @@ func (e *engine) editTool() *rpc.Tool {
 }
 
 type resolveArgs struct {
-	EditID string `json:"edit_id" jsonschema_description:"the id ast_edit returned, e.g. edit_1"`
-	Action string `json:"action" jsonschema:"enum=accept,enum=discard" jsonschema_description:"accept writes every file of the edit (all or nothing; rejected if any file changed since staging); discard drops it"`
+	EditID string `json:"edit_id" jsonschema_description:"the edit_id ast_edit returned"`
+	Action string `json:"action" jsonschema:"enum=accept,enum=discard" jsonschema_description:"accept or discard"`
 }
 
 // ResolveResult is resolve's result.
@@ -545,21 +641,28 @@ type ResolveResult struct {
 	// AfterWrite holds what other capabilities found in the written
 	// files: the language servers' new diagnostics.
 	AfterWrite []rpc.WriteReport `json:"after_write,omitempty" jsonschema_description:"what other capabilities found in the written files after accept, e.g. the language servers' new diagnostics"`
+
+	budget int // text budget in bytes (0: the default)
 }
 
-// Text implements rpc.Texter.
+// Text implements rpc.Texter: the summary and what the language servers
+// found come first, then the files written, listed up to the budget.
 func (r ResolveResult) Text() string {
 	if r.Action == "discard" {
 		return fmt.Sprintf("discarded %s: nothing written", r.EditID)
 	}
-	text := fmt.Sprintf("accepted %s: wrote %s (%s)\n%s", r.EditID, plural(len(r.Files), "file"), plural(r.Replacements, "replacement"), strings.Join(r.Files, "\n"))
+	var b strings.Builder
+	fmt.Fprintf(&b, "accepted %s: wrote %s (%s)\n", r.EditID, plural(len(r.Files), "file"), plural(r.Replacements, "replacement"))
 	for _, w := range r.AfterWrite {
-		text += "\n" + w.Text
+		b.WriteString(strings.TrimSuffix(w.Text, "\n") + "\n")
 	}
 	if len(r.AfterWrite) == 0 {
-		text += "\nnot checked: no language server reported on the written files (lsp is not attached, or has no server for them); build, or run lsp diagnostics, to check them"
+		b.WriteString("not checked: no language server reported on the written files (lsp is not attached, or has no server for them); build, or run lsp diagnostics, to check them\n")
 	}
-	return text
+	listWithin(&b, r.Files, budgetOr(r.budget), func(left int) string {
+		return fmt.Sprintf("… and %s written, not listed (text budget)", plural(left, "more file"))
+	})
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 func (e *engine) resolveTool() *rpc.Tool {
@@ -567,14 +670,14 @@ func (e *engine) resolveTool() *rpc.Tool {
 		Name:  "resolve",
 		Title: "Accept or discard a staged edit",
 		Tier:  rpc.TierWrite,
-		Description: "Accept or discard a change staged by ast_edit. Accept writes all its files atomically, or none: if any file changed on disk since staging, the whole edit is rejected. After a write the answer lists the new errors the language servers report for it." +
-			` Example: {"edit_id": "edit_1", "action": "accept"}.`,
+		Description: "Accept or discard an edit staged by ast_edit. Accept writes all its files, or none if any changed since staging, and lists the new errors language servers report." +
+			` Example: {"edit_id": "edit_1", "action": "accept"}`,
 	}, func(ctx context.Context, a resolveArgs) (ResolveResult, error) {
 		st, err := e.stager.Resolve(a.EditID, a.Action)
 		if err != nil {
 			return ResolveResult{}, err
 		}
-		out := ResolveResult{EditID: st.ID, Action: a.Action, Files: []string{}, Replacements: st.Replacements}
+		out := ResolveResult{EditID: st.ID, Action: a.Action, Files: []string{}, Replacements: st.Replacements, budget: rpc.OutputBudget(ctx)}
 		var written []string
 		for _, f := range st.sortedFiles() {
 			out.Files = append(out.Files, f.Path)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -34,7 +35,10 @@ type node struct {
 	unique   bool
 	pattern  *regexp.Regexp
 	dateTime bool // format date-time: checked because time.Time fails to decode anything else
-	base64   bool // contentEncoding base64: checked because []byte fails to decode anything else
+	// anyOf are the alternatives of an anyOf: a value must pass one.
+	anyOf     []*node
+	anyOfText string // the alternatives' types, "integer or object", for messages
+	base64    bool   // contentEncoding base64: checked because []byte fails to decode anything else
 }
 
 // prop is one property of an object node.
@@ -93,7 +97,7 @@ func compile(s *jsonschema.Schema, where string) (*node, error) {
 		dateTime: s.Format == "date-time", base64: s.ContentEncoding == "base64",
 	}
 	for _, step := range []func(*node, *jsonschema.Schema, string) error{
-		compileBounds, compilePattern, compileEnum, compileProps, compileExtra, compileItems,
+		compileBounds, compilePattern, compileEnum, compileProps, compileExtra, compileItems, compileAnyOf,
 	} {
 		if err := step(n, s, where); err != nil {
 			return nil, err
@@ -123,7 +127,7 @@ func unsupported(s *jsonschema.Schema) string {
 		{"false", isFalse(s)},
 		{"$ref", s.Ref != ""}, {"$dynamicRef", s.DynamicRef != ""},
 		{"$defs", len(s.Definitions) > 0}, {"$id", s.ID != ""}, {"$schema", s.Version != ""},
-		{"allOf", s.AllOf != nil}, {"anyOf", s.AnyOf != nil}, {"oneOf", s.OneOf != nil},
+		{"allOf", s.AllOf != nil}, {"oneOf", s.OneOf != nil},
 		{"not", s.Not != nil}, {"if", s.If != nil}, {"then", s.Then != nil}, {"else", s.Else != nil},
 		{"dependentSchemas", s.DependentSchemas != nil}, {"prefixItems", s.PrefixItems != nil},
 		{"contains", s.Contains != nil}, {"patternProperties", s.PatternProperties != nil},
@@ -252,6 +256,36 @@ func compileItems(n *node, s *jsonschema.Schema, where string) error {
 	items, err := compile(s.Items, where+"[*]")
 	n.items = items
 	return err
+}
+
+// compileAnyOf compiles the alternatives of anyOf. It is the one
+// combinator supported: the four agent CLIs measured pass an anyOf item
+// schema to their models unchanged, while a root oneOf is removed (Claude
+// Code) and an empty item schema becomes a string (Codex).
+func compileAnyOf(n *node, s *jsonschema.Schema, where string) error {
+	if s.AnyOf == nil {
+		return nil
+	}
+	if len(s.AnyOf) == 0 {
+		return fmt.Errorf("%sanyOf has no alternatives", atProp(where))
+	}
+	var types []string
+	for i, alt := range s.AnyOf {
+		an, err := compile(alt, fmt.Sprintf("%s(anyOf %d)", where, i))
+		if err != nil {
+			return err
+		}
+		n.anyOf = append(n.anyOf, an)
+		t := an.typ
+		if t == "" {
+			t = "any value"
+		}
+		if !slices.Contains(types, t) {
+			types = append(types, t)
+		}
+	}
+	n.anyOfText = strings.Join(types, " or ")
+	return nil
 }
 
 // atProp is the "property X: " prefix of a compile error, empty at the root.

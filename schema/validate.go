@@ -49,6 +49,9 @@ func (c *checker) check(n *node, v *value) {
 		c.fail("want one of %s, got %s", n.enumText, describe(v))
 		return
 	}
+	if n.anyOf != nil && !c.checkAnyOf(n, v) {
+		return
+	}
 	switch v.kind {
 	case kindString:
 		c.checkString(n, v)
@@ -74,6 +77,35 @@ func (c *checker) checkType(n *node, v *value) bool {
 		}
 	}
 	c.fail("want %s, got %s", n.typ, describe(v))
+	return false
+}
+
+// checkAnyOf reports whether v passes one of n's alternatives. When none
+// passes, the failures of the first alternative of v's own type are
+// reported (an object with an unknown field names the field), else that
+// v has none of the alternatives' types.
+func (c *checker) checkAnyOf(n *node, v *value) bool {
+	var closest []error
+	for _, alt := range n.anyOf {
+		sub := checker{path: slices.Clone(c.path)}
+		sub.check(alt, v)
+		if len(sub.errs) == 0 {
+			return true
+		}
+		sameType := alt.typ == kindNames[v.kind] || alt.typ == "integer" && v.kind == kindNumber
+		if closest == nil && sameType {
+			closest = sub.errs
+		}
+	}
+	if closest == nil {
+		c.fail("want %s, got %s", n.anyOfText, describe(v))
+		return false
+	}
+	for _, e := range closest {
+		if len(c.errs) < maxErrors {
+			c.errs = append(c.errs, e)
+		}
+	}
 	return false
 }
 
