@@ -169,6 +169,9 @@ type cliRun struct {
 	home  string
 	model *scriptedmodel.Server
 	serve []string // extra agent-tools serve arguments
+	// record is the transcript agent-tools writes (serve --record) when it
+	// exits, which the CLI may not wait for.
+	record string
 	// defaultTimeout registers without the README's call timeout (opencode's
 	// "timeout"), to see what the CLI's own default does to a long call.
 	defaultTimeout bool
@@ -465,6 +468,9 @@ func (h *harnessEnv) run(t *testing.T, r *cliRun, bound time.Duration) {
 	if cmd.Process == nil {
 		t.Fatalf("%s does not start: %v", r.name, r.exitErr)
 	}
+	if r.record != "" {
+		r.awaitRecord(t)
+	}
 	// Whatever is left of the group (a server that outlived its CLI).
 	syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	if dir := os.Getenv("AGENT_TOOLS_HARNESS_DUMP"); dir != "" {
@@ -473,6 +479,25 @@ func (h *harnessEnv) run(t *testing.T, r *cliRun, bound time.Duration) {
 	t.Logf("%s: %d requests, %d of the script's turns served, exit %v, %s", r.name, len(r.model.Requests()), r.model.TurnsServed(), r.exitErr, r.took.Round(time.Second))
 	if ctx.Err() == context.DeadlineExceeded {
 		t.Errorf("%s did not finish within %s (%d turns served); stderr:\n%s", r.name, bound, r.model.TurnsServed(), tail(r.stderr.String(), 3000))
+	}
+}
+
+// awaitRecord waits (bounded) for agent-tools to write its transcript: it
+// exits when the CLI closes its stdin, which may be after the CLI itself.
+func (r *cliRun) awaitRecord(t *testing.T) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(30 * time.Second)
+	for {
+		if _, err := os.Stat(r.record); err == nil {
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Errorf("%s: agent-tools wrote no transcript to %s within 30 s of the CLI's exit", r.name, r.record)
+			return
+		}
 	}
 }
 
