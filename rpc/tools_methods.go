@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 )
@@ -66,10 +67,14 @@ func (s *Session) toolsCall(ctx context.Context, raw json.RawMessage) (any, erro
 		c.startProgress(ctx, tok, s.srv.opts.ProgressInterval)
 		defer c.finish()
 	}
+	before := s.runBeforeCall(ctx, t.spec.Name, p.Arguments)
 	res, err := s.callTool(ctx, t, p.Arguments)
 	s.logCall(t.spec.Name, start, res, err)
 	if err != nil {
 		return nil, err
+	}
+	if len(before) > 0 {
+		res.Content = append(slices.Clip(res.Content), before...)
 	}
 	if !c.structured {
 		res.StructuredContent = nil // a pass-through result may carry it

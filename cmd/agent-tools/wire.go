@@ -50,6 +50,9 @@ func buildRegistry(cfg *config, atts []rpc.Attachment) *rpc.Registry {
 		if a.AfterWrite != nil {
 			reg.AfterWrite(a.Capability, a.AfterWrite)
 		}
+		if a.BeforeCall != nil {
+			reg.BeforeCall(a.BeforeCall)
+		}
 	}
 	if extraTools != nil {
 		reg.Add(extraTools(cfg)...)
