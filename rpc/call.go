@@ -20,8 +20,9 @@ const DefaultProgressInterval = 5 * time.Second
 // call is one tools/call in flight.
 type call struct {
 	sess       *Session
-	structured bool // the result carries structuredContent
-	budget     int  // the output budget, in bytes
+	structured bool       // the result carries structuredContent
+	budget     int        // the output budget, in bytes
+	trip       *roundTrip // a stateless call's multi round-trip; nil otherwise
 
 	// Progress: set only when the client sent a progressToken.
 	token json.RawMessage

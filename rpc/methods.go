@@ -13,11 +13,10 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
-// Supported MCP revisions, newest first. The stateless 2026-07-28 revision
-// (server/discover) is deliberately absent: it forbids server→client
-// requests on stdio, which ask_user and the eval tool() bridge need.
-// Answering server/discover with -32601 makes clients fall back to
-// initialize.
+// The initialize-based MCP revisions, newest first. The stateless one,
+// [Stateless], is served per request (see stateless.go): ask_user reaches
+// the person there through multi round-trip results instead of
+// elicitation/create.
 var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
 
 type methodFlags uint
@@ -36,6 +35,8 @@ type methodInfo struct {
 // methods is every method we serve. Anything else is -32601.
 var methods = map[string]methodInfo{
 	"initialize":                {flags: beforeInit, call: (*Session).initialize},
+	"server/discover":           {flags: beforeInit, call: (*Session).discover},
+	"subscriptions/listen":      {flags: async, call: (*Session).listen},
 	"ping":                      {flags: beforeInit, call: (*Session).ping},
 	"tools/list":                {call: (*Session).toolsList},
 	"tools/call":                {flags: async, call: (*Session).toolsCall},
@@ -109,7 +110,7 @@ func (s *Session) initialize(ctx context.Context, raw json.RawMessage) (any, err
 	s.client = clientInfo{
 		name:        p.ClientInfo.Name,
 		version:     p.ClientInfo.Version,
-		elicitation: len(p.Capabilities.Elicitation) > 0 && string(p.Capabilities.Elicitation) != "null",
+		elicitation: declared(p.Capabilities.Elicitation),
 		callTool:    opts.CallTool,
 	}
 	s.initialized = true
@@ -183,15 +184,24 @@ func checkRoot(dir string) (string, error) {
 func (s *Session) initializeResult(version string) map[string]any {
 	res := map[string]any{
 		"protocolVersion": version,
-		"capabilities": map[string]any{
-			"tools": map[string]any{"listChanged": true},
-			"experimental": map[string]any{
-				optionsKey: map[string]any{"setMode": true},
-			},
-		},
-		"serverInfo": map[string]any{"name": s.srv.opts.Name, "version": s.srv.opts.Version},
+		"capabilities":    s.capabilities(),
+		"serverInfo":      s.serverInfo(),
 	}
 	return res
+}
+
+// capabilities are the server's, the same under every revision.
+func (s *Session) capabilities() map[string]any {
+	return map[string]any{
+		"tools": map[string]any{"listChanged": true},
+		"experimental": map[string]any{
+			optionsKey: map[string]any{"setMode": true},
+		},
+	}
+}
+
+func (s *Session) serverInfo() map[string]any {
+	return map[string]any{"name": s.srv.opts.Name, "version": s.srv.opts.Version}
 }
 
 func (s *Session) initializedNote(context.Context, json.RawMessage) error {

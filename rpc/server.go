@@ -4,6 +4,7 @@ package rpc
 
 import (
 	"context"
+	"crypto/rand"
 	"io"
 	"time"
 
@@ -82,6 +83,10 @@ type Server struct {
 	reg  *Registry
 	opts Options
 	log  zerolog.Logger
+
+	// stateKey signs the requestStates of multi round-trip requests; it
+	// is drawn at start and never leaves the process.
+	stateKey [32]byte
 }
 
 // NewServer returns a server for reg. opts may be nil.
@@ -106,7 +111,9 @@ func NewServer(reg *Registry, opts *Options) *Server {
 	if o.Logger != nil {
 		log = *o.Logger
 	}
-	return &Server{reg: reg, opts: o, log: log}
+	srv := &Server{reg: reg, opts: o, log: log}
+	rand.Read(srv.stateKey[:])
+	return srv
 }
 
 // Serve runs one session over r and w (stdin and stdout in production)

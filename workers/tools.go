@@ -96,15 +96,18 @@ type askArgs struct {
 
 func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
 	s := rpc.SessionFrom(ctx)
-	if s == nil || !s.CanElicit() {
+	if s == nil || !rpc.CanElicit(ctx) {
 		return Answer{}, fmt.Errorf("%w. %s", rpc.ErrNoElicitation, assumeAndGoOn)
 	}
-	legacy := s.ProtocolVersion() < "2025-11-25"
+	// Older revisions know no arrays and no titled enums; the stateless
+	// one (2026-07-28) sorts after 2025-11-25 and has both.
+	legacy := rpc.Revision(ctx) < "2025-11-25"
 	q := Question(a)
 	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout.D(), legacy)
 }
 
-// sessionAsker asks through MCP elicitation/create.
+// sessionAsker asks through MCP elicitation/create, or under the
+// stateless revision through a multi round-trip result (rpc does which).
 type sessionAsker struct{ s *rpc.Session }
 
 func (a sessionAsker) Elicit(ctx context.Context, message string, schema json.RawMessage) (string, map[string]any, error) {
