@@ -32,41 +32,49 @@ type subscriptions struct {
 	ToolsListChanged bool `json:"toolsListChanged,omitempty"`
 }
 
-// listen serves subscriptions/listen. It acknowledges what it will send
-// (tools/list_changed is all we have), then holds the request open until
-// the client cancels it (no answer then) or the server shuts down (the
-// answer says the stream ended).
-func (s *Session) listen(ctx context.Context, raw json.RawMessage) (any, error) {
+// openListen starts serving subscriptions/listen, in the read loop so
+// that a request the client sends after it finds the stream open: it
+// registers the listener and acknowledges what it will send
+// (tools/list_changed is all we have). The request then runs as
+// [Session.listen].
+func (s *Session) openListen(ctx context.Context, req *jsonrpc2.Request) error {
 	v := viewFrom(ctx)
 	if v == nil {
-		return nil, fmt.Errorf("%w: subscriptions/listen belongs to the %s revision: name it in _meta[%q]", ErrInvalidRequest, Stateless, metaProtocolVersion)
+		return fmt.Errorf("%w: subscriptions/listen belongs to the %s revision: name it in _meta[%q]", ErrInvalidRequest, Stateless, metaProtocolVersion)
 	}
 	var p listenParams
-	if err := json.Unmarshal(orEmpty(raw), &p); err != nil || p.Notifications == nil {
-		return nil, fmt.Errorf("%w: subscriptions/listen needs {notifications: {toolsListChanged?}}", ErrInvalidParams)
+	if err := json.Unmarshal(orEmpty(params(req)), &p); err != nil || p.Notifications == nil {
+		return fmt.Errorf("%w: subscriptions/listen needs {notifications: {toolsListChanged?}}", ErrInvalidParams)
 	}
-	id, _ := ctx.Value(requestIDKey{}).(jsonrpc2.ID)
-	meta := map[string]any{metaSubscriptionID: id}
 	agreed := subscriptions{ToolsListChanged: p.Notifications.ToolsListChanged}
 	if agreed.ToolsListChanged {
 		s.mu.Lock()
 		v.refreshLocked(s)
-		s.listeners[id] = &listener{id: id, view: v, shown: toolNames(s.srv.reg.Visible(v.visibility()))}
+		s.listeners[req.ID] = &listener{id: req.ID, view: v, shown: toolNames(s.srv.reg.Visible(v.visibility()))}
 		s.mu.Unlock()
-		defer func() {
-			s.mu.Lock()
-			delete(s.listeners, id)
-			s.mu.Unlock()
-		}()
 	}
-	ack := map[string]any{"notifications": agreed, "_meta": meta}
+	ack := map[string]any{"notifications": agreed, "_meta": map[string]any{metaSubscriptionID: req.ID}}
 	if err := s.Notify(ctx, "notifications/subscriptions/acknowledged", ack); err != nil {
-		return nil, fmt.Errorf("%w: acknowledging the subscription: %v", ErrInternal, err)
+		s.log.Debug().Err(err).Msg("subscription acknowledgement not sent")
 	}
-	if agreed.ToolsListChanged {
-		<-ctx.Done() // cancelled by the client, or the server shuts down
+	return nil
+}
+
+// listen holds a subscriptions/listen request open until the client
+// cancels it (no answer then) or the server shuts down (the answer says
+// the stream ended). A request that subscribed to nothing ends at once.
+func (s *Session) listen(ctx context.Context, _ json.RawMessage) (any, error) {
+	id, _ := ctx.Value(requestIDKey{}).(jsonrpc2.ID)
+	s.mu.Lock()
+	_, open := s.listeners[id]
+	s.mu.Unlock()
+	if open {
+		<-ctx.Done()
+		s.mu.Lock()
+		delete(s.listeners, id)
+		s.mu.Unlock()
 	}
-	return map[string]any{"resultType": "complete", "_meta": meta}, nil
+	return map[string]any{"resultType": "complete", "_meta": map[string]any{metaSubscriptionID: id}}, nil
 }
 
 // listenersChanged sends tools/list_changed on every listen stream whose

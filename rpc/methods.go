@@ -234,8 +234,9 @@ func (s *Session) cancelledNote(_ context.Context, raw json.RawMessage) error {
 }
 
 type setModeParams struct {
-	Surface *string `json:"surface"`
-	Vibe    *bool   `json:"vibe"`
+	Surface *string         `json:"surface"`
+	Vibe    *bool           `json:"vibe"`
+	Meta    json.RawMessage `json:"_meta"` // a stateless request's, or a progressToken
 }
 
 // setMode changes the surface or vibe mode of the session, then sends

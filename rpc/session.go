@@ -168,6 +168,9 @@ func (s *Session) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2
 	if v != nil {
 		base = context.WithValue(base, viewKey{}, v)
 	}
+	if err == nil && req.Method == "subscriptions/listen" {
+		err = s.openListen(base, req)
+	}
 	if err != nil {
 		s.replyErr(req, err)
 		return
