@@ -20,8 +20,15 @@ const (
 	// Workdir stands for the workspace directory, in client lines (replaced
 	// by the directory before sending) and in server messages (replacing it).
 	Workdir = "$WORKDIR"
-	// Version stands for result.serverInfo.version.
+	// Version stands for result.serverInfo.version, and for the version
+	// of result._meta["io.modelcontextprotocol/serverInfo"] (MCP
+	// 2026-07-28's server/discover).
 	Version = "$VERSION"
+	// RequestState stands for result.requestState (MCP 2026-07-28's
+	// multi round-trip requests): signed with a key drawn at each start,
+	// it differs every run. In a client line it is replaced by the last
+	// one the server sent, so a transcript can retry a call.
+	RequestState = "$REQUEST_STATE"
 )
 
 // volatileNumberKeys names the object members whose numeric values vary
@@ -40,7 +47,10 @@ var volatileNumberKeys = map[string]bool{
 //     filepath.EvalSymlinks form) becomes "$WORKDIR" ([Workdir]); a match
 //     must end at the end of the string or before a byte that cannot
 //     continue a file name, so /tmp/x1 does not match in /tmp/x10;
-//  2. a string at result.serverInfo.version becomes "$VERSION" ([Version]);
+//  2. a string at result.serverInfo.version (or at the version of
+//     result._meta["io.modelcontextprotocol/serverInfo"]) becomes
+//     "$VERSION" ([Version]), and a string at result.requestState becomes
+//     "$REQUEST_STATE" ([RequestState]);
 //  3. a member named "pid", "durationMs" or "elapsedMs" whose value is a
 //     number becomes 0, at any depth.
 //
@@ -77,10 +87,15 @@ func (n *normalizer) normalize(msg json.RawMessage) (json.RawMessage, error) {
 	v = n.walk(v)
 	if m, ok := v.(map[string]any); ok {
 		if res, ok := m["result"].(map[string]any); ok {
-			if info, ok := res["serverInfo"].(map[string]any); ok {
-				if _, ok := info["version"].(string); ok {
-					info["version"] = Version
-				}
+			info, _ := res["serverInfo"].(map[string]any)
+			if meta, ok := res["_meta"].(map[string]any); ok && info == nil {
+				info, _ = meta["io.modelcontextprotocol/serverInfo"].(map[string]any)
+			}
+			if _, ok := info["version"].(string); ok {
+				info["version"] = Version
+			}
+			if _, ok := res["requestState"].(string); ok {
+				res["requestState"] = RequestState
 			}
 		}
 		if n.extra != nil {
