@@ -24,6 +24,9 @@ const (
 	// of result._meta["io.modelcontextprotocol/serverInfo"] (MCP
 	// 2026-07-28's server/discover).
 	Version = "$VERSION"
+	// Time stands for a task's createdAt and lastUpdatedAt (MCP
+	// 2026-07-28's Tasks extension).
+	Time = "$TIME"
 	// RequestState stands for result.requestState (MCP 2026-07-28's
 	// multi round-trip requests): signed with a key drawn at each start,
 	// it differs every run. In a client line it is replaced by the last
@@ -39,6 +42,13 @@ var volatileNumberKeys = map[string]bool{
 	"elapsedMs":  true,
 }
 
+// volatileTimeKeys names the object members whose string values are
+// timestamps. Normalize sets them to "$TIME" ([Time]) wherever they occur.
+var volatileTimeKeys = map[string]bool{
+	"createdAt":     true,
+	"lastUpdatedAt": true,
+}
+
 // Normalize returns a server message with the values that vary between runs
 // replaced, compacted and with its members in their original order. The
 // built-in rules, the only place they are listed:
@@ -52,7 +62,8 @@ var volatileNumberKeys = map[string]bool{
 //     "$VERSION" ([Version]), and a string at result.requestState becomes
 //     "$REQUEST_STATE" ([RequestState]);
 //  3. a member named "pid", "durationMs" or "elapsedMs" whose value is a
-//     number becomes 0, at any depth.
+//     number becomes 0, and one named "createdAt" or "lastUpdatedAt" whose
+//     value is a string becomes "$TIME" ([Time]), at any depth.
 //
 // Then extra, if not nil, is called on the message if it is an object.
 // Numbers reach extra as json.Number. Members extra adds are written after
@@ -138,6 +149,9 @@ func (n *normalizer) walk(v any) any {
 			x = n.walk(x)
 			if _, isNum := x.(json.Number); isNum && volatileNumberKeys[k] {
 				x = json.Number("0")
+			}
+			if _, isStr := x.(string); isStr && volatileTimeKeys[k] {
+				x = Time
 			}
 			out[n.replaceDirs(k)] = x
 		}

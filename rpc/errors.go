@@ -49,8 +49,8 @@ func notImplemented(method string) error {
 // A wrapped *WireError keeps its code and the full message (detail
 // included); anything else is an internal error.
 func toWire(err error) *jsonrpc2.Error {
-	if d, ok := errorData(err); ok {
-		e := &jsonrpc2.Error{Code: ErrUnsupportedVersion.Code, Message: err.Error()}
+	if code, d, ok := errorData(err); ok {
+		e := &jsonrpc2.Error{Code: code, Message: err.Error()}
 		e.SetError(d)
 		return e
 	}

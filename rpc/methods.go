@@ -37,6 +37,9 @@ var methods = map[string]methodInfo{
 	"initialize":                {flags: beforeInit, call: (*Session).initialize},
 	"server/discover":           {flags: beforeInit, call: (*Session).discover},
 	"subscriptions/listen":      {flags: async, call: (*Session).listen},
+	"tasks/get":                 {call: (*Session).tasksGet},
+	"tasks/update":              {call: (*Session).tasksUpdate},
+	"tasks/cancel":              {call: (*Session).tasksCancel},
 	"ping":                      {flags: beforeInit, call: (*Session).ping},
 	"tools/list":                {call: (*Session).toolsList},
 	"tools/call":                {flags: async, call: (*Session).toolsCall},
@@ -57,6 +60,7 @@ type initializeParams struct {
 type clientCapabilities struct {
 	Elicitation  json.RawMessage            `json:"elicitation,omitempty"`
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
+	Extensions   map[string]json.RawMessage `json:"extensions,omitempty"` // 2026-07-28
 }
 
 // modeOptions are the options a client may pass in
@@ -75,6 +79,7 @@ type clientInfo struct {
 	name, version string
 	elicitation   bool
 	callTool      bool
+	tasks         bool // the Tasks extension, declared in a stateless request
 }
 
 const optionsKey = "agent-tools"

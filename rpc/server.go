@@ -72,6 +72,11 @@ type Options struct {
 	// progressToken and is still running sends a heartbeat
 	// notifications/progress; 0 means [DefaultProgressInterval].
 	ProgressInterval time.Duration
+
+	// TaskAfter is how long a call of a long tool ([Spec] Long) runs
+	// before it is answered with a task, for a client that declares the
+	// Tasks extension; 0 means [DefaultTaskAfter].
+	TaskAfter time.Duration
 }
 
 // drainTimeout bounds how long Serve waits for in-flight calls to return
@@ -106,6 +111,9 @@ func NewServer(reg *Registry, opts *Options) *Server {
 	}
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = DefaultProgressInterval
+	}
+	if o.TaskAfter <= 0 {
+		o.TaskAfter = DefaultTaskAfter
 	}
 	log := zerolog.Nop()
 	if o.Logger != nil {

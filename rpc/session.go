@@ -44,6 +44,8 @@ type Session struct {
 	latest      *view    // the last stateless request's view, for the getters below
 	listeners   map[jsonrpc2.ID]*listener
 	usedStates  map[string]int64 // nonces of requestStates already answered, with their expiry
+	tasks       map[string]*task // long calls running as tasks, by id
+	taskSeq     int
 }
 
 type inflightCall struct {
@@ -60,6 +62,7 @@ func newSession(srv *Server, ctx context.Context) *Session {
 		inflight:   map[jsonrpc2.ID]*inflightCall{},
 		listeners:  map[jsonrpc2.ID]*listener{},
 		usedStates: map[string]int64{},
+		tasks:      map[string]*task{},
 	}
 }
 
@@ -324,6 +327,7 @@ func (s *Session) cancelCall(id jsonrpc2.ID) bool {
 		c.cancelled = true
 		c.cancel()
 	}
+	delete(s.listeners, id) // a cancelled listen stream gets nothing more
 	return ok
 }
 
@@ -334,6 +338,7 @@ func (s *Session) shutdown() {
 	for _, c := range s.inflight {
 		c.cancel()
 	}
+	s.shutdownTasksLocked()
 	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()

@@ -105,6 +105,7 @@ func (s *Session) statelessView(raw json.RawMessage) (*view, error) {
 			version:     p.Meta.ClientInfo.Version,
 			elicitation: declared(caps.Elicitation),
 			callTool:    opts.CallTool,
+			tasks:       declared(caps.Extensions[tasksExtension]),
 		},
 	}
 	s.mu.Lock()
@@ -172,10 +173,18 @@ func (s *Session) discover(ctx context.Context, _ json.RawMessage) (any, error) 
 	return discoverResult{
 		ResultType:        "complete",
 		SupportedVersions: append([]string{Stateless}, protocolVersions...),
-		Capabilities:      s.capabilities(),
+		Capabilities:      s.statelessCapabilities(),
 		Meta:              map[string]any{metaServerInfo: s.serverInfo()},
 		CacheScope:        "private",
 	}, nil
+}
+
+// statelessCapabilities are [Session.capabilities] plus what only the
+// stateless revision has: the Tasks extension.
+func (s *Session) statelessCapabilities() map[string]any {
+	caps := s.capabilities()
+	caps["extensions"] = map[string]any{tasksExtension: map[string]any{}}
+	return caps
 }
 
 type discoverResult struct {
@@ -214,11 +223,15 @@ func withResultType(res any) (any, error) {
 	return json.RawMessage(out), nil
 }
 
-// errorData is the data of a wire error that has some.
-func errorData(err error) (any, bool) {
+// errorData is the code and data of a wire error that has data.
+func errorData(err error) (int64, any, bool) {
 	var ve versionError
 	if errors.As(err, &ve) {
-		return ve.data(), true
+		return ErrUnsupportedVersion.Code, ve.data(), true
 	}
-	return nil, false
+	var me missingCapability
+	if errors.As(err, &me) {
+		return ErrMissingCapability.Code, me.data(), true
+	}
+	return 0, nil, false
 }

@@ -72,11 +72,22 @@ func (s *Session) toolsCall(ctx context.Context, raw json.RawMessage) (any, erro
 		}
 		c.trip = trip
 	}
+	if st.stateless() && st.client.tasks && t.spec.Long {
+		return s.callAsTask(ctx, t, p, c, start)
+	}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	if tok := p.Meta.ProgressToken; len(tok) > 0 && string(tok) != "null" {
 		c.startProgress(ctx, tok, s.srv.opts.ProgressInterval)
 		defer c.finish()
 	}
+	return s.runTool(ctx, t, p, c, start)
+}
+
+// runTool runs the tool of a tools/call and shapes its answer: the
+// input_required answer of a stateless call still waiting for its
+// question, else the result as the session asked for it (structured or
+// not, within the output budget).
+func (s *Session) runTool(ctx context.Context, t *Tool, p callParams, c *call, start time.Time) (any, error) {
 	res, err := s.callTool(ctx, t, p.Arguments)
 	s.logCall(t.spec.Name, start, res, err)
 	if err != nil {

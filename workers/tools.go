@@ -69,10 +69,13 @@ func (ts *toolSet) tools() []*rpc.Tool {
 	vibe := func(name, desc string) rpc.Spec {
 		return rpc.Spec{Name: name, Tier: rpc.TierRead, Requires: rpc.RequiresVibe, Description: desc}
 	}
+	// vibe_wait may wait minutes: a task, for a client with the Tasks
+	// extension (MCP 2026-07-28).
+	long := func(sp rpc.Spec) rpc.Spec { sp.Long = true; return sp }
 	return append(tools,
 		rpc.NewTool(vibe("vibe_spawn", spawnDesc), ts.spawn),
 		rpc.NewTool(vibe("vibe_send", sendDesc), ts.send),
-		rpc.NewTool(vibe("vibe_wait", waitDesc), ts.wait),
+		rpc.NewTool(long(vibe("vibe_wait", waitDesc)), ts.wait),
 		rpc.NewTool(vibe("vibe_kill", killDesc), ts.kill),
 		rpc.NewTool(rpc.Spec{Name: "vibe_list", Tier: rpc.TierRead, Requires: rpc.RequiresVibe, Idempotent: true, Description: listDesc}, ts.list),
 	)

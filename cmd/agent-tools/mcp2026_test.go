@@ -437,3 +437,52 @@ func TestMCP2026Versions(t *testing.T) {
 		t.Errorf("server/discover: %v", d)
 	}
 }
+
+func init() {
+	// test_block (blocks until cancelled) stands for a long call in the
+	// Tasks transcripts and tests.
+	longTools = append(longTools, "test_block")
+}
+
+const metaTasks = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
+
+// TestMCP2026TaskEqualsSyncAnswer runs the same slow eval cell as a task
+// (a client with the Tasks extension; --task-after shorter than the cell)
+// and as an ordinary call (no extension): the task's final result is the
+// synchronous answer, byte for byte.
+func TestMCP2026TaskEqualsSyncAnswer(t *testing.T) {
+	testutil.Needs(t, "python3")
+	s := startServer(t, "--task-after", "100ms")
+	cell := `{"code":"import time\ntime.sleep(1)\nsum(range(10))","description":"a slow sum in the kernel"}`
+	// The kernel's first answer names the interpreter: start it first.
+	s.send(`{"jsonrpc":"2.0","id":100,"method":"tools/call","params":{"name":"eval","arguments":{"code":"1","description":"start the kernel"},` + meta2026 + `}}`)
+	s.until(100)
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"eval","arguments":` + cell + `,` + meta2026 + `}}`)
+	sync := s.until(1)["result"]
+	syncJSON, _ := json.Marshal(sync)
+	if !strings.Contains(string(syncJSON), "45") {
+		t.Fatalf("the synchronous answer: %s", syncJSON)
+	}
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"eval","arguments":` + cell + `,` + metaTasks + `}}`)
+	created := s.until(2)["result"].(map[string]any)
+	if created["resultType"] != "task" || created["status"] != "working" {
+		t.Fatalf("want a task for a 1 s cell with --task-after 100ms, got %v", created)
+	}
+	id := created["taskId"].(string)
+	deadline := time.Now().Add(testutil.IntegrationTimeout())
+	for n := 3; ; n++ {
+		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tasks/get","params":{"taskId":%q,%s}}`, n, id, metaTasks))
+		got := s.until(n)["result"].(map[string]any)
+		if got["status"] == "completed" {
+			res, _ := json.Marshal(got["result"])
+			if string(res) != string(syncJSON) {
+				t.Errorf("the task's result differs from the synchronous answer:\ntask %s\nsync %s", res, syncJSON)
+			}
+			break
+		}
+		if got["status"] != "working" || time.Now().After(deadline) {
+			t.Fatalf("task: %v", got)
+		}
+		time.Sleep(50 * time.Millisecond) // the client's polling interval
+	}
+}
