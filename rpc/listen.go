@@ -47,6 +47,13 @@ func (s *Session) openListen(ctx context.Context, req *jsonrpc2.Request) error {
 		return fmt.Errorf("%w: subscriptions/listen needs {notifications: {toolsListChanged?}}", ErrInvalidParams)
 	}
 	agreed := subscriptions{ToolsListChanged: p.Notifications.ToolsListChanged}
+	s.mu.Lock()
+	_, dup := s.inflight[req.ID]
+	_, dupListen := s.listeners[req.ID]
+	s.mu.Unlock()
+	if dup || dupListen {
+		return fmt.Errorf("%w: id %s is already in use by a request in flight", ErrInvalidRequest, req.ID)
+	}
 	if agreed.ToolsListChanged {
 		s.mu.Lock()
 		v.refreshLocked(s)
