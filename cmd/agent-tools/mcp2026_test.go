@@ -86,27 +86,32 @@ func TestMCP2026SDKEveryTool(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n")
 	writeFile(t, root, "main.go", "package main\n\nimport \"fmt\"\n\nfunc greet(name string) string { return fmt.Sprintf(\"hi %s\", name) }\n\nfunc main() { fmt.Println(greet(\"x\")) }\n")
-	s := connect2026(t, nil, "--root", root)
+	s := connect2026(t, nil, "--root", root, "--vibe", "--worker", "fast=sh")
 	names := toolNamesOf(t, s)
 	type check struct {
-		tool string
-		args map[string]any
-		want string
+		tool    string
+		args    map[string]any
+		want    string
+		isError bool
 	}
 	checks := []check{
-		{"ast_grep", map[string]any{"pattern": "fmt.Sprintf($$$A)", "path": "main.go"}, "main.go:5:"},
-		{"ast_edit", map[string]any{"pattern": "fmt.Println($X)", "rewrite": "fmt.Print($X)", "path": "main.go"}, `edit_id "edit_1"`},
-		{"resolve", map[string]any{"edit_id": "edit_1", "action": "discard"}, "discard"},
-		{"lsp", map[string]any{"action": "status"}, ""},
-		{"debug", map[string]any{"op": "adapters"}, "delve"},
+		{"ast_grep", map[string]any{"pattern": "fmt.Sprintf($$$A)", "path": "main.go"}, "main.go:5:", false},
+		{"ast_edit", map[string]any{"pattern": "fmt.Println($X)", "rewrite": "fmt.Print($X)", "path": "main.go"}, `edit_id "edit_1"`, false},
+		{"resolve", map[string]any{"edit_id": "edit_1", "action": "discard"}, "discard", false},
+		{"lsp", map[string]any{"action": "status"}, "", false},
+		{"debug", map[string]any{"op": "adapters"}, "delve", false},
+		{"vibe_list", map[string]any{}, "no workers", false},
+		{"vibe_wait", map[string]any{"worker_id": "w9", "timeout_seconds": 0}, "w9", true}, // no such worker
 	}
 	if _, err := exec.LookPath("gopls"); err == nil {
-		checks = append(checks, check{"lsp", map[string]any{"action": "hover", "file": "main.go", "line": 7, "symbol": "greet"}, "func greet(name string) string"})
+		checks = append(checks,
+			check{"lsp", map[string]any{"action": "hover", "file": "main.go", "line": 7, "symbol": "greet"}, "func greet(name string) string", false},
+			check{"lsp_rename", map[string]any{"file": "main.go", "line": 5, "symbol": "greet", "new_name": "hello"}, "main.go", false})
 	} else if testutil.RequireAll() {
 		t.Error("gopls is missing")
 	}
 	if slices.Contains(names, "eval") {
-		checks = append(checks, check{"eval", map[string]any{"code": "x = 6 * 7\nx", "description": "multiply in the kernel"}, "42"})
+		checks = append(checks, check{"eval", map[string]any{"code": "x = 6 * 7\nx", "description": "multiply in the kernel"}, "42", false})
 	} else if testutil.RequireAll() {
 		t.Errorf("eval is not listed: %v", names)
 	}
@@ -122,7 +127,7 @@ func TestMCP2026SDKEveryTool(t *testing.T) {
 				t.Fatalf("%s is not listed: %v", c.tool, names)
 			}
 			text, isErr, _ := call(t, s, c.tool, c.args)
-			if isErr || !strings.Contains(text, c.want) {
+			if isErr != c.isError || !strings.Contains(text, c.want) {
 				t.Errorf("%s %v = (isError %v)\n%s\nwant it to contain %q", c.tool, c.args, isErr, text, c.want)
 			}
 		})
