@@ -20,8 +20,18 @@ const (
 	// Workdir stands for the workspace directory, in client lines (replaced
 	// by the directory before sending) and in server messages (replacing it).
 	Workdir = "$WORKDIR"
-	// Version stands for result.serverInfo.version.
+	// Version stands for result.serverInfo.version, and for the version
+	// of result._meta["io.modelcontextprotocol/serverInfo"] (MCP
+	// 2026-07-28's server/discover).
 	Version = "$VERSION"
+	// Time stands for a task's createdAt and lastUpdatedAt (MCP
+	// 2026-07-28's Tasks extension).
+	Time = "$TIME"
+	// RequestState stands for result.requestState (MCP 2026-07-28's
+	// multi round-trip requests): signed with a key drawn at each start,
+	// it differs every run. In a client line it is replaced by the last
+	// one the server sent, so a transcript can retry a call.
+	RequestState = "$REQUEST_STATE"
 )
 
 // volatileNumberKeys names the object members whose numeric values vary
@@ -32,6 +42,13 @@ var volatileNumberKeys = map[string]bool{
 	"elapsedMs":  true,
 }
 
+// volatileTimeKeys names the object members whose string values are
+// timestamps. Normalize sets them to "$TIME" ([Time]) wherever they occur.
+var volatileTimeKeys = map[string]bool{
+	"createdAt":     true,
+	"lastUpdatedAt": true,
+}
+
 // Normalize returns a server message with the values that vary between runs
 // replaced, compacted and with its members in their original order. The
 // built-in rules, the only place they are listed:
@@ -40,9 +57,13 @@ var volatileNumberKeys = map[string]bool{
 //     filepath.EvalSymlinks form) becomes "$WORKDIR" ([Workdir]); a match
 //     must end at the end of the string or before a byte that cannot
 //     continue a file name, so /tmp/x1 does not match in /tmp/x10;
-//  2. a string at result.serverInfo.version becomes "$VERSION" ([Version]);
+//  2. a string at result.serverInfo.version (or at the version of
+//     result._meta["io.modelcontextprotocol/serverInfo"]) becomes
+//     "$VERSION" ([Version]), and a string at result.requestState becomes
+//     "$REQUEST_STATE" ([RequestState]);
 //  3. a member named "pid", "durationMs" or "elapsedMs" whose value is a
-//     number becomes 0, at any depth.
+//     number becomes 0, and one named "createdAt" or "lastUpdatedAt" whose
+//     value is a string becomes "$TIME" ([Time]), at any depth.
 //
 // Then extra, if not nil, is called on the message if it is an object.
 // Numbers reach extra as json.Number. Members extra adds are written after
@@ -77,10 +98,15 @@ func (n *normalizer) normalize(msg json.RawMessage) (json.RawMessage, error) {
 	v = n.walk(v)
 	if m, ok := v.(map[string]any); ok {
 		if res, ok := m["result"].(map[string]any); ok {
-			if info, ok := res["serverInfo"].(map[string]any); ok {
-				if _, ok := info["version"].(string); ok {
-					info["version"] = Version
-				}
+			info, _ := res["serverInfo"].(map[string]any)
+			if meta, ok := res["_meta"].(map[string]any); ok && info == nil {
+				info, _ = meta["io.modelcontextprotocol/serverInfo"].(map[string]any)
+			}
+			if _, ok := info["version"].(string); ok {
+				info["version"] = Version
+			}
+			if _, ok := res["requestState"].(string); ok {
+				res["requestState"] = RequestState
 			}
 		}
 		if n.extra != nil {
@@ -123,6 +149,9 @@ func (n *normalizer) walk(v any) any {
 			x = n.walk(x)
 			if _, isNum := x.(json.Number); isNum && volatileNumberKeys[k] {
 				x = json.Number("0")
+			}
+			if _, isStr := x.(string); isStr && volatileTimeKeys[k] {
+				x = Time
 			}
 			out[n.replaceDirs(k)] = x
 		}

@@ -28,6 +28,21 @@ func TestNormalize(t *testing.T) {
 			want: `{"id":1,"result":{"serverInfo":{"name":"x","version":"$VERSION"},"version":"4"}}`,
 		},
 		{
+			name: "server version in server/discover's _meta",
+			in:   `{"id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x","version":"1.2.3"}},"version":"4"}}`,
+			want: `{"id":1,"result":{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"x","version":"$VERSION"}},"version":"4"}}`,
+		},
+		{
+			name: "requestState of a result only",
+			in:   `{"id":1,"result":{"resultType":"input_required","requestState":"abc.def"},"params":{"requestState":"x"}}`,
+			want: `{"id":1,"result":{"resultType":"input_required","requestState":"$REQUEST_STATE"},"params":{"requestState":"x"}}`,
+		},
+		{
+			name: "task timestamps, strings only",
+			in:   `{"result":{"taskId":"task-1","createdAt":"2026-12-01T22:00:00Z","x":{"lastUpdatedAt":"2026-12-01T22:00:01Z"},"y":{"createdAt":7}}}`,
+			want: `{"result":{"taskId":"task-1","createdAt":"$TIME","x":{"lastUpdatedAt":"$TIME"},"y":{"createdAt":7}}}`,
+		},
+		{
 			name: "volatile numbers at any depth, not strings",
 			in:   `{"pid":42,"result":{"items":[{"durationMs":17,"elapsedMs":3.5},{"pid":"p"}]}}`,
 			want: `{"pid":0,"result":{"items":[{"durationMs":0,"elapsedMs":0},{"pid":"p"}]}}`,

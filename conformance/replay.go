@@ -61,15 +61,19 @@ func (o *Options) withDefaults() Options {
 // messages received so far.
 //
 // Client lines are sent in order, each followed by "\n". In a line that is
-// JSON, "$WORKDIR" is first replaced by dir, JSON-escaped; any other line
-// is sent byte for byte. What each line waits for before it is sent:
+// JSON, "$WORKDIR" is first replaced by dir, JSON-escaped, and
+// "$REQUEST_STATE" ([RequestState]) by the last result.requestState the
+// server sent before the line; any other line is sent byte for byte. What each line waits for before it is sent:
 //
 //   - a request ("method" and a non-null "id"), a non-request line (not
 //     JSON, not an object, or an object with neither "method" nor "id"):
 //     until no request is pending and no reply to a non-request line is
 //     outstanding. A request is pending from when it is sent until the
 //     server sends a response with its id, or the client sends
-//     notifications/cancelled with that params.requestId. A non-request
+//     notifications/cancelled with that params.requestId; a
+//     subscriptions/listen request (MCP 2026-07-28), which is answered
+//     only when its stream ends, also once the server acknowledges it
+//     (notifications/subscriptions/acknowledged naming its id). A non-request
 //     line expects exactly one server message with "id": null.
 //   - a notification ("method", no "id"): nothing.
 //   - a response ("id", no "method"): until the server has sent a request
@@ -121,6 +125,7 @@ func play(ctx context.Context, t *tracker, w io.Writer, lines []json.RawMessage,
 			line = bytes.ReplaceAll(line, []byte(Workdir), escapedDir)
 		}
 		env := classify(line)
+		stateful := json.Valid(line) && bytes.Contains(line, []byte(RequestState))
 		var err error
 		switch env.role {
 		case roleNotification:
@@ -131,6 +136,11 @@ func play(ctx context.Context, t *tracker, w io.Writer, lines []json.RawMessage,
 		}
 		if err != nil {
 			return fmt.Errorf("before client line %d %q: %w", i+1, truncate(line), err)
+		}
+		if stateful {
+			// Only now, with every earlier request answered, is the
+			// state to echo known.
+			line = bytes.ReplaceAll(line, []byte(RequestState), jsonEscape(t.requestState()))
 		}
 		t.sent(env)
 		if _, err := w.Write(append(slices.Clip(line), '\n')); err != nil {

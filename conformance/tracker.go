@@ -105,6 +105,7 @@ type tracker struct {
 	msgs    []json.RawMessage // normalised server messages, in arrival order
 	err     error             // the first bad line on stdout, or a read error
 	eof     bool              // stdout is closed
+	state   string            // the last result.requestState, as sent (see [RequestState])
 }
 
 func newTracker(norm *normalizer) *tracker {
@@ -156,6 +157,9 @@ func (t *tracker) received(line []byte) {
 		return
 	}
 	t.msgs = append(t.msgs, msg)
+	if st := requestStateOf(line); st != "" {
+		t.state = st
+	}
 	switch env := classify(line); {
 	case env.role == roleRequest:
 		t.asked[env.id]++
@@ -163,7 +167,37 @@ func (t *tracker) received(line []byte) {
 		t.nulls = max(t.nulls-1, 0)
 	case env.role == roleResponse:
 		delete(t.pending, env.id)
+	case env.method == methodAcknowledged:
+		// An open subscriptions/listen stream is answered only when it
+		// ends: once acknowledged, it no longer holds back the next
+		// request (MCP 2026-07-28).
+		if id := subscriptionOf(line); id != "" && t.pending[id] == methodListen {
+			delete(t.pending, id)
+		}
 	}
+}
+
+const (
+	methodListen       = "subscriptions/listen"
+	methodAcknowledged = "notifications/subscriptions/acknowledged"
+)
+
+// subscriptionOf returns the compact JSON id of the listen request a
+// notification names in params._meta, or "".
+func subscriptionOf(line []byte) string {
+	var m struct {
+		Params struct {
+			Meta map[string]json.RawMessage `json:"_meta"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return ""
+	}
+	id, ok := m.Params.Meta["io.modelcontextprotocol/subscriptionId"]
+	if !ok {
+		return ""
+	}
+	return string(compact(id))
 }
 
 // sent records a client message about to be sent.
@@ -286,4 +320,25 @@ func truncate(line []byte) string {
 		return string(line)
 	}
 	return string(line[:limit]) + "…"
+}
+
+// requestStateOf returns result.requestState of a server message, or "".
+func requestStateOf(line []byte) string {
+	if !bytes.Contains(line, []byte(`"requestState"`)) {
+		return ""
+	}
+	var m struct {
+		Result struct {
+			RequestState string `json:"requestState"`
+		} `json:"result"`
+	}
+	json.Unmarshal(line, &m)
+	return m.Result.RequestState
+}
+
+// requestState returns the last requestState the server sent.
+func (t *tracker) requestState() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.state
 }

@@ -118,11 +118,15 @@ type Result struct {
 	Servers        []ServerStatus `json:"servers,omitempty" jsonschema_description:"status and reload"`
 	Hidden         int            `json:"hidden,omitempty" jsonschema_description:"symbols: entries left out (an outline's parameters, locals, anonymous and deeper entries; workspace symbols outside the root), with how to see them in the summary"`
 	Incomplete     string         `json:"incomplete,omitempty" jsonschema_description:"set when the answer may be incomplete (the server was still loading or indexing), with why"`
+	raw            string         // when set, the whole text (a hook's JSON answer)
 }
 
 // Text is the result for a model: the target and summary, then one
 // greppable line per item.
 func (r *Result) Text() string {
+	if r.raw != "" {
+		return r.raw
+	}
 	var b strings.Builder
 	if r.Target != "" {
 		fmt.Fprintf(&b, "%s: %s\n", r.Action, r.Target)

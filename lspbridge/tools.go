@@ -36,6 +36,7 @@ func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attac
 		},
 		Methods:    map[string]rpc.MethodHandler{"agent-tools/didWrite": t.didWrite},
 		AfterWrite: t.afterWrite,
+		BeforeCall: t.beforeCall,
 		Close:      sup.Close,
 	}
 	a.Probe = func() []rpc.Check { return serverChecks(opts) }
@@ -58,7 +59,7 @@ func serverChecks(opts *Options) []rpc.Check {
 }
 
 const lspDescription = `Ask the language server about code. A position is a 1-based line plus a symbol on that line, never a column.
-Actions: definition, type_definition, implementation, references, hover, code_actions, incoming_calls, outgoing_calls, type_hierarchy (file, line, symbol); symbols (query: workspace search; or file: its outline); diagnostics (file, or "*": the project checker); status; reload.
+Actions: definition, type_definition, implementation, references, hover, code_actions, incoming_calls, outgoing_calls, type_hierarchy (file, line, symbol); symbols (query: workspace search; or file: its outline); diagnostics (file, or "*": the project checker); written (file, or none: whatever changed on disk): the errors a write introduced; status; reload.
 Example: {"action": "definition", "file": "cmd/main.go", "line": 12, "symbol": "Serve"}`
 
 const renameDescription = `Rename a symbol across the project through its language server; every file changes or none.
@@ -75,7 +76,7 @@ func (t *toolSet) runRoot(ctx context.Context) string {
 }
 
 type lspArgs struct {
-	Action           string `json:"action" jsonschema:"enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=diagnostics,enum=status,enum=reload,enum=incoming_calls,enum=outgoing_calls,enum=type_hierarchy" jsonschema_description:"what to ask"`
+	Action           string `json:"action" jsonschema:"enum=definition,enum=type_definition,enum=implementation,enum=references,enum=hover,enum=symbols,enum=code_actions,enum=diagnostics,enum=status,enum=reload,enum=incoming_calls,enum=outgoing_calls,enum=type_hierarchy,enum=written" jsonschema_description:"what to ask"`
 	File             string `json:"file,omitempty" jsonschema_description:"path relative to the root; \"*\" with diagnostics runs the project checker"`
 	Line             int    `json:"line,omitempty" jsonschema_description:"1-based line of the symbol"`
 	Symbol           string `json:"symbol,omitempty" jsonschema_description:"the symbol's text on that line, e.g. Serve or http.Serve"`
@@ -83,6 +84,7 @@ type lspArgs struct {
 	Query            string `json:"query,omitempty" jsonschema_description:"symbols: workspace search text; without it, the file's outline"`
 	Depth            int    `json:"depth,omitempty" jsonschema_description:"hierarchies: levels to walk, 1-3 (default 1); symbols with file: outline depth 1-10"`
 	Direction        string `json:"direction,omitempty" jsonschema:"enum=subtypes,enum=supertypes" jsonschema_description:"type_hierarchy: subtypes (default) or supertypes"`
+	Format           string `json:"format,omitempty" jsonschema:"enum=text,enum=claude_hook" jsonschema_description:"written: claude_hook answers as a Claude Code PostToolUse hook"`
 	IncludeLibraries bool   `json:"include_libraries,omitempty" jsonschema_description:"symbols with query: also list matches outside the root"`
 }
 
@@ -122,6 +124,8 @@ func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
 		return t.sup.TypeHierarchy(ctx, req, a.Direction, a.Depth)
 	case "symbols":
 		return t.sup.Symbols(ctx, req)
+	case "written":
+		return t.written(ctx, root, a)
 	case "diagnostics":
 		if a.File == "" {
 			return nil, fmt.Errorf("argument 'file': diagnostics needs a file, or \"*\" for the whole project")
@@ -212,8 +216,16 @@ func (t *toolSet) afterWrite(ctx context.Context, root string, paths []string) (
 // didWrite serves agent-tools/didWrite {paths}.
 func (t *toolSet) didWrite(ctx context.Context, raw json.RawMessage) (any, error) {
 	var p didWriteParams
-	if err := json.Unmarshal(raw, &p); err != nil || len(p.Paths) == 0 {
-		return nil, fmt.Errorf("%w: agent-tools/didWrite wants {\"paths\": [\"file\", ...]}", rpc.ErrInvalidParams)
+	if err := json.Unmarshal(orNull(raw), &p); err != nil {
+		return nil, fmt.Errorf("%w: agent-tools/didWrite wants {\"paths\": [\"file\", ...]} (no paths: whatever changed on disk)", rpc.ErrInvalidParams)
 	}
-	return t.sup.DidWrite(ctx, t.runRoot(ctx), p.Paths)
+	root := t.runRoot(ctx)
+	if len(p.Paths) == 0 {
+		changed := t.sup.ChangedOnDisk(root)
+		if len(changed) == 0 {
+			return &WriteResult{Diagnostics: []Diag{}}, nil
+		}
+		p.Paths = changed
+	}
+	return t.sup.DidWrite(ctx, root, p.Paths)
 }

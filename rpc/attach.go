@@ -31,6 +31,10 @@ type Attachment struct {
 	// them. Optional.
 	AfterWrite AfterWriteFunc
 
+	// BeforeCall, when set, runs before every tool call and says what
+	// changed since the last one (see [BeforeCallFunc]). Optional.
+	BeforeCall BeforeCallFunc
+
 	// Close releases the capability's resources (stops its supervised
 	// processes gracefully) when the run ends. Optional.
 	Close func(ctx context.Context) error

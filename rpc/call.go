@@ -20,8 +20,10 @@ const DefaultProgressInterval = 5 * time.Second
 // call is one tools/call in flight.
 type call struct {
 	sess       *Session
-	structured bool // the result carries structuredContent
-	budget     int  // the output budget, in bytes
+	structured bool       // the result carries structuredContent
+	budget     int        // the output budget, in bytes
+	trip       *roundTrip // a stateless call's multi round-trip; nil otherwise
+	task       *task      // the task the call runs as; nil otherwise
 
 	// Progress: set only when the client sent a progressToken.
 	token json.RawMessage
@@ -138,7 +140,9 @@ func (c *call) finish() {
 // ProgressInterval), and nothing is sent once the call has returned or
 // was cancelled.
 func ReportProgress(ctx context.Context, progress, total float64, message string) {
-	if c := callFrom(ctx); c != nil && c.token != nil {
+	if c := callFrom(ctx); c != nil && c.task != nil {
+		c.sess.taskProgress(c.task, message)
+	} else if c != nil && c.token != nil {
 		c.report(ctx, progress, total, message)
 	}
 }

@@ -34,9 +34,24 @@ type ElicitResult struct {
 // Elicit asks the person through the client. It blocks until the answer,
 // an error from the client, or ctx is done (the client is then told the
 // request was cancelled).
+//
+// Inside a tools/call of the stateless revision nothing is sent: the
+// first time, Elicit returns an error and the call is answered
+// input_required with the question; when the client calls again with the
+// answer (and the requestState verifies), the tool runs again and Elicit
+// returns that answer, or [ErrInputExpired] after the question's deadline
+// (ctx's, or an hour).
 func (s *Session) Elicit(ctx context.Context, req ElicitRequest) (*ElicitResult, error) {
-	if !s.CanElicit() {
+	st := s.stateFor(ctx)
+	if !st.client.elicitation {
 		return nil, ErrNoElicitation
+	}
+	if st.stateless() {
+		c := callFrom(ctx)
+		if c == nil || c.trip == nil {
+			return nil, errors.New("under the stateless revision a question can be asked only from a tools/call")
+		}
+		return c.trip.elicit(ctx, req)
 	}
 	var res ElicitResult
 	if err := s.Call(ctx, "elicitation/create", req, &res); err != nil {

@@ -8,6 +8,21 @@
 //	reg.Add(rpc.NewTool(rpc.Spec{Name: "lsp", Tier: rpc.TierRead, Description: "..."}, s.lsp))
 //	rpc.NewServer(reg, &rpc.Options{Version: v}).Serve(ctx, os.Stdin, os.Stdout)
 //
+// # Revisions
+//
+// The initialize-based MCP revisions (2025-11-25, 2025-06-18,
+// 2025-03-26) and the stateless one, [Stateless] (2026-07-28), are served
+// side by side; the request decides. A request whose _meta names the
+// stateless revision is served without initialize, under the
+// capabilities and options in its own _meta (see stateless.go):
+// server/discover answers what initialize would; every answer carries
+// resultType; ask_user reaches the person through a multi round-trip
+// result whose requestState we sign and verify ([Session.Elicit],
+// mrtr.go); tools/list_changed goes only to subscriptions/listen streams
+// (listen.go); and with the Tasks extension, a call of a [Spec] Long tool
+// that runs past [Options].TaskAfter is answered with a task (tasks.go).
+// A session that sent initialize keeps its revision's behaviour exactly.
+//
 // # Framing
 //
 // sourcegraph/jsonrpc2 drops the connection on one undecodable line, so
@@ -21,7 +36,8 @@
 // notifications and the quick lifecycle requests (initialize, ping,
 // tools/list, agent-tools/setMode) run inline and in order; each tools/call
 // runs on its own goroutine with a context that notifications/cancelled
-// cancels, and a cancelled call gets no response. Responses to our own
+// cancels, and a cancelled call gets no response (so does
+// subscriptions/listen, registered and acknowledged inline first). Responses to our own
 // requests to the client ([Session.Elicit], [Session.CallClientTool]) are
 // routed by the read loop, so a tool waiting on the client never stalls it.
 //

@@ -49,6 +49,11 @@ func notImplemented(method string) error {
 // A wrapped *WireError keeps its code and the full message (detail
 // included); anything else is an internal error.
 func toWire(err error) *jsonrpc2.Error {
+	if code, d, ok := errorData(err); ok {
+		e := &jsonrpc2.Error{Code: code, Message: err.Error()}
+		e.SetError(d)
+		return e
+	}
 	var we *WireError
 	if errors.As(err, &we) {
 		return &jsonrpc2.Error{Code: we.Code, Message: err.Error()}

@@ -13,11 +13,10 @@ import (
 	"github.com/sourcegraph/jsonrpc2"
 )
 
-// Supported MCP revisions, newest first. The stateless 2026-07-28 revision
-// (server/discover) is deliberately absent: it forbids server→client
-// requests on stdio, which ask_user and the eval tool() bridge need.
-// Answering server/discover with -32601 makes clients fall back to
-// initialize.
+// The initialize-based MCP revisions, newest first. The stateless one,
+// [Stateless], is served per request (see stateless.go): ask_user reaches
+// the person there through multi round-trip results instead of
+// elicitation/create.
 var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26"}
 
 type methodFlags uint
@@ -36,6 +35,11 @@ type methodInfo struct {
 // methods is every method we serve. Anything else is -32601.
 var methods = map[string]methodInfo{
 	"initialize":                {flags: beforeInit, call: (*Session).initialize},
+	"server/discover":           {flags: beforeInit, call: (*Session).discover},
+	"subscriptions/listen":      {flags: async, call: (*Session).listen},
+	"tasks/get":                 {call: (*Session).tasksGet},
+	"tasks/update":              {call: (*Session).tasksUpdate},
+	"tasks/cancel":              {call: (*Session).tasksCancel},
 	"ping":                      {flags: beforeInit, call: (*Session).ping},
 	"tools/list":                {call: (*Session).toolsList},
 	"tools/call":                {flags: async, call: (*Session).toolsCall},
@@ -56,6 +60,7 @@ type initializeParams struct {
 type clientCapabilities struct {
 	Elicitation  json.RawMessage            `json:"elicitation,omitempty"`
 	Experimental map[string]json.RawMessage `json:"experimental,omitempty"`
+	Extensions   map[string]json.RawMessage `json:"extensions,omitempty"` // 2026-07-28
 }
 
 // modeOptions are the options a client may pass in
@@ -74,6 +79,7 @@ type clientInfo struct {
 	name, version string
 	elicitation   bool
 	callTool      bool
+	tasks         bool // the Tasks extension, declared in a stateless request
 }
 
 const optionsKey = "agent-tools"
@@ -109,7 +115,7 @@ func (s *Session) initialize(ctx context.Context, raw json.RawMessage) (any, err
 	s.client = clientInfo{
 		name:        p.ClientInfo.Name,
 		version:     p.ClientInfo.Version,
-		elicitation: len(p.Capabilities.Elicitation) > 0 && string(p.Capabilities.Elicitation) != "null",
+		elicitation: declared(p.Capabilities.Elicitation),
 		callTool:    opts.CallTool,
 	}
 	s.initialized = true
@@ -183,15 +189,24 @@ func checkRoot(dir string) (string, error) {
 func (s *Session) initializeResult(version string) map[string]any {
 	res := map[string]any{
 		"protocolVersion": version,
-		"capabilities": map[string]any{
-			"tools": map[string]any{"listChanged": true},
-			"experimental": map[string]any{
-				optionsKey: map[string]any{"setMode": true},
-			},
-		},
-		"serverInfo": map[string]any{"name": s.srv.opts.Name, "version": s.srv.opts.Version},
+		"capabilities":    s.capabilities(),
+		"serverInfo":      s.serverInfo(),
 	}
 	return res
+}
+
+// capabilities are the server's, the same under every revision.
+func (s *Session) capabilities() map[string]any {
+	return map[string]any{
+		"tools": map[string]any{"listChanged": true},
+		"experimental": map[string]any{
+			optionsKey: map[string]any{"setMode": true},
+		},
+	}
+}
+
+func (s *Session) serverInfo() map[string]any {
+	return map[string]any{"name": s.srv.opts.Name, "version": s.srv.opts.Version}
 }
 
 func (s *Session) initializedNote(context.Context, json.RawMessage) error {
@@ -224,8 +239,9 @@ func (s *Session) cancelledNote(_ context.Context, raw json.RawMessage) error {
 }
 
 type setModeParams struct {
-	Surface *string `json:"surface"`
-	Vibe    *bool   `json:"vibe"`
+	Surface *string         `json:"surface"`
+	Vibe    *bool           `json:"vibe"`
+	Meta    json.RawMessage `json:"_meta"` // a stateless request's, or a progressToken
 }
 
 // setMode changes the surface or vibe mode of the session, then sends

@@ -75,11 +75,12 @@ func (v Visibility) hiddenBy(s Spec) hideCause {
 // may be added after serving has started (a resource that attached late),
 // and each session then sends notifications/tools/list_changed.
 type Registry struct {
-	mu         sync.Mutex // guards tools, methods, listeners and afterWrite
+	mu         sync.Mutex // guards tools, methods, listeners, afterWrite and beforeCall
 	tools      map[string]*Tool
 	methods    map[string]MethodHandler
 	listeners  []func()
 	afterWrite []afterWrite
+	beforeCall []BeforeCallFunc
 }
 
 // NewRegistry returns an empty registry.

@@ -4,6 +4,7 @@ package rpc
 
 import (
 	"context"
+	"crypto/rand"
 	"io"
 	"time"
 
@@ -71,6 +72,11 @@ type Options struct {
 	// progressToken and is still running sends a heartbeat
 	// notifications/progress; 0 means [DefaultProgressInterval].
 	ProgressInterval time.Duration
+
+	// TaskAfter is how long a call of a long tool ([Spec] Long) runs
+	// before it is answered with a task, for a client that declares the
+	// Tasks extension; 0 means [DefaultTaskAfter].
+	TaskAfter time.Duration
 }
 
 // drainTimeout bounds how long Serve waits for in-flight calls to return
@@ -82,6 +88,10 @@ type Server struct {
 	reg  *Registry
 	opts Options
 	log  zerolog.Logger
+
+	// stateKey signs the requestStates of multi round-trip requests; it
+	// is drawn at start and never leaves the process.
+	stateKey [32]byte
 }
 
 // NewServer returns a server for reg. opts may be nil.
@@ -102,11 +112,16 @@ func NewServer(reg *Registry, opts *Options) *Server {
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = DefaultProgressInterval
 	}
+	if o.TaskAfter <= 0 {
+		o.TaskAfter = DefaultTaskAfter
+	}
 	log := zerolog.Nop()
 	if o.Logger != nil {
 		log = *o.Logger
 	}
-	return &Server{reg: reg, opts: o, log: log}
+	srv := &Server{reg: reg, opts: o, log: log}
+	rand.Read(srv.stateKey[:])
+	return srv
 }
 
 // Serve runs one session over r and w (stdin and stdout in production)

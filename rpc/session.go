@@ -41,6 +41,11 @@ type Session struct {
 	client      clientInfo
 	inflight    map[jsonrpc2.ID]*inflightCall
 	shown       []string // tool names last listed, to detect list changes
+	latest      *view    // the last stateless request's view, for the getters below
+	listeners   map[jsonrpc2.ID]*listener
+	usedStates  map[string]int64 // nonces of requestStates already answered, with their expiry
+	tasks       map[string]*task // long calls running as tasks, by id
+	taskSeq     int
 }
 
 type inflightCall struct {
@@ -50,40 +55,86 @@ type inflightCall struct {
 
 func newSession(srv *Server, ctx context.Context) *Session {
 	return &Session{
-		srv:      srv,
-		log:      srv.log,
-		connCtx:  context.WithoutCancel(ctx),
-		mode:     srv.opts.Mode,
-		inflight: map[jsonrpc2.ID]*inflightCall{},
+		srv:        srv,
+		log:        srv.log,
+		connCtx:    context.WithoutCancel(ctx),
+		mode:       srv.opts.Mode,
+		inflight:   map[jsonrpc2.ID]*inflightCall{},
+		listeners:  map[jsonrpc2.ID]*listener{},
+		usedStates: map[string]int64{},
+		tasks:      map[string]*task{},
 	}
 }
 
-// Mode returns the session's current options.
+// Mode returns the session's current options. For a client of the
+// stateless revision (no initialize), they are the session's as its last
+// request's options make them; [ModeOf] gives a request's own.
 func (s *Session) Mode() Mode {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.mode
+	return s.currentLocked().mode
 }
 
-// ProtocolVersion returns the negotiated MCP revision ("" before initialize).
+// ProtocolVersion returns the negotiated MCP revision ([Stateless] for a
+// client that sends it per request; "" before either).
 func (s *Session) ProtocolVersion() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.version
+	return s.currentLocked().version
 }
 
-// CanElicit reports whether the client declared the elicitation capability.
+// CanElicit reports whether the client declared the elicitation
+// capability (in initialize, or in its last stateless request).
 func (s *Session) CanElicit() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.client.elicitation
+	return s.currentLocked().client.elicitation
 }
 
 // CanCallTools reports whether the client serves agent-tools/callTool.
 func (s *Session) CanCallTools() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.client.callTool
+	return s.currentLocked().client.callTool
+}
+
+// currentLocked is the session's state outside any one request: what
+// initialize set, or for a stateless client what its last request said.
+func (s *Session) currentLocked() state {
+	if !s.initialized && s.latest != nil {
+		v := *s.latest
+		v.refreshLocked(s)
+		return state{version: v.version, mode: v.mode, client: v.client, vis: v.visibility()}
+	}
+	return state{version: s.version, mode: s.mode, client: s.client, vis: s.visibilityLocked()}
+}
+
+// ModeOf returns the options of the request ctx belongs to: its own
+// _meta's under the stateless revision, else the session's.
+func ModeOf(ctx context.Context) Mode {
+	if s := SessionFrom(ctx); s != nil {
+		return s.stateFor(ctx).mode
+	}
+	return Mode{}
+}
+
+// Revision returns the MCP revision the request ctx belongs to is served
+// under ("" outside a session).
+func Revision(ctx context.Context) string {
+	if s := SessionFrom(ctx); s != nil {
+		return s.stateFor(ctx).version
+	}
+	return ""
+}
+
+// CanElicit reports whether the client of the request ctx belongs to can
+// show a question to a person (it declared elicitation, in initialize or
+// in this request's _meta).
+func CanElicit(ctx context.Context) bool {
+	if s := SessionFrom(ctx); s != nil {
+		return s.stateFor(ctx).client.elicitation
+	}
+	return false
 }
 
 func (s *Session) visibilityLocked() Visibility {
@@ -109,16 +160,30 @@ func (s *Session) Handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2
 		s.replyErr(req, notImplemented(req.Method))
 		return
 	}
-	if err := s.checkRequest(m); err != nil {
+	base := s.connCtx
+	v, err := s.statelessView(params(req))
+	if v != nil && req.Method == "initialize" {
+		v = nil // initialize is the older revisions' own
+	}
+	if err == nil {
+		err = s.checkRequest(m, v != nil)
+	}
+	if v != nil {
+		base = context.WithValue(base, viewKey{}, v)
+	}
+	if err == nil && req.Method == "subscriptions/listen" {
+		err = s.openListen(base, req)
+	}
+	if err != nil {
 		s.replyErr(req, err)
 		return
 	}
 	if m.flags&async != 0 {
-		s.startCall(req, m)
+		s.startCall(base, req, m)
 		return
 	}
-	res, err := s.invoke(s.connCtx, req, m)
-	s.reply(req, res, err)
+	res, err := s.invoke(base, req, m)
+	s.reply(base, req, res, err)
 }
 
 // extensionMethod wraps a capability's method (see [Registry.HandleMethod])
@@ -137,7 +202,7 @@ func (s *Session) extensionMethod(name string) (methodInfo, bool) {
 			} `json:"_meta"`
 		}
 		if json.Unmarshal(params, &p) == nil && len(p.Meta.ProgressToken) > 0 && string(p.Meta.ProgressToken) != "null" {
-			c := &call{sess: s, budget: s.Mode().OutputBudget()}
+			c := &call{sess: s, budget: s.stateFor(ctx).mode.OutputBudget()}
 			ctx = context.WithValue(ctx, callKey{}, c)
 			c.startProgress(ctx, p.Meta.ProgressToken, s.srv.opts.ProgressInterval)
 			defer c.finish()
@@ -146,14 +211,15 @@ func (s *Session) extensionMethod(name string) (methodInfo, bool) {
 	}}, true
 }
 
-// checkRequest gates a request on the session state.
-func (s *Session) checkRequest(m methodInfo) error {
+// checkRequest gates a request on the session state. A stateless request
+// needs no initialize.
+func (s *Session) checkRequest(m methodInfo, stateless bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case s.closing:
 		return fmt.Errorf("%w: shutting down", ErrServerClosing)
-	case !s.initialized && m.flags&beforeInit == 0:
+	case !s.initialized && !stateless && m.flags&beforeInit == 0:
 		return fmt.Errorf("%w: the session is not initialized: send initialize first", ErrInvalidRequest)
 	}
 	return nil
@@ -172,8 +238,8 @@ func (s *Session) runNotification(ctx context.Context, req *jsonrpc2.Request, m 
 
 // startCall runs a request on its own goroutine with a context that
 // notifications/cancelled cancels; a cancelled call gets no response.
-func (s *Session) startCall(req *jsonrpc2.Request, m methodInfo) {
-	ctx, cancel := context.WithCancel(s.connCtx)
+func (s *Session) startCall(base context.Context, req *jsonrpc2.Request, m methodInfo) {
+	ctx, cancel := context.WithCancel(base)
 	c := &inflightCall{cancel: cancel}
 	s.mu.Lock()
 	if _, dup := s.inflight[req.ID]; dup {
@@ -198,7 +264,7 @@ func (s *Session) startCall(req *jsonrpc2.Request, m methodInfo) {
 			s.log.Debug().Str("id", req.ID.String()).Msg("call cancelled by the client: no response")
 			return
 		}
-		s.reply(req, res, err)
+		s.reply(ctx, req, res, err)
 	}()
 }
 
@@ -211,6 +277,7 @@ func (s *Session) invoke(ctx context.Context, req *jsonrpc2.Request, m methodInf
 		}
 	}()
 	ctx = context.WithValue(ctx, sessionKey{}, s)
+	ctx = context.WithValue(ctx, requestIDKey{}, req.ID)
 	return m.call(s, ctx, params(req))
 }
 
@@ -221,7 +288,10 @@ func params(req *jsonrpc2.Request) json.RawMessage {
 	return *req.Params
 }
 
-func (s *Session) reply(req *jsonrpc2.Request, res any, err error) {
+func (s *Session) reply(ctx context.Context, req *jsonrpc2.Request, res any, err error) {
+	if err == nil && viewFrom(ctx) != nil {
+		res, err = withResultType(res)
+	}
 	if err != nil {
 		s.replyErr(req, err)
 		return
@@ -257,6 +327,7 @@ func (s *Session) cancelCall(id jsonrpc2.ID) bool {
 		c.cancelled = true
 		c.cancel()
 	}
+	delete(s.listeners, id) // a cancelled listen stream gets nothing more
 	return ok
 }
 
@@ -267,6 +338,7 @@ func (s *Session) shutdown() {
 	for _, c := range s.inflight {
 		c.cancel()
 	}
+	s.shutdownTasksLocked()
 	s.mu.Unlock()
 	done := make(chan struct{})
 	go func() { s.wg.Wait(); close(done) }()
@@ -278,8 +350,11 @@ func (s *Session) shutdown() {
 }
 
 // listChanged sends notifications/tools/list_changed if the tools this
-// session shows differ from those it last showed.
+// session shows differ from those it last showed: to an initialized
+// session on its own, and on each subscriptions/listen stream of a
+// stateless client that asked for it.
 func (s *Session) listChanged() {
+	s.listenersChanged()
 	s.mu.Lock()
 	if !s.initialized {
 		s.mu.Unlock()
@@ -335,17 +410,19 @@ func (s *Session) Call(ctx context.Context, method string, params, result any) e
 
 type sessionKey struct{}
 
-// Root is the workspace root of the session serving ctx (the --root flag,
-// or the root its initialize chose), else fallback: the one way every tool
-// finds the root a call works in.
+// Root is the workspace root of the request ctx belongs to (the --root
+// flag, or the root its initialize or its own _meta chose), else
+// fallback: the one way every tool finds the root a call works in.
 func Root(ctx context.Context, fallback string) string {
 	if s := SessionFrom(ctx); s != nil {
-		if r := s.Mode().Root; r != "" {
+		if r := s.stateFor(ctx).mode.Root; r != "" {
 			return r
 		}
 	}
 	return fallback
 }
+
+type requestIDKey struct{}
 
 // SessionFrom returns the session of the request ctx belongs to, or nil.
 func SessionFrom(ctx context.Context) *Session {

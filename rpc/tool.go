@@ -66,6 +66,12 @@ type Spec struct {
 	// Idempotent marks a tool whose repeated call with the same
 	// arguments has no further effect.
 	Idempotent bool
+	// Long marks a tool whose call may run long (a debuggee running to
+	// its next stop, a cell, waiting for a worker or an index). To a
+	// client that declares the Tasks extension (MCP 2026-07-28), such a
+	// call that is not done within [Options].TaskAfter is answered with a
+	// task to poll instead; see tasks.go.
+	Long bool
 }
 
 // Tool is a registered tool: its spec, its schemas and its untyped handler.
@@ -79,6 +85,13 @@ type Tool struct {
 
 // Spec returns the tool's spec.
 func (t *Tool) Spec() Spec { return t.spec }
+
+// MarkLong sets the tool's [Spec] Long, for wiring that decides it where
+// the tool is not declared. Call it before the tool is registered.
+func (t *Tool) MarkLong() *Tool {
+	t.spec.Long = true
+	return t
+}
 
 // InputSchema returns the JSON Schema of the tool's arguments.
 func (t *Tool) InputSchema() json.RawMessage { return t.inputSchema }

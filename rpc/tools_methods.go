@@ -9,19 +9,22 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"time"
 )
 
-func (s *Session) toolsList(context.Context, json.RawMessage) (any, error) {
-	s.mu.Lock()
-	vis := s.visibilityLocked()
-	withOutput := s.version != "2025-03-26" && s.mode.Structured
-	s.mu.Unlock()
-	tools := s.srv.reg.Visible(vis)
+func (s *Session) toolsList(ctx context.Context, _ json.RawMessage) (any, error) {
+	st := s.stateFor(ctx)
+	withOutput := st.version != "2025-03-26" && st.mode.Structured
+	tools := s.srv.reg.Visible(st.vis)
 	infos := make([]toolInfo, len(tools))
 	for i, t := range tools {
 		infos[i] = t.info(withOutput)
+	}
+	if st.stateless() {
+		// The list changes with setMode and vibe: not to be cached.
+		return map[string]any{"tools": infos, "ttlMs": 0, "cacheScope": "private"}, nil
 	}
 	return map[string]any{"tools": infos}, nil
 }
@@ -32,6 +35,9 @@ type callParams struct {
 	Meta      struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
 	} `json:"_meta"`
+	// A stateless retry after an input_required answer.
+	InputResponses map[string]json.RawMessage `json:"inputResponses"`
+	RequestState   string                     `json:"requestState"`
 }
 
 // toolsCall runs one tool. A name no tool has is a protocol error
@@ -46,10 +52,9 @@ func (s *Session) toolsCall(ctx context.Context, raw json.RawMessage) (any, erro
 	if p.Name == nil || *p.Name == "" {
 		return nil, fmt.Errorf("%w: tools/call needs a tool name in \"name\"", ErrInvalidParams)
 	}
-	s.mu.Lock()
-	vis := s.visibilityLocked()
-	c := &call{sess: s, structured: s.mode.Structured && s.version != "2025-03-26", budget: s.mode.OutputBudget()}
-	s.mu.Unlock()
+	st := s.stateFor(ctx)
+	vis := st.vis
+	c := &call{sess: s, structured: st.mode.Structured && st.version != "2025-03-26", budget: st.mode.OutputBudget()}
 	start := time.Now()
 	t, ok := s.srv.reg.lookupAny(*p.Name)
 	if !ok {
@@ -61,15 +66,52 @@ func (s *Session) toolsCall(ctx context.Context, raw json.RawMessage) (any, erro
 		s.logCall(t.spec.Name, start, res, nil)
 		return res, nil
 	}
+	if st.stateless() {
+		trip, err := s.verifyRetry(t.spec.Name, p.Arguments, p.RequestState, p.InputResponses)
+		if err != nil {
+			return nil, err
+		}
+		c.trip = trip
+	}
+	if st.stateless() && st.client.tasks && t.spec.Long {
+		return s.callAsTask(ctx, t, p, c, start)
+	}
 	ctx = context.WithValue(ctx, callKey{}, c)
 	if tok := p.Meta.ProgressToken; len(tok) > 0 && string(tok) != "null" {
 		c.startProgress(ctx, tok, s.srv.opts.ProgressInterval)
 		defer c.finish()
 	}
+	return s.runTool(ctx, t, p, c, start)
+}
+
+// runTool runs the tool of a tools/call and shapes its answer: the
+// input_required answer of a stateless call still waiting for its
+// question, else the result as the session asked for it (structured or
+// not, within the output budget), with what the before-call hooks said.
+func (s *Session) runTool(ctx context.Context, t *Tool, p callParams, c *call, start time.Time) (any, error) {
+	var before []Content
+	if t.spec.Requires&RequiresElicitation == 0 {
+		// Not for ask_user: its answer may be an input_required one that
+		// carries no content, and a report made now would be lost; it
+		// waits for the next call instead.
+		before = s.runBeforeCall(ctx, t.spec.Name, p.Arguments)
+	}
 	res, err := s.callTool(ctx, t, p.Arguments)
 	s.logCall(t.spec.Name, start, res, err)
 	if err != nil {
 		return nil, err
+	}
+	if c.trip != nil {
+		ir, err := c.trip.result(s.srv, t.spec.Name, p.Arguments)
+		if err != nil {
+			return nil, fmt.Errorf("%w: signing the requestState: %v", ErrInternal, err)
+		}
+		if ir != nil {
+			return ir, nil // what the tool made of the missing answer is not shown
+		}
+	}
+	if len(before) > 0 {
+		res.Content = append(slices.Clip(res.Content), before...)
 	}
 	if !c.structured {
 		res.StructuredContent = nil // a pass-through result may carry it

@@ -20,6 +20,8 @@ STATICCHECK_VERSION=v0.8.2 # 2026.2.2; make vet runs it
 TSLS_VERSION=5.3.0
 TYPESCRIPT_VERSION=5.9
 INSPECTOR_PKG=@modelcontextprotocol/inspector
+TS_CLIENT_VERSION=2.4.0
+TS_TASKS_VERSION=0.2.2
 INSPECTOR_VERSION=0.15.0 # the last release that runs on node 20 (0.16+ needs node >= 22.7.5)
 APT_PACKAGES=(clangd g++ lldb-19 python3-debugpy python3-pandas python3-matplotlib python3-tabulate)
 
@@ -79,6 +81,11 @@ npm_global pyright
 npm_global typescript "$TYPESCRIPT_VERSION"
 npm_global typescript-language-server "$TSLS_VERSION"
 npm_global "$INSPECTOR_PKG" "$INSPECTOR_VERSION"
+# The TypeScript SDK client that speaks MCP 2026-07-28 (v2; the v1 package,
+# @modelcontextprotocol/sdk, stops at 2025-11-25): cmd/agent-tools e2e.
+npm_global @modelcontextprotocol/client "$TS_CLIENT_VERSION"
+# Its Tasks extension client (io.modelcontextprotocol/tasks), for the task e2e.
+npm_global @modelcontextprotocol/ext-tasks "$TS_TASKS_VERSION"
 
 # --- tree-sitter grammars that are not Go modules -------------------------
 # The Dart grammar ships only on npm; patterns/ compiles its src/parser.c.

@@ -104,7 +104,9 @@ func Ask(ctx context.Context, asker Asker, q Question, timeout time.Duration, le
 		return q.answer(action, content)
 	case ctx.Err() != nil:
 		return Answer{}, ctx.Err() // the call itself was cancelled
-	case askCtx.Err() != nil:
+	case askCtx.Err() != nil, errors.Is(err, context.DeadlineExceeded):
+		// The second: the answer came back too late in a later request
+		// (a multi round-trip request), when this one's timer is new.
 		return Answer{}, timeoutError{fmt.Sprintf("the person did not answer within %v; the question was withdrawn. %s", timeout, assumeAndGoOn)}
 	}
 	return Answer{}, fmt.Errorf("asking the person: %v. Nobody can answer now: %s", err, assumeAndGoOn)

@@ -69,10 +69,13 @@ func (ts *toolSet) tools() []*rpc.Tool {
 	vibe := func(name, desc string) rpc.Spec {
 		return rpc.Spec{Name: name, Tier: rpc.TierRead, Requires: rpc.RequiresVibe, Description: desc}
 	}
+	// vibe_wait may wait minutes: a task, for a client with the Tasks
+	// extension (MCP 2026-07-28).
+	long := func(sp rpc.Spec) rpc.Spec { sp.Long = true; return sp }
 	return append(tools,
 		rpc.NewTool(vibe("vibe_spawn", spawnDesc), ts.spawn),
 		rpc.NewTool(vibe("vibe_send", sendDesc), ts.send),
-		rpc.NewTool(vibe("vibe_wait", waitDesc), ts.wait),
+		rpc.NewTool(long(vibe("vibe_wait", waitDesc)), ts.wait),
 		rpc.NewTool(vibe("vibe_kill", killDesc), ts.kill),
 		rpc.NewTool(rpc.Spec{Name: "vibe_list", Tier: rpc.TierRead, Requires: rpc.RequiresVibe, Idempotent: true, Description: listDesc}, ts.list),
 	)
@@ -96,15 +99,18 @@ type askArgs struct {
 
 func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
 	s := rpc.SessionFrom(ctx)
-	if s == nil || !s.CanElicit() {
+	if s == nil || !rpc.CanElicit(ctx) {
 		return Answer{}, fmt.Errorf("%w. %s", rpc.ErrNoElicitation, assumeAndGoOn)
 	}
-	legacy := s.ProtocolVersion() < "2025-11-25"
+	// Older revisions know no arrays and no titled enums; the stateless
+	// one (2026-07-28) sorts after 2025-11-25 and has both.
+	legacy := rpc.Revision(ctx) < "2025-11-25"
 	q := Question(a)
 	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout.D(), legacy)
 }
 
-// sessionAsker asks through MCP elicitation/create.
+// sessionAsker asks through MCP elicitation/create, or under the
+// stateless revision through a multi round-trip result (rpc does which).
 type sessionAsker struct{ s *rpc.Session }
 
 func (a sessionAsker) Elicit(ctx context.Context, message string, schema json.RawMessage) (string, map[string]any, error) {

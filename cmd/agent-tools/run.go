@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"github.com/rs/zerolog"
 
@@ -46,8 +47,9 @@ type config struct {
 	vibe         bool
 	workers      map[string]string // tier → command
 	record       string
-	structured   bool // results carry structuredContent, tools/list outputSchema
-	maxOutput    int  // the output budget in bytes; 0 or less: none
+	structured   bool          // results carry structuredContent, tools/list outputSchema
+	maxOutput    int           // the output budget in bytes; 0 or less: none
+	taskAfter    time.Duration // a long call becomes a task after this (Tasks extension)
 	configFile   string
 	sections     map[string]json.RawMessage // --config FILE, per capability
 	envPass      []string                   // --config's env.pass: credentials children inherit
@@ -134,6 +136,7 @@ func newFlags(cfg *config, out io.Writer) *flag.FlagSet {
 	})
 	fs.BoolVar(&cfg.structured, "structured", false, "tool results carry structuredContent and tools/list outputSchema (off by default: Claude Code and Codex then show their model only the JSON, not our text); a client can also ask in initialize")
 	fs.IntVar(&cfg.maxOutput, "max-output-bytes", rpc.DefaultOutputBudget, "output budget: a result's text longer than this is cut, keeping its head, with a line saying what was left out (0: no budget)")
+	fs.DurationVar(&cfg.taskAfter, "task-after", rpc.DefaultTaskAfter, "MCP 2026-07-28 clients that declare the Tasks extension: a call of a long tool (debug, eval, lsp, vibe_wait) not done after this is answered with a task to poll")
 	fs.StringVar(&cfg.configFile, "config", "", "JSON config file with one section per capability (lsp, patterns, debug, eval, workers); see README")
 	fs.StringVar(&cfg.record, "record", "", "serve: record the session as a transcript to FILE (replayable with agent-tools replay)")
 	fs.Func("log-level", "log level on stderr: debug, info, warn, error or off (default info)", func(s string) error {

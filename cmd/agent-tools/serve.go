@@ -34,8 +34,9 @@ func serverOptions(cfg *config, log *zerolog.Logger) *rpc.Options {
 		budget = -1 // --max-output-bytes 0: no budget
 	}
 	return &rpc.Options{
-		Version: serverVersion(),
-		Logger:  log,
+		Version:   serverVersion(),
+		Logger:    log,
+		TaskAfter: cfg.taskAfter,
 		Mode: rpc.Mode{
 			Surface:        cfg.surface,
 			Vibe:           cfg.vibe,

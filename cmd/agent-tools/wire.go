@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/agent-tools/agent-tools/rpc"
 )
@@ -17,6 +18,12 @@ import (
 // (main_test.go): the shipped binary registers nothing that is not backed
 // by a real resource.
 var extraTools func(cfg *config) []*rpc.Tool
+
+// longTools are the tools whose calls may run long (a debuggee running to
+// its next stop, a cell, a server still indexing): for a client that
+// declares MCP 2026-07-28's Tasks extension, such a call becomes a task
+// after --task-after. vibe_wait says so in its own spec.
+var longTools = []string{"debug", "eval", "lsp"}
 
 // capabilities are the attach functions, in doctor's order. Each returns
 // the capability's tools when its resource attached, or why not.
@@ -43,18 +50,30 @@ func attachAll(cfg *config) []rpc.Attachment {
 func buildRegistry(cfg *config, atts []rpc.Attachment) *rpc.Registry {
 	reg := rpc.NewRegistry()
 	for _, a := range atts {
-		reg.Add(a.Tools...)
+		reg.Add(markLong(a.Tools)...)
 		for name, h := range a.Methods {
 			reg.HandleMethod(name, h)
 		}
 		if a.AfterWrite != nil {
 			reg.AfterWrite(a.Capability, a.AfterWrite)
 		}
+		if a.BeforeCall != nil {
+			reg.BeforeCall(a.BeforeCall)
+		}
 	}
 	if extraTools != nil {
-		reg.Add(extraTools(cfg)...)
+		reg.Add(markLong(extraTools(cfg))...)
 	}
 	return reg
+}
+
+func markLong(tools []*rpc.Tool) []*rpc.Tool {
+	for _, t := range tools {
+		if slices.Contains(longTools, t.Spec().Name) {
+			t.MarkLong()
+		}
+	}
+	return tools
 }
 
 // closeAll releases every capability's resources.
