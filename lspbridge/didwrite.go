@@ -219,7 +219,7 @@ func (w *writeRun) addWritten(p string) {
 		}
 	}
 	if !t.baseKnown {
-		wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (no earlier version known): all its errors count as new", displayPath(root, path)))
+		wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (no earlier version known): all its errors count as new, and the files that use it were not checked (commit it, or let the server see it before writing, for a comparison)", displayPath(root, path)))
 	}
 	w.byPath[path] = t
 	w.written = append(w.written, &writtenFile{t, old, text, st})

@@ -179,6 +179,9 @@ func TestHarness(t *testing.T) {
 			runs[string(k)+"-"+lc.name] = func(t *testing.T) { h.longCallRun(t, k, lc) }
 		}
 	}
+	for name, run := range h.writtenRuns() {
+		runs[name] = run
+	}
 	var wg sync.WaitGroup
 	for name, run := range runs {
 		wg.Go(func() { t.Run(name, run) })

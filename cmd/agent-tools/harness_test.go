@@ -175,10 +175,13 @@ type cliRun struct {
 	// defaultTimeout registers without the README's call timeout (opencode's
 	// "timeout"), to see what the CLI's own default does to a long call.
 	defaultTimeout bool
-	stdout         bytes.Buffer
-	stderr         bytes.Buffer
-	exitErr        error
-	took           time.Duration
+	// allow names more of the CLI's own tools a headless Claude Code run
+	// may use (Read, Edit), besides ours.
+	allow   string
+	stdout  bytes.Buffer
+	stderr  bytes.Buffer
+	exitErr error
+	took    time.Duration
 }
 
 // newRun makes a project from files (a txtar archive) and a home, both
@@ -413,7 +416,11 @@ func (h *harnessEnv) command(ctx context.Context, r *cliRun) *exec.Cmd {
 	bin := filepath.Join(h.clis, string(r.kind))
 	switch r.kind {
 	case claudeCLI:
-		cmd = exec.CommandContext(ctx, bin, "-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", "mcp__agent-tools")
+		allowed := "mcp__agent-tools"
+		if r.allow != "" {
+			allowed += "," + r.allow
+		}
+		cmd = exec.CommandContext(ctx, bin, "-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", allowed)
 		env = append(env, "ANTHROPIC_BASE_URL="+r.model.URL(), "ANTHROPIC_API_KEY=sk-scripted-model-not-a-key",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "ENABLE_TOOL_SEARCH=false")
 	case codexCLI:

@@ -38,7 +38,7 @@ func (s *Server) anthropicTurn(w http.ResponseWriter, turn int, t Turn) {
 		stop = "tool_use"
 		for i, c := range t.Calls {
 			sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i,
-				"content_block": map[string]any{"type": "tool_use", "id": CallID(turn, i), "name": ModelName(Anthropic, c.Tool), "input": map[string]any{}}})
+				"content_block": map[string]any{"type": "tool_use", "id": CallID(turn, i), "name": callName(Anthropic, c), "input": map[string]any{}}})
 			sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
 				"delta": map[string]any{"type": "input_json_delta", "partial_json": string(args(c))}})
 			sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})

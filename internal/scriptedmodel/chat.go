@@ -26,7 +26,7 @@ func (s *Server) chatTurn(w http.ResponseWriter, turn int, t Turn) {
 		var calls []any
 		for i, c := range t.Calls {
 			calls = append(calls, map[string]any{"index": i, "id": CallID(turn, i), "type": "function",
-				"function": map[string]any{"name": ModelName(Chat, c.Tool), "arguments": string(args(c))}})
+				"function": map[string]any{"name": callName(Chat, c), "arguments": string(args(c))}})
 		}
 		sse(w, "", chatChunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": calls}, nil))
 	}

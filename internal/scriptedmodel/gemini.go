@@ -28,7 +28,7 @@ func (s *Server) geminiTurn(w http.ResponseWriter, turn int, t Turn) {
 	}
 	for i, c := range t.Calls {
 		parts = append(parts, map[string]any{"functionCall": map[string]any{
-			"id": CallID(turn, i), "name": ModelName(Gemini, c.Tool), "args": args(c)}})
+			"id": CallID(turn, i), "name": callName(Gemini, c), "args": args(c)}})
 	}
 	startSSE(w)
 	sse(w, "", geminiResponse(parts))

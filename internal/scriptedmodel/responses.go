@@ -24,8 +24,12 @@ func (s *Server) responsesTurn(w http.ResponseWriter, turn int, t Turn) {
 			"content": []any{map[string]any{"type": "output_text", "text": t.Text}}})
 	}
 	for i, c := range t.Calls {
-		items = append(items, map[string]any{"type": "function_call", "id": "fc_" + CallID(turn, i),
-			"namespace": CodexNamespace, "name": c.Tool, "call_id": CallID(turn, i), "arguments": string(args(c))})
+		item := map[string]any{"type": "function_call", "id": "fc_" + CallID(turn, i),
+			"namespace": CodexNamespace, "name": c.Tool, "call_id": CallID(turn, i), "arguments": string(args(c))}
+		if c.Native {
+			delete(item, "namespace") // Codex's own tools are top-level functions
+		}
+		items = append(items, item)
 	}
 	for i, it := range items {
 		sse(w, "response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": i, "item": it})

@@ -81,6 +81,18 @@ func ourName(api API, name string) (string, bool) {
 type Call struct {
 	Tool string
 	Args json.RawMessage
+	// Native: Tool is one of the CLI's own tools (Claude Code's Edit or
+	// Bash, Codex's exec_command, Gemini's run_shell_command, opencode's
+	// bash), called by that name as is.
+	Native bool
+}
+
+// callName is the name the model calls c by in api.
+func callName(api API, c Call) string {
+	if c.Native {
+		return c.Tool
+	}
+	return ModelName(api, c.Tool)
 }
 
 // Turn is one model turn: tool calls (run by the CLI, their results coming
