@@ -138,10 +138,12 @@ func (p *Pattern) Find(t *Tree) []Span {
 			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
 				// The match is the whole node, whatever children the
 				// pattern left unspelled after its last one: a span
-				// never ends inside a node. (Blank lines some grammars,
-				// TOML's, count in a node's extent are not part of it.)
+				// never ends inside a node. It is the node's extent as
+				// the grammar has it, as in ast-grep, whitespace the node
+				// owns included (a C directive's newline); only the blank
+				// lines a TOML table owns are left out.
 				e := n.end
-				for e > m.rootEnd && isSpace(t.Src[e-1]) {
+				for lang.trimsBlankTail && e > m.rootEnd && isSpace(t.Src[e-1]) {
 					e--
 				}
 				emit(n.start, e)
