@@ -264,6 +264,11 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	if tp := strings.TrimSpace(pattern); opts.Context == "" && !strings.HasPrefix(tp, "@") && !strings.HasPrefix(tp, "[") && !strings.HasPrefix(tp, "#[") {
 		ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return s.name == "annotation" })
 	}
+	if directiveLast(lang, pattern) {
+		// A directive runs to the end of its line: a suffix glued to it
+		// (the statement scaffold's ';') would be read as its argument.
+		ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return !strings.HasPrefix(s.suffix, "\n") })
+	}
 	expanded := lang.expand(pattern)
 	p := newParser()
 	defer p.close()
@@ -387,6 +392,16 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 		break
 	}
 	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector%s", lang.ID, strings.Join(fails, "; "), hint)
+}
+
+// directiveLast says pattern's last line is a C or C++ preprocessor
+// directive (#undef $A, #pragma $P).
+func directiveLast(lang *Language, pattern string) bool {
+	if lang.ID != "c" && lang.ID != "cpp" {
+		return false
+	}
+	t := strings.TrimSpace(pattern)
+	return strings.HasPrefix(strings.TrimSpace(t[strings.LastIndexByte(t, '\n')+1:]), "#")
 }
 
 func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string, tolerant bool) (*Pattern, string) {

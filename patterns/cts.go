@@ -398,6 +398,7 @@ type parser struct {
 	offs  [3][]uint32
 	near  nearby
 	stmts []uint32 // statement starts, for ranges
+	lang  string   // the language ranges splits (set by parseNear)
 	nest  pyNest   // nested statements left out, for ranges
 	rng   []uint32 // ranges to parse, five numbers each
 }
@@ -448,6 +449,7 @@ type nearby struct {
 func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error) {
 	if len(nb.stmtOffs) > 0 {
 		if split := splitters[lang.ID]; split != nil {
+			p.lang = lang.ID
 			if ranges, ok := p.ranges(src, nb.stmtOffs, split, nb.nest); ok {
 				if t, err := p.parseIn(lang, src, false, nb, ranges); err != errRetry {
 					return t, err

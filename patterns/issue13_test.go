@@ -204,7 +204,7 @@ func TestReadingsThatMatched(t *testing.T) {
 		{name: "go switch with more cases", lang: "go", pattern: "switch $X { case $V: $$$ }",
 			src: "package p\nfunc f() {\n\tswitch x {\n\tcase 1:\n\tcase 2:\n\t}\n}\n", want: []string{"switch x {\n\tcase 1:\n\tcase 2:\n\t} {X=x} {V=1}"}},
 		{name: "c define", lang: "c", pattern: "#define $M $$$",
-			src: "#define A 1\nint x = A;\n#define B(x) x\n", want: []string{"#define A 1 {M=A}"}},
+			src: "#define A 1\nint x = A;\n#define B(x) x\n", want: []string{"#define A 1\n {M=A}"}},
 		{name: "php metavariables as variables", lang: "php", pattern: "$X = $Y",
 			src: "<?php\n$a = 1;\nf($b);\n", want: []string{"$a = 1 {X=$a} {Y=1}"}},
 		{name: "php catch variable", lang: "php", pattern: "try { $$$ } catch (Exception $E) { $$$ }",

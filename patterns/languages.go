@@ -48,6 +48,9 @@ type Language struct {
 	// token a grammar wants in some places: a PHP variable ($), a Ruby
 	// constant (X). Tried when the plain reading fails.
 	altPrefix string
+	// trimsBlankTail: a match ends at its last non-space byte, not at the
+	// node's end (TOML's tables own the blank lines after them).
+	trimsBlankTail bool
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -309,7 +312,7 @@ var languages = []*Language{
 		{name: "declaration", suffix: "\n"},
 		annotation("", "\nclass X_ {}\n"),
 	}},
-	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, ladder: top},
+	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, trimsBlankTail: true, ladder: top},
 	{ID: "tsx", Exts: []string{".tsx"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
 	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
 	{ID: "yaml", Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},

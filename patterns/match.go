@@ -138,10 +138,12 @@ func (p *Pattern) Find(t *Tree) []Span {
 			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
 				// The match is the whole node, whatever children the
 				// pattern left unspelled after its last one: a span
-				// never ends inside a node. (Blank lines some grammars,
-				// TOML's, count in a node's extent are not part of it.)
+				// never ends inside a node. It is the node's extent as
+				// the grammar has it, as in ast-grep, whitespace the node
+				// owns included (a C directive's newline); only the blank
+				// lines a TOML table owns are left out.
 				e := n.end
-				for e > m.rootEnd && isSpace(t.Src[e-1]) {
+				for lang.trimsBlankTail && e > m.rootEnd && isSpace(t.Src[e-1]) {
 					e--
 				}
 				emit(n.start, e)
@@ -369,11 +371,23 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 	// foo(a, $$$B) matches foo(a). A ';' that ends the pattern's node may
 	// be missing only where the target has no more named nodes to offer:
 	// CSS margin: 0 auto; must not match the start of margin: 0 auto 1px;
-	// (between Go statements, where the pattern goes on, it may).
-	if optional && (sepBeforeMulti || !n.named() || pi+1 < len(ps)) && m.seq(ps, pi+1, t, end, top, lastEnd) {
+	// nor $A: $B; the start of font-family: a, b; (between Go
+	// statements, where the pattern goes on, it may).
+	if optional && (sepBeforeMulti || pi+1 < len(ps) || !m.namedFrom(t, end)) && m.seq(ps, pi+1, t, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
+	return false
+}
+
+// namedFrom says a named node that matching does not skip is among the
+// siblings [t, end).
+func (m *matcher) namedFrom(t, end uint32) bool {
+	for ; t < end; t = m.nodes[t].next {
+		if m.nodes[t].named() && !m.t.skip(int(t)) {
+			return true
+		}
+	}
 	return false
 }
 

@@ -423,6 +423,9 @@ func (p *parser) parseFor(pat *Pattern, src []byte) (*Tree, error) {
 	}
 	nb := &p.near
 	*nb = nearby{roots: pat.rootSyms, depth: pat.depth, offs: p.offs[best], stmtOffs: p.offs[best], nest: pat.nestBlind}
+	if pat.Lang.ID == "c" && splitsConditional(pat) {
+		nb.stmtOffs = nil
+	}
 	if rarest.word {
 		p.offs[2] = rarest.occurrences(src, p.offs[2][:0], -1, false)
 		nb.offs = p.offs[2]

@@ -1,4 +1,4 @@
-// This file splits a Python or Go file into its top-level statements with
+// This file splits a Python, Go or C file into its top-level statements with
 // a lexical scan, so that a search parses only the statements that hold
 // the pattern's rarest literal (tree-sitter's included ranges). A
 // top-level statement parses the same alone as in its file: it starts at
@@ -11,6 +11,7 @@ package patterns
 
 import (
 	"bytes"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -19,7 +20,7 @@ import (
 // statements begin, in order, the first being 0; false when unsure.
 type splitter func(src []byte, starts []uint32) ([]uint32, bool)
 
-var splitters = map[string]splitter{"python": splitPython, "go": splitGo}
+var splitters = map[string]splitter{"python": splitPython, "go": splitGo, "c": splitC}
 
 // ranges returns the parts of src to parse so that every statement
 // holding one of offs (sorted) is parsed: five numbers per range (start
@@ -58,6 +59,9 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 		if oi == len(offs) || offs[oi] >= e {
 			continue
 		}
+		if p.lang == "c" && conditionalOnly(src[s:e]) {
+			continue // see conditionalOnly
+		}
 		if nest {
 			for li < len(n.lines) && n.lines[li].start < s {
 				li++
@@ -86,7 +90,11 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 	}
 	out = capRanges(out, maxRanges)
 	p.rng = out
-	if kept == len(src) {
+	if kept == len(src) || p.lang == "c" && kept > len(src)/2 {
+		// In C, where one file in six has a syntax error somewhere (a
+		// macro tree-sitter cannot read) and its partial parse must be
+		// redone whole, a part that saves less than half is not worth
+		// the risk of two parses.
 		return nil, false
 	}
 	row, rowAt := uint32(0), uint32(0) // row is the line of offset rowAt
@@ -541,4 +549,179 @@ func startsGoDecl(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// splitC splits a C file at the lines that start a top-level declaration
+// or preprocessor directive: a line at bracket depth 0 whose first byte
+// is a letter, '_' or (a directive) '#', after code that ended with ';'
+// or '}' or after a directive that itself stood between declarations.
+// Comments, strings and character literals are skipped, a directive runs
+// to the first newline without a backslash before it. A split in the
+// middle of a declaration (struct s {…}⏎name;) leaves a syntax error in
+// a part, and the file is then parsed whole. Patterns with a conditional
+// directive (#if … #endif spans declarations) are never split (see
+// splitsConditional).
+func splitC(src []byte, starts []uint32) ([]uint32, bool) {
+	starts = append(starts, 0)
+	depth := 0
+	var last byte = ';' // the last code byte before this point; ';' at the start
+	boundary := func() bool { return depth == 0 && (last == ';' || last == '}' || last == '#') }
+	at := func(i int) {
+		if i > 0 && starts[len(starts)-1] != uint32(i) {
+			starts = append(starts, uint32(i))
+		}
+	}
+	lineStart := true
+	for i := 0; i < len(src); {
+		c := src[i]
+		if lineStart {
+			lineStart = false
+			j := i
+			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+				j++
+			}
+			if j < len(src) && src[j] == '#' {
+				split := boundary()
+				if split {
+					at(i)
+				}
+				end, ok := skipDirective(src, j)
+				if !ok {
+					return starts, false
+				}
+				if split {
+					last = '#'
+				}
+				i = end
+				continue
+			}
+			if j == i && boundary() && (isLetter(c) || c == '_') {
+				at(i)
+			}
+		}
+		switch {
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			nl := bytes.IndexByte(src[i:], '\n')
+			if nl < 0 {
+				return starts, depth == 0
+			}
+			if nl > 0 && src[i+nl-1] == '\\' {
+				return starts, false // a comment continued on the next line
+			}
+			i += nl
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return starts, false
+			}
+			i += 2 + end + 2
+		case c == '"' || c == '\'':
+			end, ok := skipQuoted(src, i)
+			if !ok {
+				return starts, false
+			}
+			last = c
+			i = end
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			last = c
+			i++
+		case c == ')' || c == ']' || c == '}':
+			if depth--; depth < 0 {
+				return starts, false
+			}
+			last = c
+			i++
+		case c == '\n':
+			lineStart = true
+			i++
+		default:
+			if c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' {
+				last = c
+			}
+			i++
+		}
+	}
+	return starts, depth == 0
+}
+
+// skipDirective returns the offset of the newline that ends the
+// directive starting at i (or the end of the file), skipping /* */
+// comments and backslash-newlines; false for an unterminated comment.
+func skipDirective(src []byte, i int) (int, bool) {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				return 0, false
+			}
+			i += 2 + end + 2
+		case c == '\\' && i+1 < len(src) && src[i+1] == '\n':
+			i += 2
+		case c == '\\' && i+2 < len(src) && src[i+1] == '\r' && src[i+2] == '\n':
+			i += 3
+		case c == '\n':
+			return i, true
+		default:
+			i++
+		}
+	}
+	return i, true
+}
+
+// conditionalDirective finds a conditional directive in a pattern.
+var conditionalDirective = regexp.MustCompile(`#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b`)
+
+// conditionalOnly says a part splitC made is one conditional directive
+// line (#if X, #endif) and blank lines: it is left out of a partial
+// parse, whose parts are then read as if outside the conditional (the
+// same nodes; a part holding half of one would be a syntax error and
+// cost a second parse of the whole file). An occurrence of a pattern's
+// literal there (the if of #if) cannot be in a match, as the pattern
+// spells no conditional directive (splitsConditional).
+func conditionalOnly(part []byte) bool {
+	j := 0
+	for j < len(part) && (part[j] == ' ' || part[j] == '\t') {
+		j++
+	}
+	loc := conditionalDirective.FindIndex(part[j:])
+	if loc == nil || loc[0] != 0 {
+		return false
+	}
+	end, ok := skipDirective(part, j)
+	if !ok {
+		return false
+	}
+	// What follows is blank lines and comments only.
+	for rest := part[end:]; ; {
+		rest = bytes.TrimLeft(rest, " \t\r\n\f\v")
+		switch {
+		case len(rest) == 0:
+			return true
+		case bytes.HasPrefix(rest, []byte("//")):
+			nl := bytes.IndexByte(rest, '\n')
+			if nl < 0 {
+				return true
+			}
+			if nl > 0 && rest[nl-1] == '\\' {
+				return false
+			}
+			rest = rest[nl:]
+		case bytes.HasPrefix(rest, []byte("/*")):
+			e := bytes.Index(rest[2:], []byte("*/"))
+			if e < 0 {
+				return false
+			}
+			rest = rest[2+e+2:]
+		default:
+			return false
+		}
+	}
+}
+
+// splitsConditional says a C pattern spells a conditional directive,
+// whose node spans the declarations a split would part.
+func splitsConditional(pat *Pattern) bool {
+	return conditionalDirective.MatchString(pat.Source)
 }

@@ -60,6 +60,27 @@ var patternsBenchCases = []patternsBenchCase{
 	{corpus: "py-stdlib", lang: "python", pattern: "if $X is None: $$$"},
 	{corpus: "py-stdlib", lang: "python", pattern: "$A == $A"},
 	{corpus: "py-stdlib", lang: "python", pattern: "def $F($$$): $$$"},
+	// Corpora nobody tuned for (issue 23): zod's TypeScript sources, C
+	// (the tree-sitter runtime and Linux's and OpenSSL's headers) and the
+	// minified JavaScript of the global npm packages.
+	{corpus: "ts-zod", lang: "typescript", pattern: "if ($C) { $$$ }"},
+	{corpus: "ts-zod", lang: "typescript", pattern: "$X.$M($$$)"},
+	{corpus: "ts-zod", lang: "typescript", pattern: "return $X"},
+	{corpus: "ts-zod", lang: "typescript", pattern: "const $A = $B"},
+	{corpus: "c-src", lang: "c", pattern: "if ($C) { $$$ }"},
+	{corpus: "c-src", lang: "c", pattern: "#define $A $B"},
+	{corpus: "c-src", lang: "c", pattern: "$F($$$)",
+		// ast-grep reads the bare pattern as a macro-like declaration
+		// (560 matches, most calls missed): its recipe, as for Go.
+		peerPattern: "void _(void) { $F($$$); }", peerArgs: []string{"--selector", "call_expression"}},
+	{corpus: "c-src", lang: "c", pattern: "struct $S { $$$ }",
+		// ast-grep finds nothing for the bare pattern; with the ';' it
+		// reads the declaration, and --selector takes the struct.
+		peerPattern: "struct $S { $$$ };", peerArgs: []string{"--selector", "struct_specifier"}},
+	{corpus: "min-js", lang: "javascript", pattern: "function $F($$$) { $$$ }"},
+	{corpus: "min-js", lang: "javascript", pattern: "if ($C) { $$$ }"},
+	{corpus: "min-js", lang: "javascript", pattern: "$A && $B"},
+	{corpus: "min-js", lang: "javascript", pattern: "return $X"},
 	{corpus: "go-src", lang: "go", pattern: "rule: $X.Close() not inside a defer",
 		// The pattern in a context, as ast-grep reads the bare one as a
 		// type conversion; the same rule for both sides.
@@ -91,6 +112,18 @@ func init() {
 	for i, c := range patternsBenchCases {
 		name := fmt.Sprintf("ast_grep %s %s", c.corpus, c.pattern)
 		patternsBenchStats.rows = append(patternsBenchStats.rows, patternsBenchStat{name: name})
+		needs := needs
+		if _, extra := extraCorpora[c.corpus]; extra {
+			needs = func() string {
+				if astGrepBin() == "" {
+					return "ast-grep not installed (scripts/install-tools.sh)"
+				}
+				if _, err := extraCorpus(c.corpus); err != nil {
+					return err.Error()
+				}
+				return ""
+			}
+		}
 		benchRows = append(benchRows, benchRow{name: name, peerName: "ast-grep 0.51.1", needs: needs, rounds: 3,
 			ours: benchASTGrepOurs(i, c), peer: benchASTGrepPeer(i, c)})
 	}
@@ -136,9 +169,128 @@ func benchCorpus() (string, error) {
 	return corpusDir, corpusErr
 }
 
+// extraCorpora are the corpora outside GOROOT and the Python stdlib, each
+// built on first use into $TMPDIR/agent-tools-bench-corpus/<name> from
+// what this machine has (npm root -g, the Go module cache, /usr/include):
+// sources (dir, files ending in one of exts) copied with their paths, or,
+// with flat, every match of the exts under dir copied into one directory.
+var extraCorpora = map[string][]struct {
+	dir  func() (string, error)
+	exts []string
+	flat bool
+}{
+	"ts-zod": {{dir: npmPath("@modelcontextprotocol/client/node_modules/zod/src"), exts: []string{".ts"}}},
+	"c-src": {
+		{dir: modPath("github.com/tree-sitter/go-tree-sitter@v0.25.0/src"), exts: []string{".c", ".h"}},
+		{dir: fixedPath("/usr/include/linux"), exts: []string{".h"}},
+		{dir: fixedPath("/usr/include/openssl"), exts: []string{".h"}},
+	},
+	"min-js": {{dir: npmPath(""), exts: []string{".min.js"}, flat: true}},
+}
+
+func fixedPath(p string) func() (string, error) {
+	return func() (string, error) { return p, nil }
+}
+
+func npmPath(rel string) func() (string, error) {
+	return func() (string, error) {
+		out, err := exec.Command("npm", "root", "-g").Output()
+		if err != nil {
+			return "", fmt.Errorf("npm root -g: %v", err)
+		}
+		return filepath.Join(strings.TrimSpace(string(out)), rel), nil
+	}
+}
+
+func modPath(rel string) func() (string, error) {
+	return func() (string, error) {
+		out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+		if err != nil {
+			return "", fmt.Errorf("go env GOMODCACHE: %v", err)
+		}
+		return filepath.Join(strings.TrimSpace(string(out)), rel), nil
+	}
+}
+
+var (
+	extraMu   sync.Mutex
+	extraDone = map[string]error{}
+)
+
+// extraCorpus builds one of extraCorpora once per machine.
+func extraCorpus(name string) (string, error) {
+	extraMu.Lock()
+	defer extraMu.Unlock()
+	dst := filepath.Join(os.TempDir(), "agent-tools-bench-corpus", name)
+	if err, ok := extraDone[name]; ok {
+		return dst, err
+	}
+	err := func() error {
+		if _, err := os.Stat(filepath.Join(dst, ".complete")); err == nil {
+			return nil
+		}
+		os.RemoveAll(dst)
+		for i, part := range extraCorpora[name] {
+			src, err := part.dir()
+			if err != nil {
+				return err
+			}
+			if _, err := os.Stat(src); err != nil {
+				return fmt.Errorf("corpus %s: %v", name, err)
+			}
+			keep := func(n string) bool {
+				for _, e := range part.exts {
+					if strings.HasSuffix(n, e) {
+						return true
+					}
+				}
+				return false
+			}
+			out := filepath.Join(dst, fmt.Sprint(i))
+			if part.flat {
+				err = copyFlat(src, out, keep)
+			} else {
+				err = copyMatching(src, out, keep)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return os.WriteFile(filepath.Join(dst, ".complete"), nil, 0o644)
+	}()
+	extraDone[name] = err
+	return dst, err
+}
+
+// copyFlat copies every file under src that keep accepts into dst, named
+// by its path under src with '/' turned into '_' (so no directory is a
+// node_modules one that a search would leave out).
+func copyFlat(src, dst string, keep func(string) bool) error {
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() || !keep(d.Name()) {
+			return nil
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		return os.WriteFile(filepath.Join(dst, strings.ReplaceAll(rel, string(filepath.Separator), "_")), data, 0o644)
+	})
+}
+
 // copySources copies the files ending in ext, skipping hidden entries and
 // site-packages.
 func copySources(src, dst, ext string) error {
+	return copyMatching(src, dst, func(n string) bool { return strings.HasSuffix(n, ext) })
+}
+
+// copyMatching copies the files keep accepts, skipping hidden entries and
+// site-packages.
+func copyMatching(src, dst string, keep func(string) bool) error {
 	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -150,7 +302,7 @@ func copySources(src, dst, ext string) error {
 			}
 			return nil
 		}
-		if d.IsDir() || !d.Type().IsRegular() || !strings.HasSuffix(name, ext) {
+		if d.IsDir() || !d.Type().IsRegular() || !keep(name) {
 			return nil
 		}
 		rel, _ := filepath.Rel(src, p)
@@ -173,6 +325,16 @@ func copySources(src, dst, ext string) error {
 		}
 		return err
 	})
+}
+
+// benchCorpusDir is the directory of a row's corpus.
+func benchCorpusDir(corpus string) string {
+	if _, extra := extraCorpora[corpus]; extra {
+		dir, _ := extraCorpus(corpus)
+		return dir
+	}
+	dir, _ := benchCorpus()
+	return filepath.Join(dir, corpus)
 }
 
 var totalRE = regexp.MustCompile(`"total":\s*(\d+)`)
@@ -204,13 +366,13 @@ func withRSS(b *testing.B, cmd *exec.Cmd) (wrapped *exec.Cmd, rss func() int64) 
 
 func benchASTGrepOurs(row int, c patternsBenchCase) func(b *testing.B) {
 	return func(b *testing.B) {
-		dir, _ := benchCorpus()
+		root := benchCorpusDir(c.corpus)
 		args := fmt.Sprintf(`{"pattern":%q,"language":%q,"max_results":1}`, c.pattern, c.lang)
 		if c.rule != "" {
 			args = fmt.Sprintf(`{"rule":%s,"language":%q,"max_results":1}`, c.rule, c.lang)
 		}
 		for b.Loop() {
-			cmd, rss := withRSS(b, testBinaryCmd(context.Background(), "call", "--root", filepath.Join(dir, c.corpus), "--log-level", "off", "ast_grep", args))
+			cmd, rss := withRSS(b, testBinaryCmd(context.Background(), "call", "--root", root, "--structured", "--log-level", "off", "ast_grep", args))
 			out, err := cmd.Output()
 			if err != nil {
 				b.Fatalf("agent-tools call ast_grep: %v\n%s", err, out)
@@ -229,7 +391,7 @@ func benchASTGrepOurs(row int, c patternsBenchCase) func(b *testing.B) {
 
 func benchASTGrepPeer(row int, c patternsBenchCase) func(b *testing.B) {
 	return func(b *testing.B) {
-		dir, _ := benchCorpus()
+		root := benchCorpusDir(c.corpus)
 		pat := c.pattern
 		if c.peerPattern != "" {
 			pat = c.peerPattern
@@ -238,7 +400,7 @@ func benchASTGrepPeer(row int, c patternsBenchCase) func(b *testing.B) {
 		if c.rule != "" {
 			args = []string{"scan", "--inline-rules", fmt.Sprintf(`{"id": "bench", "language": %q, "rule": %s}`, c.lang, c.rule)}
 		}
-		args = append(args, filepath.Join(dir, c.corpus), "--json=stream")
+		args = append(args, root, "--json=stream")
 		for b.Loop() {
 			cmd, rss := withRSS(b, exec.Command(astGrepBin(), args...))
 			out, err := cmd.Output()
