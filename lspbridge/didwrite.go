@@ -211,7 +211,7 @@ func (w *writeRun) addWritten(p string) {
 		return
 	}
 	t := &checkTarget{srv: srv, path: path, written: true}
-	old, known := s.textBefore(ctx, srv, path)
+	old, known, problem := s.textBefore(ctx, srv, path)
 	if known {
 		if ds, err := s.settledDiagnostics(ctx, srv, path); err == nil {
 			s.reg.baseline(path, convertDiags(root, srv.enc, path, old, ds))
@@ -219,7 +219,11 @@ func (w *writeRun) addWritten(p string) {
 		}
 	}
 	if !t.baseKnown {
-		wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (no earlier version known): all its errors count as new, and the files that use it were not checked (commit it, or let the server see it before writing, for a comparison)", displayPath(root, path)))
+		why := "no earlier version known"
+		if problem != "" {
+			why = "no earlier version: " + problem
+		}
+		wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (%s): all its errors count as new, and the files that use it were not checked (commit it, or let the server see it before writing, for a comparison)", displayPath(root, path), why))
 	}
 	w.byPath[path] = t
 	w.written = append(w.written, &writtenFile{t, old, text, st})
@@ -441,32 +445,46 @@ func (s *Supervisor) parallel(ts []*checkTarget, f func(*checkTarget)) {
 // textBefore returns the content the server had for path before the
 // write: the open document's text, else the committed version (git HEAD),
 // which is then opened so that the server diagnoses it.
-func (s *Supervisor) textBefore(ctx context.Context, srv *server, path string) (string, bool) {
+func (s *Supervisor) textBefore(ctx context.Context, srv *server, path string) (old string, known bool, problem string) {
 	if d := srv.doc(path); d != nil {
-		return d.text, true
+		return d.text, true, ""
 	}
-	old, ok := committed(ctx, path)
+	old, ok, problem := committed(ctx, path)
 	if !ok {
-		return "", false
+		return "", false, problem
 	}
 	if _, err := srv.syncText(ctx, path, old, stamp{size: -1}, false); err != nil {
-		return "", false
+		return "", false, err.Error()
 	}
-	return old, true
+	return old, true, ""
 }
 
 // committed returns path's content at git HEAD, if it is tracked.
-func committed(ctx context.Context, path string) (string, bool) {
+//
+// problem says why git could not tell, when it was not simply untracked
+// or outside a repository (a timeout on a loaded machine, a broken git).
+func committed(ctx context.Context, path string) (text string, ok bool, problem string) {
 	if _, err := proc.LookPath("git"); err != nil {
-		return "", false
+		return "", false, ""
 	}
 	res, err := proc.Output(ctx, proc.Spec{Name: "git show", Path: "git", Args: []string{"show", "HEAD:./" + filepath.Base(path)}, Dir: filepath.Dir(path)},
-		5*time.Second, 0)
-	if err != nil || res.StdoutCut {
-		return "", false
+		gitShowTimeout, 0)
+	switch e, ended := errors.AsType[*proc.Ended](err); {
+	case err == nil && !res.StdoutCut:
+		return string(res.Stdout), true, ""
+	case err == nil:
+		return "", false, "its committed version is over 16 MiB"
+	case ended && e.Code == 128:
+		return "", false, "" // not tracked, or not a repository: nothing to compare with
+	default:
+		return "", false, "git show HEAD:" + filepath.Base(path) + ": " + proc.Describe(err)
 	}
-	return string(res.Stdout), true
 }
+
+// gitShowTimeout bounds reading a committed version; generous, since a
+// loaded machine can keep git waiting for seconds and the answer is worth
+// it (without it the file's errors all count as new).
+const gitShowTimeout = 20 * time.Second
 
 // settledDiagnostics returns the diagnostics of the version the server
 // has for path (waiting, bounded, when they are not published yet).
