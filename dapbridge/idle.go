@@ -22,7 +22,9 @@ var (
 )
 
 // cpuSample is a debuggee's CPU time in clock ticks, summed over its
-// threads and its children's threads, and whether any of them is runnable.
+// threads and its children's threads (and the adapter's, which works on
+// the program while it is stopped for a logpoint), and whether any of
+// them is runnable.
 type cpuSample struct {
 	ticks    int64
 	runnable bool
@@ -98,6 +100,15 @@ func (s *session) waitStop(ctx context.Context, gen int, d time.Duration) (bool,
 			var cur cpuSample
 			if pid > 0 {
 				cur = sampleCPU(pid)
+				// A debugger at work keeps its program stopped
+				// without a stop event: lldb-dap evaluating a
+				// logpoint at every hit, loading symbols, dlv
+				// building. Its CPU counts as the program's.
+				if s.proc != nil && s.proc.Pid() != pid {
+					a := sampleCPU(s.proc.Pid())
+					cur.ticks += a.ticks
+					cur.runnable = cur.runnable || a.runnable
+				}
 			}
 			if debugIdle != nil {
 				debugIdle(pid, cur)
