@@ -422,7 +422,11 @@ func (h *harnessEnv) command(ctx context.Context, r *cliRun) *exec.Cmd {
 		}
 		cmd = exec.CommandContext(ctx, bin, "-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", allowed)
 		env = append(env, "ANTHROPIC_BASE_URL="+r.model.URL(), "ANTHROPIC_API_KEY=sk-scripted-model-not-a-key",
-			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "ENABLE_TOOL_SEARCH=false")
+			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "ENABLE_TOOL_SEARCH=false",
+			// claude -p starts its first turn without waiting for MCP
+			// servers that are still connecting (a loaded machine can
+			// make that seconds): these make it wait, as the README says.
+			"MCP_CONNECTION_NONBLOCKING=false", "MCP_CONNECT_TIMEOUT_MS=60000")
 	case codexCLI:
 		cmd = exec.CommandContext(ctx, bin, "exec", "--json", "--skip-git-repo-check", "-C", r.proj, "go")
 		env = append(env, "CODEX_HOME="+filepath.Join(r.home, ".codex"), "SCRIPTED_API_KEY=scripted")

@@ -194,7 +194,8 @@ func TestMCP2026ClaudeCode(t *testing.T) {
 	home := t.TempDir()
 	rec := filepath.Join(t.TempDir(), "rec.txtar")
 	env := append(os.Environ(), "HOME="+home, "ANTHROPIC_BASE_URL=http://"+ln.Addr().String(), "ANTHROPIC_API_KEY=scripted",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "ENABLE_TOOL_SEARCH=false")
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "ENABLE_TOOL_SEARCH=false",
+		"MCP_CONNECTION_NONBLOCKING=false", "MCP_CONNECT_TIMEOUT_MS=60000")
 	ctx, cancel := context.WithTimeout(t.Context(), 2*testutil.IntegrationTimeout())
 	defer cancel()
 	run := func(args ...string) []byte {
