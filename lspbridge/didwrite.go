@@ -510,7 +510,14 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 			// files can use. The children of a function or a variable
 			// (parameters, locals: pyright lists them) are not, and
 			// searching for them (url, val, entry) opens half the tree.
-			if depth == 0 || inType {
+			// A type whose change lies wholly inside its members changed
+			// only those: its own name (Cache, for a method of it renamed)
+			// would blame every old error on a line that mentions the type.
+			own := depth == 0 || inType
+			if own && isContainer(d.Kind) && insideChildren(d.Children, from, to) {
+				own = false
+			}
+			if own {
 				if n := useName(d.Name); len(n) > 1 && !slices.Contains(names, n) {
 					names = append(names, n)
 				}
@@ -522,6 +529,24 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 	}
 	walk(raw, 0, false)
 	return names
+}
+
+// insideChildren reports whether every line from..to lies inside one of
+// children's ranges.
+func insideChildren(children []DocumentSymbol, from, to int) bool {
+	for l := from; l <= to; l++ {
+		in := false
+		for _, c := range children {
+			if c.Range.Start.Line <= l && l <= c.Range.End.Line {
+				in = true
+				break
+			}
+		}
+		if !in {
+			return false
+		}
+	}
+	return true
 }
 
 // isContainer reports whether a symbol of kind k holds members that other

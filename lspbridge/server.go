@@ -68,7 +68,7 @@ type server struct {
 	progressed  bool              // some work-done progress has ended
 	published   bool              // some diagnostics were published
 	lastPublish time.Time         // when the last publication (any file) arrived
-	unversioned bool              // some were published without a version
+	unversioned bool              // some were published without a version for an open document
 	changed     chan struct{}     // closed and replaced when diags or progress change
 }
 
@@ -341,7 +341,14 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		s.diags[path] = &published{version: p.Version, seq: seq, diags: p.Diagnostics}
 		s.published = true
 		s.lastPublish = time.Now()
-		s.unversioned = s.unversioned || p.Version == nil
+		// Only an open document's publication tells whether the server
+		// echoes versions: gopls and pyright publish for files they were
+		// never sent (other files of a package, of the workspace) without
+		// one, as the protocol allows, and those say nothing about the
+		// versions of open documents.
+		if _, open := s.docs[path]; open && p.Version == nil {
+			s.unversioned = true
+		}
 		s.broadcastLocked()
 		s.mu.Unlock()
 	case "$/progress":

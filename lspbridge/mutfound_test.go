@@ -1,0 +1,97 @@
+package lspbridge
+
+// The classes of wrong answer the mutation tests (mutation_test.go)
+// found, each pinned on a minimal project.
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// TestVersionEchoNotLostToOtherFiles: gopls publishes, without a version,
+// for the files of a package it was never sent. That once marked the
+// whole server as one that sends no versions, so every later write
+// waited out the quiet window and said "publishes without versions …
+// taken as unchanged". Only an open document's publication decides.
+func TestVersionEchoNotLostToOtherFiles(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.21\n")
+	writeFile(t, filepath.Join(root, "a.go"), "package m\n\nfunc Add(a, b int) int { return a + b }\n")
+	writeFile(t, filepath.Join(root, "b.go"), "package m\n\nfunc Twice(a int) int { return Add(a, a) }\n")
+	// A file of the package never opened, with an error gopls publishes
+	// (without a version) when it checks the package.
+	writeFile(t, filepath.Join(root, "c.go"), "package m\n\nvar X int = \"one\"\n")
+	s := newSup(t, nil)
+	ctx := testCtx(t)
+	r, err := s.Diagnostics(ctx, Request{Root: root, File: "a.go"})
+	check(t, r, err, "0 errors and warnings in a.go")
+	if !s.running(root)[0].waitReady(ctx, filepath.Join(root, "c.go"), 30*time.Second) {
+		t.Fatal("gopls published nothing for c.go")
+	}
+	writeFile(t, filepath.Join(root, "a.go"), "package m\n\nfunc Add(a, b, c int) int { return a + b + c }\n")
+	w, err := s.DidWrite(ctx, root, []string{"a.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, w.Text, "b.go:3", "not enough arguments in call to Add")
+	// The second write is the one the flag used to spoil.
+	writeFile(t, filepath.Join(root, "a.go"), "package m\n\nfunc Add(a, b int) int { return a + b }\n")
+	w, err = s.DidWrite(ctx, root, []string{"a.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(w.Text, "publishes without versions") {
+		t.Errorf("gopls echoes versions for open documents, yet:\n%s", w.Text)
+	}
+	srv := s.running(root)[0]
+	srv.mu.Lock()
+	var versionless []string
+	for p, pub := range srv.diags {
+		if pub.version == nil {
+			versionless = append(versionless, filepath.Base(p))
+		}
+	}
+	unversioned := srv.unversioned
+	srv.mu.Unlock()
+	if len(versionless) == 0 {
+		t.Fatalf("gopls published nothing without a version: the test shows nothing")
+	}
+	if unversioned {
+		t.Errorf("gopls taken as a server without versions (versionless publications for %v)", versionless)
+	}
+	t.Logf("versionless publications (files never opened): %v", versionless)
+}
+
+// TestChangedMemberNotItsType: renaming a method of class Cache changes
+// connect, not Cache. With Cache among the changed names, every old error
+// on a line of a caller that mentions Cache was blamed on the write (the
+// mutation test on Debian's apt package: "Cache  # pyflakes", an unused
+// expression pyright had always reported, came back as new).
+func TestChangedMemberNotItsType(t *testing.T) {
+	testutil.Needs(t, "pyright-langserver")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "pyproject.toml"), "[project]\nname = \"fx\"\nversion = \"0\"\n")
+	writeFile(t, filepath.Join(root, "cache.py"), "class Cache:\n    def connect(self) -> None:\n        pass\n\n    def close(self) -> None:\n        pass\n")
+	writeFile(t, filepath.Join(root, "user.py"), "from cache import Cache\n\nCache  # an old warning: expression value is unused\n\n\ndef use(c: Cache) -> None:\n    c.connect()\n")
+	commitAll(t, root)
+	s := newSup(t, nil)
+	ctx := testCtx(t)
+	// user.py is not open: the write opens it as a dependent.
+	replaceIn(t, filepath.Join(root, "cache.py"), "def connect(self)", "def connected(self)")
+	w, err := s.DidWrite(ctx, root, []string{"cache.py"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, w.Text, "user.py:7", `"connect"`)
+	for _, d := range w.Diagnostics {
+		if strings.Contains(d.Message, "Expression value is unused") {
+			t.Errorf("an old warning reported as new: %s\n%s", d, w.Text)
+		}
+	}
+	mustContain(t, w.Text, "already there before remain (user.py:3)")
+}
