@@ -1,0 +1,499 @@
+package lspbridge
+
+// Mutation tests of diagnostics on write (issue 23, "Done when" 2): on a
+// corpus drawn at random (seeded, the seed printed) from the code this
+// machine has — Go modules in the module cache, Debian's Python packages,
+// C sources vendored in Go modules — random real edits are written
+// (a signature changed, a declaration renamed, an import deleted, a typo,
+// a fix that undoes an earlier edit), and the new errors didWrite reports
+// are compared with the difference of the project checker's own findings
+// before and after the edit (gopls check, the pyright CLI, gcc
+// -fsyntax-only), positions aside.
+//
+// A mutation is wrong when a new error of the checker is missing from the
+// answer (unless the answer says that file was not checked) or when an
+// error the checker had before is reported as new. At most 1 % of the
+// mutations per language may be wrong. CI runs a small sample;
+// AGENT_TOOLS_SOAK=1 runs a larger one; AGENT_TOOLS_SEED=n replays a draw.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// finding is one checker or server diagnostic, positions aside.
+type finding struct {
+	path string // relative to the root, slash-separated
+	msg  string // first line, spaces normalised
+}
+
+func (f finding) String() string { return f.path + ": " + f.msg }
+
+// mutLang is what a mutation test needs of a language.
+type mutLang struct {
+	name  string
+	tools []string
+	// corpus copies a random corpus into a temp dir and returns the root
+	// and the files the mutations may edit; "" when nothing fits (the
+	// test then skips, or fails under AGENT_TOOLS_REQUIRE_ALL=1).
+	corpus func(t *testing.T, rng *rand.Rand) (root string, files []string, why string)
+	// check runs the project checker over root: its errors and warnings.
+	check func(t *testing.T, root string) []finding
+	// decl matches a declaration whose name (group 1) others may use, and
+	// whose parameter list opens right after the name.
+	decl *regexp.Regexp
+	// addParam is the text inserted after "(" of a declaration that
+	// changes its signature, and the same when the list was empty.
+	addParam, addOnly string
+	// imp matches a line that imports something.
+	imp *regexp.Regexp
+	// comment matches a line that is a comment (no typo there).
+	comment *regexp.Regexp
+	// opts are the supervisor options for the language's server.
+	opts *Options
+	// exact says the checker and the server share their type checker, so
+	// messages compare; else only the files with new errors do.
+	exact bool
+}
+
+var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
+
+// mutationSeed is the seed of the draw: AGENT_TOOLS_SEED, else the clock.
+func mutationSeed(t *testing.T) uint64 {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("AGENT_TOOLS_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("AGENT_TOOLS_SEED=%q: %v", s, err)
+		}
+		seed = n
+	}
+	t.Logf("seed %d (replay with AGENT_TOOLS_SEED=%d)", seed, seed)
+	return seed
+}
+
+// mutationCount is the sample size: n in CI, soak under AGENT_TOOLS_SOAK=1.
+func mutationCount(n, soak int) int {
+	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
+		return soak
+	}
+	return n
+}
+
+// edit is one applied mutation: the file and its content before.
+type edit struct {
+	file, before, what string
+}
+
+// mutate applies a random mutation to one of files (or undoes an earlier
+// one) and returns it; ok is false when the drawn kind did not apply.
+func (l *mutLang) mutate(t *testing.T, rng *rand.Rand, root string, files []string, undo *[]edit) (edit, bool) {
+	if len(*undo) > 0 && rng.IntN(3) == 0 {
+		i := rng.IntN(len(*undo))
+		e := (*undo)[i]
+		*undo = slices.Delete(*undo, i, i+1)
+		cur, _ := os.ReadFile(filepath.Join(root, e.file))
+		writeFile(t, filepath.Join(root, e.file), e.before)
+		return edit{e.file, string(cur), "undo " + e.what}, true
+	}
+	file := files[rng.IntN(len(files))]
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var what string
+	switch kind := rng.IntN(4); kind {
+	case 0, 1: // rename a declaration, or change its signature
+		var at []int
+		for i, ln := range lines {
+			if l.decl.MatchString(ln) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			return edit{}, false
+		}
+		i := at[rng.IntN(len(at))]
+		m := l.decl.FindStringSubmatchIndex(lines[i])
+		name := lines[i][m[2]:m[3]]
+		if kind == 0 {
+			lines[i] = lines[i][:m[2]] + name + "Zq" + lines[i][m[3]:]
+			what = fmt.Sprintf("rename %s to %sZq", name, name)
+		} else {
+			open := m[3] // the "(" after the name
+			ins := l.addParam
+			rest := lines[i][open+1:]
+			if strings.HasPrefix(rest, ")") {
+				ins = l.addOnly
+			} else if self := regexp.MustCompile(`^(self|cls)\b`).FindString(rest); l.name == "Python" && self != "" {
+				open += len(self) // after self: a parameter its callers lack
+				ins = ", " + l.addOnly
+			}
+			lines[i] = lines[i][:open+1] + ins + lines[i][open+1:]
+			what = fmt.Sprintf("change the signature of %s (line %d)", name, i+1)
+		}
+	case 2: // delete an import
+		var at []int
+		for i, ln := range lines {
+			if l.imp.MatchString(ln) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			return edit{}, false
+		}
+		i := at[rng.IntN(len(at))]
+		what = fmt.Sprintf("delete import %q (line %d)", strings.TrimSpace(lines[i]), i+1)
+		lines = slices.Delete(lines, i, i+1)
+	case 3: // a typo in an identifier on an indented code line
+		var at []int
+		for i, ln := range lines {
+			if (strings.HasPrefix(ln, "\t") || strings.HasPrefix(ln, "    ")) && !l.comment.MatchString(ln) && !strings.Contains(ln, `"`) && !strings.Contains(ln, `'`) && identRe.MatchString(ln) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			return edit{}, false
+		}
+		i := at[rng.IntN(len(at))]
+		ms := identRe.FindAllStringIndex(lines[i], -1)
+		m := ms[rng.IntN(len(ms))]
+		what = fmt.Sprintf("typo %s → %sq (line %d)", lines[i][m[0]:m[1]], lines[i][m[0]:m[1]], i+1)
+		lines[i] = lines[i][:m[1]] + "q" + lines[i][m[1]:]
+	}
+	e := edit{file, string(data), what}
+	writeFile(t, filepath.Join(root, file), strings.Join(lines, "\n"))
+	*undo = append(*undo, e)
+	return e, true
+}
+
+// mutationVerdict compares one answer with the checker's difference; it
+// returns what was wrong ("" when nothing) and what the server said
+// beyond the checker (logged only: the server and the checker may differ).
+func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong, extra string) {
+	key := func(f finding) finding {
+		if !l.exact {
+			f.msg = ""
+		}
+		return f
+	}
+	b, a := map[finding]int{}, map[finding]int{}
+	for _, f := range before {
+		b[key(f)]++
+	}
+	for _, f := range after {
+		a[key(f)]++
+	}
+	reported := map[finding]int{}
+	for _, d := range w.Diagnostics {
+		if d.Severity == "error" || d.Severity == "warning" {
+			reported[key(finding{d.Path, msgKey(d.Message)})]++
+		}
+	}
+	unchecked := func(path string) bool {
+		if slices.Contains(w.Checked, path) {
+			return false
+		}
+		for _, s := range w.Skipped {
+			if strings.HasPrefix(s, path+":") {
+				return true
+			}
+		}
+		return strings.Contains(w.Text, "more files mention") || strings.Contains(w.Text, "not checked")
+	}
+	var missed, old, beyond []string
+	for k, n := range a {
+		want := n - b[k]
+		if l.exact && want > reported[k] || !l.exact && want > 0 && reported[k] == 0 {
+			if !unchecked(k.path) {
+				missed = append(missed, k.String())
+			}
+		}
+	}
+	for k, n := range reported {
+		news := max(0, a[k]-b[k])
+		if l.exact && n > news && b[k] > 0 || !l.exact && news == 0 && b[k] > 0 && a[k] <= b[k] {
+			old = append(old, k.String())
+		} else if n > news {
+			beyond = append(beyond, k.String())
+		}
+	}
+	slices.Sort(missed)
+	slices.Sort(old)
+	slices.Sort(beyond)
+	if len(missed) > 0 {
+		wrong += "missed: " + strings.Join(missed, "; ") + "\n"
+	}
+	if len(old) > 0 {
+		wrong += "old reported as new: " + strings.Join(old, "; ") + "\n"
+	}
+	return wrong, strings.Join(beyond, "; ")
+}
+
+// msgKey is a message's first line, spaces normalised.
+func msgKey(s string) string { return normalizeMessage(firstLine(s)) }
+
+// runMutations draws a corpus and n mutations for l and checks each.
+func runMutations(t *testing.T, l *mutLang, n int) {
+	testutil.Needs(t, l.tools...)
+	seed := mutationSeed(t)
+	rng := rand.New(rand.NewPCG(seed, seed>>1|1))
+	root, files, why := l.corpus(t, rng)
+	testutil.NeedsFunc(t, "a "+l.name+" corpus on this machine", func() string { return why })
+	t.Logf("corpus %s: %d files", root, len(files))
+	commitAll(t, root)
+	s := newSup(t, l.opts)
+	// The session's state before the edits: the server saw the files
+	// (a first diagnostics of each file a mutation may touch is what an
+	// agent's reading would have done).
+	before := l.check(t, root)
+	t.Logf("the checker finds %d errors and warnings before any edit", len(before))
+	var undo []edit
+	done, wrongs := 0, 0
+	var slow []time.Duration
+	for tries := 0; done < n && tries < 4*n; tries++ {
+		e, ok := l.mutate(t, rng, root, files, &undo)
+		if !ok {
+			continue
+		}
+		done++
+		start := time.Now()
+		w, err := s.DidWrite(testCtx(t), root, []string{e.file})
+		if err != nil {
+			t.Fatalf("seed %d, mutation %d (%s in %s): %v", seed, done, e.what, e.file, err)
+		}
+		took := time.Since(start)
+		slow = append(slow, took)
+		after := l.check(t, root)
+		wrong, extra := mutationVerdict(l, w, before, after)
+		t.Logf("mutation %d: %s in %s: %d new reported in %s; checker %d → %d", done, e.what, e.file, len(w.Diagnostics), took.Round(time.Millisecond), len(before), len(after))
+		if extra != "" {
+			t.Logf("  the server alone reports: %s", extra)
+		}
+		if wrong != "" {
+			wrongs++
+			t.Errorf("seed %d, mutation %d (%s in %s) is wrong:\n%sanswer:\n%s", seed, done, e.what, e.file, wrong, w.Text)
+		}
+		before = after
+	}
+	slices.Sort(slow)
+	if len(slow) > 0 {
+		t.Logf("%s: %d mutations, %d wrong; didWrite median %s, max %s", l.name, done, wrongs, slow[len(slow)/2].Round(time.Millisecond), slow[len(slow)-1].Round(time.Millisecond))
+	}
+	if done < n {
+		t.Errorf("seed %d: only %d of %d mutations applied", seed, done, n)
+	}
+}
+
+// commitAll makes root a git repository with everything committed: the
+// state of a project an agent works in (its files' committed versions
+// are the baselines of their first writes).
+func commitAll(t *testing.T, root string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "corpus"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v: %s", args[0], err, out)
+		}
+	}
+}
+
+// relFiles lists the files under root with one of exts, relative and
+// slash-separated, sorted.
+func relFiles(root string, exts ...string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if slices.Contains(exts, filepath.Ext(p)) {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+// --- Go: modules in the module cache, checked by gopls check ---
+
+// goCorpus copies a random module of the module cache that needs no other
+// module and has 3 to 130 Go files.
+func goCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", nil, "go env GOMODCACHE: " + err.Error()
+	}
+	cache := strings.TrimSpace(string(out))
+	var cands []string
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || strings.Count(strings.TrimPrefix(p, cache), "/") > 4) {
+			return filepath.SkipDir
+		}
+		if d.Name() != "go.mod" || !strings.Contains(p, "@") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || regexp.MustCompile(`(?m)^require`).Match(data) {
+			return nil
+		}
+		dir := filepath.Dir(p)
+		if n := len(relFiles(dir, ".go")); n >= 3 && n <= 130 {
+			cands = append(cands, dir)
+		}
+		return nil
+	})
+	if len(cands) == 0 {
+		return "", nil, "no module without dependencies in " + cache
+	}
+	src := cands[rng.IntN(len(cands))]
+	t.Logf("drew %s of %d modules", strings.TrimPrefix(src, cache+"/"), len(cands))
+	dst := canonical(t.TempDir())
+	copyTree(t, src, dst, nil)
+	return dst, relFiles(dst, ".go"), ""
+}
+
+var goDiagRe = regexp.MustCompile(`^(/[^:]+\.go):\d+:\d+(?:-\d+)?: (.*)$`)
+
+// goplsCheck runs gopls check over every Go file of root.
+func goplsCheck(t *testing.T, root string) []finding {
+	files := relFiles(root, ".go")
+	for i, f := range files {
+		files[i] = filepath.Join(root, f)
+	}
+	cmd := exec.Command("gopls", append([]string{"check"}, files...)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Run() // it exits 1 when it found something
+	var fs []finding
+	for _, ln := range strings.Split(out.String(), "\n") {
+		m := goDiagRe.FindStringSubmatch(ln)
+		if m == nil {
+			continue
+		}
+		rel, err := filepath.Rel(root, m[1])
+		if err != nil {
+			continue
+		}
+		fs = append(fs, finding{filepath.ToSlash(rel), normalizeMessage(m[2])})
+	}
+	return fs
+}
+
+var goLang = &mutLang{
+	name:     "Go",
+	tools:    []string{"gopls", "go"},
+	corpus:   goCorpus,
+	check:    goplsCheck,
+	decl:     regexp.MustCompile(`^func (?:\([^)]*\) )?([A-Za-z_]\w*)(?:\[[^\]]*\])?\(`),
+	addParam: "zq int, ",
+	addOnly:  "zq int",
+	imp:      regexp.MustCompile(`^(?:import )?\s*(?:\w+ )?"[\w./-]+"\s*$`),
+	comment:  regexp.MustCompile(`^\s*//`),
+	exact:    true,
+}
+
+func TestMutationDiagnosticsGo(t *testing.T) {
+	runMutations(t, goLang, mutationCount(5, 100))
+}
+
+// --- Python: Debian's packages, checked by the pyright CLI ---
+
+// pythonCorpus copies a random pure-Python package of Debian's
+// dist-packages (4 to 40 modules) into a project: the root is library
+// code, with the errors such code has for pyright.
+func pythonCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	const dist = "/usr/lib/python3/dist-packages"
+	ents, err := os.ReadDir(dist)
+	if err != nil {
+		return "", nil, err.Error()
+	}
+	var cands []string
+	for _, e := range ents {
+		dir := filepath.Join(dist, e.Name())
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
+			continue
+		}
+		if len(relFiles(dir, ".so")) > 0 {
+			continue
+		}
+		if n := len(relFiles(dir, ".py")); n >= 4 && n <= 40 {
+			cands = append(cands, dir)
+		}
+	}
+	if len(cands) == 0 {
+		return "", nil, "no pure-Python package in " + dist
+	}
+	src := cands[rng.IntN(len(cands))]
+	t.Logf("drew %s of %d packages", filepath.Base(src), len(cands))
+	dst := canonical(t.TempDir())
+	copyTree(t, src, filepath.Join(dst, filepath.Base(src)), func(rel string, dir bool) bool { return dir && rel == "__pycache__" })
+	writeFile(t, filepath.Join(dst, "pyproject.toml"), "[project]\nname = \"mut\"\nversion = \"0\"\n")
+	return dst, relFiles(dst, ".py"), ""
+}
+
+// pyrightCheck runs the pyright CLI over root.
+func pyrightCheck(t *testing.T, root string) []finding {
+	cmd := exec.Command("pyright", "--outputjson")
+	cmd.Dir = root
+	out, _ := cmd.Output()
+	var rep struct {
+		GeneralDiagnostics []struct {
+			File, Severity, Message string
+		}
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("pyright --outputjson: %v: %.500s", err, out)
+	}
+	var fs []finding
+	for _, d := range rep.GeneralDiagnostics {
+		if d.Severity != "error" && d.Severity != "warning" {
+			continue
+		}
+		rel, _ := filepath.Rel(root, d.File)
+		fs = append(fs, finding{filepath.ToSlash(rel), msgKey(d.Message)})
+	}
+	return fs
+}
+
+var pythonLang = &mutLang{
+	name:     "Python",
+	tools:    []string{"pyright", "pyright-langserver"},
+	corpus:   pythonCorpus,
+	check:    pyrightCheck,
+	decl:     regexp.MustCompile(`^\s*def ([A-Za-z_]\w*)\(`),
+	addParam: "zq, ",
+	addOnly:  "zq",
+	imp:      regexp.MustCompile(`^(?:import \w|from [\w.]+ import \w[\w, ]*$)`),
+	comment:  regexp.MustCompile(`^\s*#`),
+	exact:    true,
+}
+
+func TestMutationDiagnosticsPython(t *testing.T) {
+	runMutations(t, pythonLang, mutationCount(5, 100))
+}
