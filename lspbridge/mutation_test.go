@@ -14,7 +14,8 @@ package lspbridge
 // answer (unless the answer says that file was not checked) or when an
 // error the checker had before is reported as new. At most 1 % of the
 // mutations per language may be wrong. CI runs a small sample;
-// AGENT_TOOLS_SOAK=1 runs a larger one; AGENT_TOOLS_SEED=n replays a draw.
+// AGENT_TOOLS_SOAK=1 runs a larger one (AGENT_TOOLS_MUTATIONS=n sets its
+// size); AGENT_TOOLS_SEED=n replays a draw.
 
 import (
 	"bytes"
@@ -38,7 +39,7 @@ import (
 // finding is one checker or server diagnostic, positions aside.
 type finding struct {
 	path string // relative to the root, slash-separated
-	msg  string // first line, spaces normalised
+	msg  string // spaces normalised
 }
 
 func (f finding) String() string { return f.path + ": " + f.msg }
@@ -68,6 +69,9 @@ type mutLang struct {
 	// exact says the checker and the server share their type checker, so
 	// messages compare; else only the files with new errors do.
 	exact bool
+	// errorsOnly compares errors only (the checker's warnings are not the
+	// server's: gcc's defaults are not clangd's).
+	errorsOnly bool
 }
 
 var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
@@ -86,8 +90,12 @@ func mutationSeed(t *testing.T) uint64 {
 	return seed
 }
 
-// mutationCount is the sample size: n in CI, soak under AGENT_TOOLS_SOAK=1.
+// mutationCount is the sample size: n in CI, soak under AGENT_TOOLS_SOAK=1,
+// or AGENT_TOOLS_MUTATIONS.
 func mutationCount(n, soak int) int {
+	if m, err := strconv.Atoi(os.Getenv("AGENT_TOOLS_MUTATIONS")); err == nil && m > 0 {
+		return m
+	}
 	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
 		return soak
 	}
@@ -201,7 +209,7 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	}
 	reported := map[finding]int{}
 	for _, d := range w.Diagnostics {
-		if d.Severity == "error" || d.Severity == "warning" {
+		if d.Severity == "error" || d.Severity == "warning" && !l.errorsOnly {
 			reported[key(finding{d.Path, msgKey(d.Message)})]++
 		}
 	}
@@ -245,8 +253,8 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	return wrong, strings.Join(beyond, "; ")
 }
 
-// msgKey is a message's first line, spaces normalised.
-func msgKey(s string) string { return normalizeMessage(firstLine(s)) }
+// msgKey is a message with its spaces normalised.
+func msgKey(s string) string { return normalizeMessage(s) }
 
 // runMutations draws a corpus and n mutations for l and checks each.
 func runMutations(t *testing.T, l *mutLang, n int) {
@@ -388,9 +396,17 @@ func goplsCheck(t *testing.T, root string) []finding {
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Run() // it exits 1 when it found something
 	var fs []finding
+	cont := false // the lines after a finding continue its message
 	for _, ln := range strings.Split(out.String(), "\n") {
 		m := goDiagRe.FindStringSubmatch(ln)
 		if m == nil {
+			if cont && len(fs) > 0 && ln != "" {
+				fs[len(fs)-1].msg = normalizeMessage(fs[len(fs)-1].msg + " " + ln)
+			}
+			continue
+		}
+		// "- other declaration of x": related information, not a finding.
+		if cont = !strings.HasPrefix(m[2], "-"); !cont {
 			continue
 		}
 		rel, err := filepath.Rel(root, m[1])
@@ -496,4 +512,151 @@ var pythonLang = &mutLang{
 
 func TestMutationDiagnosticsPython(t *testing.T) {
 	runMutations(t, pythonLang, mutationCount(5, 100))
+}
+
+// --- C: sources vendored in Go modules, checked by gcc -fsyntax-only ---
+
+// cCorpus copies the tree around a random directory of C sources
+// vendored in a Go module (3 to 30 .c files, none over 300 KB; only .c
+// and .h files), with a compile_flags.txt naming every header directory.
+func cCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", nil, "go env GOMODCACHE: " + err.Error()
+	}
+	cache := strings.TrimSpace(string(out))
+	perDir := map[string]int{}
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if filepath.Ext(p) == ".c" {
+			if fi, err := d.Info(); err == nil && fi.Size() < 300<<10 {
+				perDir[filepath.Dir(p)]++
+			} else {
+				perDir[filepath.Dir(p)] -= 1000 // a big file: not this one
+			}
+		}
+		return nil
+	})
+	var cands []string
+	for d, n := range perDir {
+		if n >= 3 && n <= 30 {
+			cands = append(cands, d)
+		}
+	}
+	slices.Sort(cands)
+	if len(cands) == 0 {
+		return "", nil, "no directory of C sources in " + cache
+	}
+	// Sources that compile here: code for another system (delve's darwin
+	// files) stops gcc at its first missing header, and clangd at 20
+	// errors, so their findings do not compare.
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	for _, dir := range cands {
+		root, files := cCopy(t, cache, dir)
+		if n := len(gccCheck(t, root)); n > 0 {
+			t.Logf("%s: gcc finds %d errors before any edit: drawn again", strings.TrimPrefix(dir, cache+"/"), n)
+			continue
+		}
+		t.Logf("drew %s of %d directories", strings.TrimPrefix(dir, cache+"/"), len(cands))
+		return root, files, ""
+	}
+	return "", nil, fmt.Sprintf("none of the %d directories of C sources in %s compiles here", len(cands), cache)
+}
+
+// cCopy copies the tree around dir (only .c and .h files) with a
+// compile_flags.txt, and returns it and the files of dir.
+func cCopy(t *testing.T, cache, dir string) (string, []string) {
+	src := filepath.Dir(dir)
+	dst := canonical(t.TempDir())
+	copyTree(t, src, dst, func(rel string, isDir bool) bool {
+		if isDir {
+			return strings.Count(rel, "/") > 2
+		}
+		ext := filepath.Ext(rel)
+		if ext != ".c" && ext != ".h" {
+			return true
+		}
+		fi, err := os.Stat(filepath.Join(src, rel))
+		return err != nil || fi.Size() > 300<<10
+	})
+	flags := []string{"-std=gnu11", "-D_DEFAULT_SOURCE"}
+	incs := map[string]bool{}
+	for _, h := range relFiles(dst, ".h") {
+		// "tree_sitter/api.h" is found from include/, the parent.
+		for d := filepath.Dir(h); d != "." && d != "/"; d = filepath.Dir(d) {
+			incs[d] = true
+		}
+	}
+	for d := range incs {
+		flags = append(flags, "-I"+d)
+	}
+	slices.Sort(flags[2:])
+	writeFile(t, filepath.Join(dst, "compile_flags.txt"), strings.Join(flags, "\n")+"\n")
+	rel, _ := filepath.Rel(src, dir)
+	var files []string
+	for _, f := range relFiles(dst, ".c", ".h") {
+		if strings.HasPrefix(f, filepath.ToSlash(rel)+"/") {
+			files = append(files, f)
+		}
+	}
+	return dst, files
+}
+
+var gccDiagRe = regexp.MustCompile(`^([^:\s][^:]*\.[ch]):\d+:\d+: (error|fatal error|warning): (.*)$`)
+
+// gccCheck runs gcc -fsyntax-only, with the flags of compile_flags.txt,
+// on every .c file of root.
+func gccCheck(t *testing.T, root string) []finding {
+	data, err := os.ReadFile(filepath.Join(root, "compile_flags.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := strings.Fields(string(data))
+	seen := map[finding]bool{}
+	var fs []finding
+	for _, c := range relFiles(root, ".c") {
+		cmd := exec.Command("gcc", append(append([]string{"-fsyntax-only", "-fmax-errors=0"}, flags...), c)...)
+		cmd.Dir = root
+		out, _ := cmd.CombinedOutput()
+		for _, ln := range strings.Split(string(out), "\n") {
+			m := gccDiagRe.FindStringSubmatch(ln)
+			if m == nil || m[2] == "warning" {
+				continue
+			}
+			f := finding{filepath.ToSlash(filepath.Clean(m[1])), normalizeMessage(m[3])}
+			// A header's error is gcc's once per file including it.
+			if strings.HasSuffix(f.path, ".h") && seen[f] {
+				continue
+			}
+			seen[f] = true
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+var cLang = &mutLang{
+	name:       "C",
+	tools:      []string{"clangd", "gcc"},
+	corpus:     cCorpus,
+	check:      gccCheck,
+	decl:       regexp.MustCompile(`^(?:static\s+|inline\s+|const\s+|unsigned\s+)*[A-Za-z_]\w*[\s\*]+\**([A-Za-z_]\w*)\((?:[^;]*)$`),
+	addParam:   "int zq, ",
+	addOnly:    "int zq",
+	imp:        regexp.MustCompile(`^#\s*include\s*"`),
+	comment:    regexp.MustCompile(`^\s*(?://|/?\*)`),
+	errorsOnly: true,
+	// clangd rebuilds each includer's preamble after a header changed:
+	// seconds each on a loaded machine.
+	opts: &Options{DiagnosticCap: 30 * time.Second},
+}
+
+func TestMutationDiagnosticsC(t *testing.T) {
+	isolateCache(t)
+	runMutations(t, cLang, mutationCount(5, 100))
 }
