@@ -52,6 +52,11 @@ type ServerConfig struct {
 	// (typescript-language-server); it is also learnt from its first
 	// publication.
 	Unversioned bool `json:"unversioned,omitempty"`
+	// Republishes says the server may publish twice for one version: at
+	// once (what it had, restamped) and again when it has checked the new
+	// content (pyright). Its publication is taken once it was quiet for
+	// the quiet window, not at the first that carries the version.
+	Republishes bool `json:"republishes,omitempty"`
 	// BackgroundIndex says the server indexes the project in the
 	// background after start (clangd) and announces it with work-done
 	// progress: references and renames wait for it.
@@ -81,9 +86,10 @@ var builtinServers = []ServerConfig{
 	},
 	{
 		Name: "pyright", Language: "python", Command: []string{"pyright-langserver", "--stdio"},
-		Extensions: map[string]string{".py": "python", ".pyi": "python"},
-		Markers:    []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"},
-		Checker:    []string{"pyright", "--outputjson"}, CheckerFormat: "pyright-json",
+		Extensions:  map[string]string{".py": "python", ".pyi": "python"},
+		Markers:     []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"},
+		Republishes: true,
+		Checker:     []string{"pyright", "--outputjson"}, CheckerFormat: "pyright-json",
 	},
 	{
 		Name: "typescript-language-server", Language: "typescript/javascript", Command: []string{"typescript-language-server", "--stdio"},
@@ -261,6 +267,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 		base.Settings = o.Settings
 	}
 	base.Unversioned = base.Unversioned || o.Unversioned
+	base.Republishes = base.Republishes || o.Republishes
 	base.BackgroundIndex = base.BackgroundIndex || o.BackgroundIndex
 	if len(o.Checker) > 0 {
 		base.Checker, base.CheckerFormat = o.Checker, o.CheckerFormat

@@ -235,13 +235,28 @@ func (w *writeRun) addDependents() {
 			continue
 		}
 		names := s.changedNames(ctx, c.t.srv, c.t.path, c.old, c.new)
-		if len(names) == 0 {
+		if len(names) > 0 {
+			w.changed = namesPattern(w.changed, names)
+		}
+		// The files that import this one by its name (Python's modules,
+		// TS's relative imports, C's headers) depend on it too, whatever
+		// changed: a deleted import or a typo changes what its names'
+		// types are for them (pyright infers through modules). Go imports
+		// packages, not files, and gopls republishes a package's files.
+		search := names
+		if stem := strings.TrimSuffix(filepath.Base(c.t.path), filepath.Ext(c.t.path)); c.t.srv.cfg.languageID(c.t.path) != "go" && len(stem) > 1 && !slices.Contains(search, stem) {
+			search = append(slices.Clip(search), stem)
+		}
+		if len(search) == 0 {
 			continue
 		}
-		w.changed = namesPattern(w.changed, names)
-		found, more, re := dependents(ctx, c.t.srv, c.t.path, names, w.byPath)
+		found, more, _ := dependents(ctx, c.t.srv, c.t.path, search, w.byPath)
 		if more > 0 {
-			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
+			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(search, ", "), dependentsCap))
+		}
+		var re *regexp.Regexp // blame: what changed, not the module's name
+		if len(names) > 0 {
+			re = namesPattern(nil, names)
 		}
 		for _, d := range found {
 			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}
@@ -335,7 +350,7 @@ func (w *writeRun) collect() {
 			// preambles do), where the change already is: an error on a
 			// line that uses a changed name is the write's, whatever that
 			// baseline said.
-			blame = func(d Diag) bool { return t.names.MatchString(d.Text) }
+			blame = func(d Diag) bool { return t.names != nil && t.names.MatchString(d.Text) }
 		}
 		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
 	}
