@@ -95,3 +95,26 @@ func TestChangedMemberNotItsType(t *testing.T) {
 	}
 	mustContain(t, w.Text, "already there before remain (user.py:3)")
 }
+
+// TestIncomingCallsDeprecatedCaller: clangd 14 sends a deprecated
+// caller's tags as [[1]] (an array in an array); decoding them as a list
+// of numbers failed the whole incoming_calls answer. Tags are handed back
+// to the server as they came and not read.
+func TestIncomingCallsDeprecatedCaller(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	isolateCache(t)
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "calls.c"), `int target(int n) { return n + 1; }
+
+__attribute__((deprecated)) int old_caller(void) { return target(1); }
+
+int new_caller(void) { return target(2); }
+`)
+	s := newSup(t, nil)
+	r, err := s.Calls(testCtx(t), "incoming_calls", Request{Root: root, File: "calls.c", Line: 1, Symbol: "target"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, r.Text(), "2 of 2 incoming calls shown", "calls.c:3:59  old_caller", "calls.c:5:31  new_caller")
+}
