@@ -55,7 +55,9 @@ type ServerConfig struct {
 	// Republishes says the server may publish twice for one version: at
 	// once (what it had, restamped) and again when it has checked the new
 	// content (pyright). Its publication is taken once it was quiet for
-	// the quiet window, not at the first that carries the version.
+	// the quiet window, not at the first that carries the version. gopls
+	// too: its type errors first, its analyzers' findings (vet's
+	// stdmethods, printf) about a second later, for the same version.
 	Republishes bool `json:"republishes,omitempty"`
 	// BackgroundIndex says the server indexes the project in the
 	// background after start (clangd) and announces it with work-done
@@ -82,7 +84,8 @@ var builtinServers = []ServerConfig{
 		Name: "gopls", Language: "go", Command: []string{"gopls"},
 		Extensions:       map[string]string{".go": "go"},
 		PreferredMarkers: []string{"go.work"}, Markers: []string{"go.mod"},
-		Checker: []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
+		Republishes: true, // type errors first, its analyzers' findings a second later
+		Checker:     []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
 	},
 	{
 		Name: "pyright", Language: "python", Command: []string{"pyright-langserver", "--stdio"},

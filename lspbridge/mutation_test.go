@@ -515,14 +515,6 @@ var pythonLang = &mutLang{
 }
 
 func TestMutationDiagnosticsPython(t *testing.T) {
-	// Open (seed 1796163960447482374, Debian's gast): a deleted import
-	// or a changed signature changes the types pyright infers in the
-	// modules that import the file, and some of those new errors are
-	// missed (about 1 mutation in 3 there). Until that is fixed the test
-	// runs only when asked for.
-	if os.Getenv("AGENT_TOOLS_SOAK") != "1" && os.Getenv("AGENT_TOOLS_MUTATIONS") == "" {
-		t.Skip("known open class (errors inferred through imports are missed); run with AGENT_TOOLS_SOAK=1 or AGENT_TOOLS_MUTATIONS=n")
-	}
 	runMutations(t, pythonLang, mutationCount(5, 100))
 }
 

@@ -118,3 +118,26 @@ int new_caller(void) { return target(2); }
 	}
 	mustContain(t, r.Text(), "2 of 2 incoming calls shown", "calls.c:3:59  old_caller", "calls.c:5:31  new_caller")
 }
+
+// TestAnalyzerFindingOnWrite: gopls publishes twice for one version, its
+// type errors at once and its analyzers' findings about a second later;
+// the answer was taken at the first, so a write that only broke what vet
+// checks (here stdmethods, on x/sync's singleflight in the mutation test)
+// reported nothing new.
+func TestAnalyzerFindingOnWrite(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.21\n")
+	src := "package m\n\ntype wrapped struct{ err error }\n\nfunc (w *wrapped) Error() string { return w.err.Error() }\n\nfunc (w *wrapped) Unwrap() error { return w.err }\n"
+	writeFile(t, filepath.Join(root, "err.go"), src)
+	s := newSup(t, nil)
+	ctx := testCtx(t)
+	r, err := s.Diagnostics(ctx, Request{Root: root, File: "err.go"})
+	check(t, r, err, "0 errors and warnings in err.go")
+	writeFile(t, filepath.Join(root, "err.go"), strings.Replace(src, "Unwrap() error", "Unwrap(depth int) error", 1))
+	w, err := s.DidWrite(ctx, root, []string{"err.go"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, w.Text, "err.go:7", "method Unwrap() should have signature Unwrap() error")
+}
