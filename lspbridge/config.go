@@ -57,8 +57,14 @@ type ServerConfig struct {
 	// content (pyright). Its publication is taken once it was quiet for
 	// the quiet window, not at the first that carries the version. gopls
 	// too: its type errors first, its analyzers' findings (vet's
-	// stdmethods, printf) about a second later, for the same version.
+	// stdmethods, printf) about a second later, for the same version;
+	// typescript-language-server its syntax errors, then its semantic
+	// ones (seconds later on a cold server), then its suggestions.
 	Republishes bool `json:"republishes,omitempty"`
+	// DiskIncludes says the server reads the files a file includes from
+	// disk, not from what it was sent (clangd's preambles): a dependent
+	// diagnosed before a write may already see the write's change.
+	DiskIncludes bool `json:"disk_includes,omitempty"`
 	// BackgroundIndex says the server indexes the project in the
 	// background after start (clangd) and announces it with work-done
 	// progress: references and renames wait for it.
@@ -100,6 +106,7 @@ var builtinServers = []ServerConfig{
 			".js": "javascript", ".jsx": "javascriptreact", ".mjs": "javascript", ".cjs": "javascript"},
 		Markers:     []string{"tsconfig.json", "jsconfig.json", "package.json"},
 		Unversioned: true,
+		Republishes: true, // syntax errors, then semantic ones, then suggestions
 		Checker:     []string{"tsc", "--noEmit", "--pretty", "false"}, CheckerFormat: "tsc",
 	},
 	{
@@ -107,6 +114,7 @@ var builtinServers = []ServerConfig{
 		Extensions:      map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
 		Markers:         []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
 		BackgroundIndex: true,
+		DiskIncludes:    true,
 	},
 	{
 		Name: "rust-analyzer", Language: "rust", Command: []string{"rust-analyzer"},
@@ -271,6 +279,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 	}
 	base.Unversioned = base.Unversioned || o.Unversioned
 	base.Republishes = base.Republishes || o.Republishes
+	base.DiskIncludes = base.DiskIncludes || o.DiskIncludes
 	base.BackgroundIndex = base.BackgroundIndex || o.BackgroundIndex
 	if len(o.Checker) > 0 {
 		base.Checker, base.CheckerFormat = o.Checker, o.CheckerFormat

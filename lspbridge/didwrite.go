@@ -343,13 +343,16 @@ func (w *writeRun) collect() {
 		}
 		wc.checked = append(wc.checked, displayPath(root, t.path))
 		var blame func(Diag) bool
-		if t.opened {
+		if t.opened && t.srv.cfg.DiskIncludes {
 			// A dependent opened for this write was diagnosed before the
 			// change against what the server had of the written file, but
 			// a server may read included files from disk (clangd's
 			// preambles do), where the change already is: an error on a
 			// line that uses a changed name is the write's, whatever that
-			// baseline said.
+			// baseline said. (Other servers read the written file as they
+			// were sent it, so the baseline holds: with tsserver, blaming
+			// made an old error on an import line naming the function
+			// that changed new.)
 			blame = func(d Diag) bool { return t.names != nil && t.names.MatchString(d.Text) }
 		}
 		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)

@@ -664,3 +664,97 @@ func TestMutationDiagnosticsC(t *testing.T) {
 	isolateCache(t)
 	runMutations(t, cLang, mutationCount(5, 100))
 }
+
+// --- TypeScript: sources shipped in npm packages, checked by tsc ---
+
+// tsCorpus copies the src/ of a random npm package in the global
+// node_modules that ships 5 to 150 TypeScript sources (not declarations),
+// with a strict tsconfig over them.
+func tsCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	out, err := exec.Command("npm", "root", "-g").Output()
+	if err != nil {
+		return "", nil, "npm root -g: " + err.Error()
+	}
+	global := strings.TrimSpace(string(out))
+	seen := map[string]bool{} // name@version: the same package nested twice
+	var cands []string
+	filepath.WalkDir(global, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || d.Name() != "src" {
+			return nil
+		}
+		pkg := filepath.Dir(p)
+		data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
+		if err != nil {
+			return filepath.SkipDir
+		}
+		var meta struct{ Name, Version string }
+		if json.Unmarshal(data, &meta) != nil || seen[meta.Name+"@"+meta.Version] {
+			return filepath.SkipDir
+		}
+		n := 0
+		for _, f := range relFiles(p, ".ts") {
+			if !strings.HasSuffix(f, ".d.ts") && !strings.Contains(f, "test") {
+				n++
+			}
+		}
+		if n >= 5 && n <= 150 {
+			seen[meta.Name+"@"+meta.Version] = true
+			cands = append(cands, p)
+		}
+		return filepath.SkipDir
+	})
+	slices.Sort(cands)
+	if len(cands) == 0 {
+		return "", nil, "no npm package with TypeScript sources in " + global
+	}
+	src := cands[rng.IntN(len(cands))]
+	t.Logf("drew %s of %d packages", strings.TrimPrefix(filepath.Dir(src), global+"/"), len(cands))
+	dst := canonical(t.TempDir())
+	copyTree(t, src, filepath.Join(dst, "src"), func(rel string, dir bool) bool {
+		return !dir && (filepath.Ext(rel) != ".ts" || strings.HasSuffix(rel, ".d.ts") || strings.Contains(rel, "test"))
+	})
+	writeFile(t, filepath.Join(dst, "tsconfig.json"), `{
+  "compilerOptions": {"strict": true, "target": "es2020", "lib": ["es2020", "dom"], "module": "commonjs", "moduleResolution": "node", "noEmit": true, "skipLibCheck": true},
+  "include": ["src/**/*.ts"]
+}
+`)
+	return dst, relFiles(dst, ".ts"), ""
+}
+
+var tscDiagRe = regexp.MustCompile(`^(\S[^(]*\.ts)\(\d+,\d+\): (error|warning) TS\d+: (.*)$`)
+
+// tscCheck runs tsc --noEmit over root's tsconfig.
+func tscCheck(t *testing.T, root string) []finding {
+	cmd := exec.Command("tsc", "--noEmit", "--pretty", "false", "-p", ".")
+	cmd.Dir = root
+	out, _ := cmd.Output()
+	var fs []finding
+	for _, ln := range strings.Split(string(out), "\n") {
+		m := tscDiagRe.FindStringSubmatch(ln)
+		if m == nil {
+			if strings.HasPrefix(ln, " ") && len(fs) > 0 {
+				fs[len(fs)-1].msg = normalizeMessage(fs[len(fs)-1].msg + " " + ln)
+			}
+			continue
+		}
+		fs = append(fs, finding{filepath.ToSlash(m[1]), normalizeMessage(m[3])})
+	}
+	return fs
+}
+
+var tsLang = &mutLang{
+	name:     "TypeScript",
+	tools:    []string{"typescript-language-server", "tsc"},
+	corpus:   tsCorpus,
+	check:    tscCheck,
+	decl:     regexp.MustCompile(`^\s*(?:export )?(?:async )?function\s*\*?\s*([A-Za-z_$][\w$]*)(?:<[^>]*>)?\(`),
+	addParam: "zq: number, ",
+	addOnly:  "zq: number",
+	imp:      regexp.MustCompile(`^import .* from ['"]`),
+	comment:  regexp.MustCompile(`^\s*(?://|/?\*)`),
+	exact:    true,
+}
+
+func TestMutationDiagnosticsTS(t *testing.T) {
+	runMutations(t, tsLang, mutationCount(4, 100))
+}

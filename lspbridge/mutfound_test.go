@@ -141,3 +141,33 @@ func TestAnalyzerFindingOnWrite(t *testing.T) {
 	}
 	mustContain(t, w.Text, "err.go:7", "method Unwrap() should have signature Unwrap() error")
 }
+
+// TestTSOldErrorsNotNew: on a fresh typescript-language-server, the
+// first write of a file reported its old semantic errors as new (the
+// baseline was taken at its syntax publication, before the semantic one
+// came), and an old error on a dependent's line naming the changed
+// function was blamed on the write (a rule for clangd's preambles, which
+// tsserver does not need). Found by the mutation test on
+// eventsource-parser (seed 1796165120111513311 replays it there); on this
+// small project both depend on timing and did not fail before the fix
+// here, so this test guards the behaviour rather than reproducing it.
+func TestTSOldErrorsNotNew(t *testing.T) {
+	testutil.Needs(t, "typescript-language-server", "tsc")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "tsconfig.json"), `{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2020"}, "include": ["*.ts"]}`)
+	writeFile(t, filepath.Join(root, "lib.ts"), "const old: number = \"one\";\n\nexport function f(): number {\n  return 1;\n}\n")
+	// An old error on the import line, as in eventsource-parser: TS5097.
+	writeFile(t, filepath.Join(root, "use.ts"), "import { f } from \"./lib.ts\";\n\nexport const g: number = f();\n")
+	commitAll(t, root)
+	s := newSup(t, &Options{DiagnosticCap: time.Minute, ReadyTimeout: time.Minute})
+	ctx := testCtx(t)
+	replaceIn(t, filepath.Join(root, "lib.ts"), "export function f(): number {\n  return 1;", "export function f(): number  {\n  return 2;")
+	w, err := s.DidWrite(ctx, root, []string{"lib.ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Diagnostics) > 0 {
+		t.Errorf("a write that changed no type reported errors as new:\n%s", w.Text)
+	}
+	mustContain(t, w.Text, "no new errors or warnings after this write", "2 already there before remain")
+}

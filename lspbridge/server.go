@@ -749,7 +749,7 @@ func (w *pushWait) arm() <-chan struct{} {
 	if p != nil && p.seq > w.sr.seq && (p.version == nil || *p.version == w.sr.version) && p.seq != w.lastSeq {
 		w.lastSeq = p.seq
 		settle := s.opts.SettleWindow
-		if p.version != nil && s.cfg.Republishes {
+		if s.cfg.Republishes {
 			settle = s.opts.QuietWindow // a second publication may follow for this version
 		} else if p.version != nil {
 			settle = s.opts.VersionedSettle // the version already proves freshness
