@@ -171,3 +171,20 @@ func TestTSOldErrorsNotNew(t *testing.T) {
 	}
 	mustContain(t, w.Text, "no new errors or warnings after this write", "2 already there before remain")
 }
+
+// TestDiagnosticsSaysWhenUnsettled: an answer given before the server
+// settled says so (issue 23: a slow typescript-language-server gave a
+// false "0 errors and warnings" with no caveat). Here pyright, which
+// publishes in steps, is given a quiet window longer than the wait: the
+// answer names what it rests on.
+func TestDiagnosticsSaysWhenUnsettled(t *testing.T) {
+	t.Run("pyright", func(t *testing.T) {
+		testutil.Needs(t, "pyright-langserver")
+		root := canonical(t.TempDir())
+		writeFile(t, filepath.Join(root, "pyproject.toml"), "[project]\nname = \"fx\"\nversion = \"0\"\n")
+		writeFile(t, filepath.Join(root, "m.py"), "x: int = \"one\"\n")
+		s := newSup(t, &Options{ReadyTimeout: 20 * time.Second, DiagnosticCap: time.Second, QuietWindow: 10 * time.Minute})
+		r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "m.py"})
+		check(t, r, err, "1 errors and warnings in m.py", "pyright was still publishing for this content when the wait ended (20s): the list may be incomplete")
+	})
+}

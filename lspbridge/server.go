@@ -69,6 +69,7 @@ type server struct {
 	published   bool              // some diagnostics were published
 	lastPublish time.Time         // when the last publication (any file) arrived
 	unversioned bool              // some were published without a version for an open document
+	clearing    map[string]int    // didClose sent, its clearing publication not seen yet
 	changed     chan struct{}     // closed and replaced when diags or progress change
 }
 
@@ -107,7 +108,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	}
 	log = log.With().Str("server", cfg.Name).Str("root", root).Int("pid", p.Pid()).Logger()
 	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note, log: log,
-		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, changed: make(chan struct{})}
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
@@ -333,6 +334,14 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		}
 		path := uriPath(p.URI)
 		s.mu.Lock()
+		if p.Version == nil && len(p.Diagnostics) == 0 && s.clearing[path] > 0 {
+			// The empty publication that clears a file we closed (pyright
+			// sends one after didClose, also when we reopen at once): not
+			// an answer for what is open now.
+			s.clearing[path]--
+			s.mu.Unlock()
+			return
+		}
 		prev := s.diags[path]
 		seq := uint64(1)
 		if prev != nil {
@@ -562,6 +571,9 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		// server without versions: the empty publication that clears a
 		// closed file could not be told from the answer.
 		reopen := touch && d.text == text && !(s.cfg.Unversioned || s.unversioned)
+		if reopen {
+			s.clearing[path]++
+		}
 		d.version++
 		d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
 		s.seen[path] = st
@@ -608,6 +620,7 @@ func (s *server) closeDoc(ctx context.Context, path string) error {
 		delete(s.seen, path)
 		if open {
 			s.epoch++
+			s.clearing[path]++
 		}
 		s.mu.Unlock()
 		if !open {
@@ -621,7 +634,16 @@ func (s *server) closeDoc(ctx context.Context, path string) error {
 // the new version within the cap.
 var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
 
-// diagnostics returns the file's diagnostics for the version sync sent:
+// waitState says what a diagnostics answer rests on.
+type waitState int
+
+const (
+	settled   waitState = iota // a publication for the version, and the settle window after it
+	silent                     // an unversioned server published nothing for the version within its quiet window
+	unsettled                  // the limit came while the server was still publishing for the version
+)
+
+// diagnosticsSilent returns the file's diagnostics for the version sync sent:
 // pulled when the server offers pull diagnostics, else the first matching
 // push (same version; from a server that sends no version, any later
 // push) plus what follows within the settle window, bounded by limit.
@@ -630,24 +652,24 @@ var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
 // does not republish unchanged diagnostics, and publishes nothing for a
 // clean file it just opened) is taken to mean "unchanged" once it is ready
 // and quiet for the quiet window after the version was sent.
-func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
-	ds, _, err := s.diagnosticsSilent(ctx, path, sr, limit)
-	return ds, err
-}
-
-// diagnosticsSilent is diagnostics that also reports whether the answer
-// rests on silence: an unversioned server published nothing for the
-// version, and its quiet window passed.
-func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, bool, error) {
+// It also reports what the answer rests on.
+func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, waitState, error) {
 	ds, err := s.awaitDiagnostics(ctx, path, sr, limit)
-	if errors.Is(err, errSilent) {
-		return ds, true, nil
+	switch {
+	case errors.Is(err, errSilent):
+		return ds, silent, nil
+	case errors.Is(err, errUnsettled):
+		return ds, unsettled, nil
 	}
-	return ds, false, err
+	return ds, settled, err
 }
 
 // errSilent is awaitDiagnostics' way to say its answer rests on silence.
 var errSilent = errors.New("silent")
+
+// errUnsettled is awaitDiagnostics' way to say the server may publish
+// more for the version: the limit came within its settle window.
+var errUnsettled = errors.New("unsettled")
 
 // awaitDiagnostics is diagnosticsSilent's wait: pulled diagnostics, else
 // the publication already there when the content did not change, else
@@ -770,6 +792,14 @@ func (w *pushWait) arm() <-chan struct{} {
 	return changed
 }
 
+// unversionedNow reports whether the server was seen publishing without
+// a version for an open document.
+func (s *server) unversionedNow() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unversioned
+}
+
 // latest is the file's latest publication.
 func (w *pushWait) latest() []Diagnostic {
 	w.s.mu.Lock()
@@ -784,6 +814,12 @@ func (w *pushWait) latest() []Diagnostic {
 // fresh was, else errNoFreshDiagnostics.
 func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, error) {
 	if w.lastSeq != 0 {
+		// Published for the version, but the limit came within the settle
+		// window: a server that publishes in steps (syntax, then
+		// semantics) may not have sent its last.
+		if w.s.cfg.Republishes || w.s.cfg.Unversioned || w.s.unversionedNow() {
+			return w.latest(), errUnsettled
+		}
 		return w.latest(), nil
 	}
 	s := w.s
