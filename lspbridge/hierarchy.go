@@ -210,7 +210,7 @@ func (w *walker) result(r *Result, depth int, pending string) *Result {
 		r.Summary = fmt.Sprintf("no %s found (the server answered with none)", h.what)
 	}
 	var notes []string
-	if pending != "" {
+	if pending != "" || w.srv.failure() != "" {
 		notes = append(notes, incompleteNote(w.srv, pending, h.what))
 	}
 	if len(calls) < total {

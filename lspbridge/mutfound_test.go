@@ -4,6 +4,7 @@ package lspbridge
 // found, each pinned on a minimal project.
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -187,4 +188,42 @@ func TestDiagnosticsSaysWhenUnsettled(t *testing.T) {
 		r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "m.py"})
 		check(t, r, err, "1 errors and warnings in m.py", "pyright was still publishing for this content when the wait ended (20s): the list may be incomplete")
 	})
+}
+
+// TestRenameEndsOnServerFailure: without HOME (some harnesses spawn
+// servers so) gopls cannot load packages and shows "Error loading
+// workspace" as a work-done progress that never ends; lsp_rename waited
+// out the index budget (30 s, past the TS SDK client's call timeout) for
+// an index that never comes. A wait for readiness ends when the server
+// says it failed, and the answer gives the reason.
+func TestRenameEndsOnServerFailure(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "go.mod"), "module example.com/m\n\ngo 1.21\n")
+	writeFile(t, filepath.Join(root, "a.go"), "package m\n\nfunc Add(a, b int) int { return a + b }\n")
+	writeFile(t, filepath.Join(root, "b.go"), "package m\n\nfunc Twice(a int) int { return Add(a, a) }\n")
+	for _, v := range []string{"HOME", "XDG_CACHE_HOME", "GOCACHE"} {
+		t.Setenv(v, "") // restored after the test
+		os.Unsetenv(v)
+	}
+	s := newSup(t, &Options{IndexTimeout: 2 * time.Minute})
+	ctx := testCtx(t)
+	r, err := s.Diagnostics(ctx, Request{Root: root, File: "a.go"})
+	check(t, r, err, "GOCACHE is not defined")
+	if _, err := s.Hover(ctx, Request{Root: root, File: "b.go", Line: 3, Symbol: "Add"}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = s.Rename(ctx, Request{Root: root, File: "a.go", Line: 3, Symbol: "Add"}, "Plus")
+	if err == nil {
+		t.Fatal("a rename on a workspace gopls could not load was made")
+	}
+	mustContain(t, err.Error(), "gopls says it failed (Error loading workspace", "GOCACHE is not defined", "nothing was changed")
+	if took := time.Since(start); took > time.Minute {
+		t.Errorf("the rename waited %s for an index that never comes", took)
+	}
+	data, _ := os.ReadFile(filepath.Join(root, "b.go"))
+	if !strings.Contains(string(data), "Add(a, a)") {
+		t.Errorf("b.go changed: %s", data)
+	}
 }

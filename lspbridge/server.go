@@ -70,6 +70,7 @@ type server struct {
 	lastPublish time.Time         // when the last publication (any file) arrived
 	unversioned bool              // some were published without a version for an open document
 	clearing    map[string]int    // didClose sent, its clearing publication not seen yet
+	failed      map[string]string // work-done progress that reports a failure → what it says
 	changed     chan struct{}     // closed and replaced when diags or progress change
 }
 
@@ -108,7 +109,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	}
 	log = log.With().Str("server", cfg.Name).Str("root", root).Int("pid", p.Pid()).Logger()
 	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note, log: log,
-		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, changed: make(chan struct{})}
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
@@ -369,15 +370,47 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		s.mu.Lock()
 		switch p.Value.Kind {
 		case "begin":
-			s.progress[tok] = p.Value.Title
 			s.begun = true
+			if failureTitle(p.Value.Title) {
+				// Not work under way but a failure shown as progress
+				// (gopls: "Error loading workspace", open until fixed):
+				// waits for the index end on it, saying why.
+				s.failed[tok] = strings.TrimSpace(p.Value.Title + ": " + p.Value.Message)
+				s.progressed = true
+				break
+			}
+			s.progress[tok] = p.Value.Title
+		case "report":
+			if _, ok := s.failed[tok]; ok && p.Value.Message != "" {
+				s.failed[tok] = strings.SplitN(s.failed[tok], ":", 2)[0] + ": " + p.Value.Message
+			}
 		case "end":
 			delete(s.progress, tok)
+			delete(s.failed, tok)
 			s.progressed = true
 		}
 		s.broadcastLocked()
 		s.mu.Unlock()
 	}
+}
+
+// failureTitle reports whether a work-done progress title announces a
+// failure rather than work (gopls's "Error loading workspace").
+func failureTitle(title string) bool {
+	t := strings.ToLower(title)
+	return strings.HasPrefix(t, "error") || strings.Contains(t, "failed")
+}
+
+// failure is what the server's open failure progress says ("" when none).
+func (s *server) failure() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var all []string
+	for _, f := range s.failed {
+		all = append(all, f)
+	}
+	slices.Sort(all)
+	return strings.Join(all, "; ")
 }
 
 func (s *server) broadcastLocked() {
