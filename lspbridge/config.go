@@ -55,11 +55,12 @@ type ServerConfig struct {
 	// Republishes says the server may publish twice for one version: at
 	// once (what it had, restamped) and again when it has checked the new
 	// content (pyright). Its publication is taken once it was quiet for
-	// the quiet window, not at the first that carries the version. gopls
-	// too: its type errors first, its analyzers' findings (vet's
-	// stdmethods, printf) about a second later, for the same version;
+	// the quiet window, not at the first that carries the version;
 	// typescript-language-server its syntax errors, then its semantic
-	// ones (seconds later on a cold server), then its suggestions.
+	// ones (seconds later on a cold server), then its suggestions. (gopls
+	// too, by default: type errors at once, its analyzers' findings
+	// after its diagnosticsDelay; it is started with a delay of 0 s,
+	// which makes one publication of both.)
 	Republishes bool `json:"republishes,omitempty"`
 	// DiskIncludes says the server reads the files a file includes from
 	// disk, not from what it was sent (clangd's preambles): a dependent
@@ -90,8 +91,8 @@ var builtinServers = []ServerConfig{
 		Name: "gopls", Language: "go", Command: []string{"gopls"},
 		Extensions:       map[string]string{".go": "go"},
 		PreferredMarkers: []string{"go.work"}, Markers: []string{"go.mod"},
-		Republishes: true, // type errors first, its analyzers' findings a second later
-		Checker:     []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
+		InitializationOptions: json.RawMessage(`{"diagnosticsDelay":"0s"}`),
+		Checker:               []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
 	},
 	{
 		Name: "pyright", Language: "python", Command: []string{"pyright-langserver", "--stdio"},

@@ -64,6 +64,9 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 	case unsettled:
 		note = fmt.Sprintf("%s was still publishing for this content when the wait ended (%s): the list may be incomplete; ask again for the settled answer", srv.cfg.Name, limit)
 	}
+	if failed := srv.failure(); failed != "" {
+		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s says it failed (%s): what it checks may be incomplete", srv.cfg.Name, failed)
+	}
 	return srv, convertDiags(root, srv.enc, path, sr.text, ds), note, nil
 }
 
