@@ -4,7 +4,9 @@ package lspbridge
 // found, each pinned on a minimal project.
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -225,5 +227,47 @@ func TestRenameEndsOnServerFailure(t *testing.T) {
 	data, _ := os.ReadFile(filepath.Join(root, "b.go"))
 	if !strings.Contains(string(data), "Add(a, a)") {
 		t.Errorf("b.go changed: %s", data)
+	}
+}
+
+// TestPyrightAfterSed: lsp diagnostics after `sed -i` answers for the new
+// content, twice in a row, in a session with many files open. pyright's
+// first publication for a new version is what it had for the old one,
+// restamped; taken as the answer, it was the previous content's.
+func TestPyrightAfterSed(t *testing.T) {
+	testutil.Needs(t, "pyright-langserver", "sed")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "pyproject.toml"), "[project]\nname = \"fx\"\nversion = \"0\"\n")
+	for i := range 12 {
+		writeFile(t, filepath.Join(root, fmt.Sprintf("m%d.py", i)), fmt.Sprintf("from target import value\n\n\ndef use%d() -> int:\n    return value + %d\n", i, i))
+	}
+	writeFile(t, filepath.Join(root, "target.py"), "value: int = 1\n")
+	s := newSup(t, nil)
+	ctx := testCtx(t)
+	for i := range 12 {
+		if _, err := s.Diagnostics(ctx, Request{Root: root, File: fmt.Sprintf("m%d.py", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := s.Diagnostics(ctx, Request{Root: root, File: "target.py"})
+	check(t, r, err, "0 errors and warnings in target.py")
+	sed := func(expr string) {
+		t.Helper()
+		cmd := exec.Command("sed", "-i", expr, "target.py")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("sed: %v: %s", err, out)
+		}
+	}
+	for round := range 2 {
+		sed(`s/value: int = 1/value: int = "one"/`)
+		r, err = s.Diagnostics(ctx, Request{Root: root, File: "target.py"})
+		check(t, r, err, "1 errors and warnings in target.py", `"Literal['one']" is not assignable to declared type "int"`)
+		sed(`s/value: int = "one"/value: int = 1/`)
+		r, err = s.Diagnostics(ctx, Request{Root: root, File: "target.py"})
+		check(t, r, err, "0 errors and warnings in target.py")
+		if !t.Failed() {
+			t.Logf("round %d right", round+1)
+		}
 	}
 }
