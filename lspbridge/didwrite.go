@@ -263,9 +263,20 @@ func (w *writeRun) addDependents() {
 			}
 			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d%s)", more, what, dependentsCap, also))
 		}
-		var re *regexp.Regexp // blame: what changed, not the module's name
+		// Blame (see collect): the lines naming what changed, and on a
+		// server reading includes from disk the line including the
+		// written file (a header's deleted #include breaks its includers
+		// there, and their before already saw it).
+		var blames []string
 		if len(names) > 0 {
-			re = namesPattern(nil, names)
+			blames = append(blames, namesPattern(nil, names).String())
+		}
+		if imports != nil && c.t.srv.cfg.DiskIncludes {
+			blames = append(blames, imports.String())
+		}
+		var re *regexp.Regexp
+		if len(blames) > 0 {
+			re = regexp.MustCompile(strings.Join(blames, "|"))
 		}
 		for _, d := range found {
 			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}

@@ -271,3 +271,35 @@ func TestPyrightAfterSed(t *testing.T) {
 		}
 	}
 }
+
+// TestHeaderIncludeDeleted: a header whose #include is deleted breaks
+// the files that include it, on their #include line ("In included file:
+// unknown type name"). clangd opened them for the write after the change
+// was on disk, so their before already had those errors: they were
+// called old. An error on the line including the written header is the
+// write's. Found by the C mutation test on tree-sitter's point.h.
+func TestHeaderIncludeDeleted(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	isolateCache(t)
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "types.h"), "typedef struct { int row, column; } Point;\n")
+	writeFile(t, filepath.Join(root, "point.h"), "#include \"types.h\"\n\nstatic inline Point point_new(int r, int c) { Point p = {r, c}; return p; }\n")
+	writeFile(t, filepath.Join(root, "use.c"), "#include \"point.h\"\n\nint row_of(void) { return point_new(1, 2).row; }\n")
+	commitAll(t, root)
+	s := newSup(t, &Options{DiagnosticCap: 30 * time.Second})
+	ctx := testCtx(t)
+	replaceIn(t, filepath.Join(root, "point.h"), "#include \"types.h\"\n", "")
+	w, err := s.DidWrite(ctx, root, []string{"point.h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustContain(t, w.Text, "point.h:2", "In included file")
+	inUse := false
+	for _, d := range w.Diagnostics {
+		inUse = inUse || d.Path == "use.c" && d.Line == 1
+	}
+	if !inUse {
+		t.Errorf("use.c's new error (on its #include) not reported as new:\n%s", w.Text)
+	}
+}
