@@ -52,6 +52,20 @@ type ServerConfig struct {
 	// (typescript-language-server); it is also learnt from its first
 	// publication.
 	Unversioned bool `json:"unversioned,omitempty"`
+	// Republishes says the server may publish twice for one version: at
+	// once (what it had, restamped) and again when it has checked the new
+	// content (pyright). Its publication is taken once it was quiet for
+	// the quiet window, not at the first that carries the version;
+	// typescript-language-server its syntax errors, then its semantic
+	// ones (seconds later on a cold server), then its suggestions. (gopls
+	// too, by default: type errors at once, its analyzers' findings
+	// after its diagnosticsDelay; it is started with a delay of 0 s,
+	// which makes one publication of both.)
+	Republishes bool `json:"republishes,omitempty"`
+	// DiskIncludes says the server reads the files a file includes from
+	// disk, not from what it was sent (clangd's preambles): a dependent
+	// diagnosed before a write may already see the write's change.
+	DiskIncludes bool `json:"disk_includes,omitempty"`
 	// BackgroundIndex says the server indexes the project in the
 	// background after start (clangd) and announces it with work-done
 	// progress: references and renames wait for it.
@@ -77,13 +91,15 @@ var builtinServers = []ServerConfig{
 		Name: "gopls", Language: "go", Command: []string{"gopls"},
 		Extensions:       map[string]string{".go": "go"},
 		PreferredMarkers: []string{"go.work"}, Markers: []string{"go.mod"},
-		Checker: []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
+		InitializationOptions: json.RawMessage(`{"diagnosticsDelay":"0s"}`),
+		Checker:               []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
 	},
 	{
 		Name: "pyright", Language: "python", Command: []string{"pyright-langserver", "--stdio"},
-		Extensions: map[string]string{".py": "python", ".pyi": "python"},
-		Markers:    []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"},
-		Checker:    []string{"pyright", "--outputjson"}, CheckerFormat: "pyright-json",
+		Extensions:  map[string]string{".py": "python", ".pyi": "python"},
+		Markers:     []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"},
+		Republishes: true,
+		Checker:     []string{"pyright", "--outputjson"}, CheckerFormat: "pyright-json",
 	},
 	{
 		Name: "typescript-language-server", Language: "typescript/javascript", Command: []string{"typescript-language-server", "--stdio"},
@@ -91,6 +107,7 @@ var builtinServers = []ServerConfig{
 			".js": "javascript", ".jsx": "javascriptreact", ".mjs": "javascript", ".cjs": "javascript"},
 		Markers:     []string{"tsconfig.json", "jsconfig.json", "package.json"},
 		Unversioned: true,
+		Republishes: true, // syntax errors, then semantic ones, then suggestions
 		Checker:     []string{"tsc", "--noEmit", "--pretty", "false"}, CheckerFormat: "tsc",
 	},
 	{
@@ -98,6 +115,7 @@ var builtinServers = []ServerConfig{
 		Extensions:      map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
 		Markers:         []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
 		BackgroundIndex: true,
+		DiskIncludes:    true,
 	},
 	{
 		Name: "rust-analyzer", Language: "rust", Command: []string{"rust-analyzer"},
@@ -261,6 +279,8 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 		base.Settings = o.Settings
 	}
 	base.Unversioned = base.Unversioned || o.Unversioned
+	base.Republishes = base.Republishes || o.Republishes
+	base.DiskIncludes = base.DiskIncludes || o.DiskIncludes
 	base.BackgroundIndex = base.BackgroundIndex || o.BackgroundIndex
 	if len(o.Checker) > 0 {
 		base.Checker, base.CheckerFormat = o.Checker, o.CheckerFormat

@@ -128,5 +128,5 @@ func TestCrossFileTS(t *testing.T) {
 	if len(others) == 0 {
 		t.Errorf("no new error outside identity.ts:\n%s", w.Text)
 	}
-	mustContain(t, w.Text, "identity.ts", "more files mention identity and were not checked (cap 8)", "checked: ")
+	mustContain(t, w.Text, "identity.ts", "more files mention identity and were not checked (cap 8", "checked: ")
 }

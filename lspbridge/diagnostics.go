@@ -42,15 +42,32 @@ func errorsAndWarnings(ds []Diag) ([]Diag, int) {
 // fileDiagnostics syncs path with its server and returns the diagnostics
 // of the version it sent.
 func (s *Supervisor) fileDiagnostics(ctx context.Context, root, path string) (*server, []Diag, error) {
+	srv, ds, _, err := s.fileDiagnosticsState(ctx, root, path)
+	return srv, ds, err
+}
+
+// fileDiagnosticsState is fileDiagnostics that also says what the answer
+// rests on, in words ("" when the server settled).
+func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string) (*server, []Diag, string, error) {
 	srv, sr, limit, err := s.syncFile(ctx, root, path)
 	if err != nil {
-		return srv, nil, err
+		return srv, nil, "", err
 	}
-	ds, err := srv.diagnostics(ctx, path, sr, limit)
+	ds, state, err := srv.diagnosticsSilent(ctx, path, sr, limit)
 	if err != nil {
-		return srv, nil, err
+		return srv, nil, "", err
 	}
-	return srv, convertDiags(root, srv.enc, path, sr.text, ds), nil
+	note := ""
+	switch state {
+	case silent:
+		note = fmt.Sprintf("%s sends no versions and published nothing for this content within %s: taken as unchanged since its last answer; if it is still checking (a big project, a loaded machine), ask again", srv.cfg.Name, s.opts.QuietWindow)
+	case unsettled:
+		note = fmt.Sprintf("%s was still publishing for this content when the wait ended (%s): the list may be incomplete; ask again for the settled answer", srv.cfg.Name, limit)
+	}
+	if failed := srv.failure(); failed != "" {
+		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s says it failed (%s): what it checks may be incomplete", srv.cfg.Name, failed)
+	}
+	return srv, convertDiags(root, srv.enc, path, sr.text, ds), note, nil
 }
 
 // syncFile syncs path with its server and returns how long to wait for
@@ -93,7 +110,7 @@ func (s *Supervisor) Diagnostics(ctx context.Context, req Request) (*Result, err
 	if err != nil {
 		return nil, err
 	}
-	srv, ds, err := s.fileDiagnostics(ctx, req.Root, path)
+	srv, ds, note, err := s.fileDiagnosticsState(ctx, req.Root, path)
 	if err != nil {
 		return nil, err
 	}
@@ -102,6 +119,9 @@ func (s *Supervisor) Diagnostics(ctx context.Context, req Request) (*Result, err
 	r.Summary = fmt.Sprintf("%d errors and warnings in %s", len(ds), displayPath(req.Root, path))
 	if dropped > 0 {
 		r.Summary += fmt.Sprintf(" (%d infos and hints not shown)", dropped)
+	}
+	if note != "" {
+		r.Summary += "; " + note
 	}
 	return r, nil
 }

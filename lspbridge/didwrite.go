@@ -62,7 +62,7 @@ type checkTarget struct {
 	sr        syncResult
 	limit     time.Duration
 	diags     []Diagnostic
-	silent    bool // the answer rests on an unversioned server's silence
+	state     waitState // what the answer rests on
 	err       error
 }
 
@@ -157,6 +157,7 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 // writeRun is one run of checkWrite: the files it checks and what it
 // learnt so far.
 type writeRun struct {
+	mu      sync.Mutex // guards wc.notes while dependents are read in parallel
 	s       *Supervisor
 	ctx     context.Context
 	root    string
@@ -213,9 +214,13 @@ func (w *writeRun) addWritten(p string) {
 	t := &checkTarget{srv: srv, path: path, written: true}
 	old, known, problem := s.textBefore(ctx, srv, path)
 	if known {
-		if ds, err := s.settledDiagnostics(ctx, srv, path); err == nil {
+		ds, err := s.settledDiagnostics(ctx, srv, path)
+		if err == nil || errors.Is(err, errBaseUnsettled) {
 			s.reg.baseline(path, convertDiags(root, srv.enc, path, old, ds))
 			t.baseKnown = true
+		}
+		if errors.Is(err, errBaseUnsettled) {
+			w.noteBase(path, err) // (no before at all is said below)
 		}
 	}
 	if !t.baseKnown {
@@ -239,13 +244,43 @@ func (w *writeRun) addDependents() {
 			continue
 		}
 		names := s.changedNames(ctx, c.t.srv, c.t.path, c.old, c.new)
-		if len(names) == 0 {
+		if len(names) > 0 {
+			w.changed = namesPattern(w.changed, names)
+		}
+		// The files that import this one (Python's modules, TS's relative
+		// imports, C's headers) depend on it too, whatever changed: a
+		// deleted import or a typo changes what its names' types are for
+		// them (pyright infers through modules). They come after the files
+		// that use a changed name. Go imports packages, not files, and
+		// gopls republishes a package's files.
+		imports := importPattern(c.t.srv.cfg.languageID(c.t.path), c.t.path)
+		if len(names) == 0 && imports == nil {
 			continue
 		}
-		w.changed = namesPattern(w.changed, names)
-		found, more, re := dependents(ctx, c.t.srv, c.t.path, names, w.byPath)
+		found, more, _ := dependents(ctx, c.t.srv, c.t.path, names, imports, w.byPath)
 		if more > 0 {
-			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d)", more, strings.Join(names, ", "), dependentsCap))
+			what, also := strings.Join(names, ", "), ""
+			if imports != nil && what == "" {
+				what = "import " + filepath.Base(c.t.path)
+			} else if imports != nil {
+				also = "; files that import " + filepath.Base(c.t.path) + " included"
+			}
+			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d%s)", more, what, dependentsCap, also))
+		}
+		// Blame (see collect): the lines naming what changed, and on a
+		// server reading includes from disk the line including the
+		// written file (a header's deleted #include breaks its includers
+		// there, and their before already saw it).
+		var blames []string
+		if len(names) > 0 {
+			blames = append(blames, namesPattern(nil, names).String())
+		}
+		if imports != nil && c.t.srv.cfg.DiskIncludes {
+			blames = append(blames, imports.String())
+		}
+		var re *regexp.Regexp
+		if len(blames) > 0 {
+			re = regexp.MustCompile(strings.Join(blames, "|"))
 		}
 		for _, d := range found {
 			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}
@@ -257,12 +292,29 @@ func (w *writeRun) addDependents() {
 		if _, err := t.srv.sync(ctx, t.path); err != nil {
 			return
 		}
-		if ds, err := s.settledDiagnostics(ctx, t.srv, t.path); err == nil {
+		ds, err := s.settledDiagnostics(ctx, t.srv, t.path)
+		if err == nil || errors.Is(err, errBaseUnsettled) {
 			text, _ := t.srv.textOf(t.path)
 			s.reg.baseline(t.path, convertDiags(w.root, t.srv.enc, t.path, text, ds))
 			t.baseKnown = true
 		}
+		if err != nil {
+			w.noteBase(t.path, err)
+		}
 	})
+}
+
+// noteBase says that path's diagnostics before the write could not be
+// read in full (err says why): some of its old errors may be listed as
+// new.
+func (w *writeRun) noteBase(path string, err error) {
+	why := "the server was still publishing for it when the wait ended"
+	if !errors.Is(err, errBaseUnsettled) {
+		why = err.Error()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s: its diagnostics before the write were not read in full (%s): an old error may be listed as new", displayPath(w.root, path), why))
 }
 
 // snapshotPublications records, for each server involved, its last
@@ -318,7 +370,7 @@ func (w *writeRun) collect() {
 	all = append(all, w.deps...)
 	s.parallel(all, func(t *checkTarget) {
 		if t.err == nil {
-			t.diags, t.silent, t.err = t.srv.diagnosticsSilent(w.ctx, t.path, t.sr, t.limit)
+			t.diags, t.state, t.err = t.srv.diagnosticsSilent(w.ctx, t.path, t.sr, t.limit)
 		}
 	})
 	w.noteSilence(all)
@@ -332,31 +384,48 @@ func (w *writeRun) collect() {
 		}
 		wc.checked = append(wc.checked, displayPath(root, t.path))
 		var blame func(Diag) bool
-		if t.opened {
+		if t.opened && t.srv.cfg.DiskIncludes {
 			// A dependent opened for this write was diagnosed before the
 			// change against what the server had of the written file, but
 			// a server may read included files from disk (clangd's
 			// preambles do), where the change already is: an error on a
 			// line that uses a changed name is the write's, whatever that
-			// baseline said.
-			blame = func(d Diag) bool { return t.names.MatchString(d.Text) }
+			// baseline said. (Other servers read the written file as they
+			// were sent it, so the baseline holds: with tsserver, blaming
+			// made an old error on an import line naming the function
+			// that changed new.)
+			blame = func(d Diag) bool { return t.names != nil && t.names.MatchString(d.Text) }
 		}
 		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
 	}
 }
 
-// noteSilence says which answers rest on an unversioned server's silence.
+// noteSilence says which answers rest on an unversioned server's silence,
+// and which were cut while the server was still publishing.
 func (w *writeRun) noteSilence(all []*checkTarget) {
-	var silent []string
+	var quiet, cut []string
 	for _, t := range all {
-		if t.silent && t.err == nil {
-			silent = append(silent, displayPath(w.root, t.path))
+		if t.err != nil {
+			continue
+		}
+		switch t.state {
+		case silent:
+			quiet = append(quiet, displayPath(w.root, t.path))
+		case unsettled:
+			cut = append(cut, displayPath(w.root, t.path))
 		}
 	}
-	if len(silent) > 0 {
-		srv := all[0].srv
+	if len(all) == 0 {
+		return
+	}
+	srv := all[0].srv
+	if len(quiet) > 0 {
 		w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s publishes without versions and published nothing new for %s within its quiet window (%s): taken as unchanged",
-			srv.cfg.Name, strings.Join(silent, ", "), w.s.opts.QuietWindow))
+			srv.cfg.Name, strings.Join(quiet, ", "), w.s.opts.QuietWindow))
+	}
+	if len(cut) > 0 {
+		w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s was still publishing for %s when the wait ended (%s): their new errors may be incomplete; lsp diagnostics on them later gives the settled answer",
+			srv.cfg.Name, strings.Join(cut, ", "), w.s.opts.DiagnosticCap))
 	}
 }
 
@@ -501,8 +570,16 @@ func (s *Supervisor) settledDiagnostics(ctx context.Context, srv *server, path s
 		limit = max(limit, s.opts.ReadyTimeout)
 	}
 	sr := syncResult{version: d.version, text: d.text}
-	return srv.diagnostics(ctx, path, sr, limit)
+	ds, state, err := srv.diagnosticsSilent(ctx, path, sr, limit)
+	if err == nil && state == unsettled {
+		return ds, errBaseUnsettled
+	}
+	return ds, err
 }
+
+// errBaseUnsettled is settledDiagnostics' way to say the server was still
+// publishing when the wait ended: the diagnostics are what it had sent.
+var errBaseUnsettled = errors.New("unsettled")
 
 // changedNames returns the names of the symbols (from the server's
 // outline of the old content) whose lines the change touches: what other
@@ -528,7 +605,14 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 			// files can use. The children of a function or a variable
 			// (parameters, locals: pyright lists them) are not, and
 			// searching for them (url, val, entry) opens half the tree.
-			if depth == 0 || inType {
+			// A type whose change lies wholly inside its members changed
+			// only those: its own name (Cache, for a method of it renamed)
+			// would blame every old error on a line that mentions the type.
+			own := depth == 0 || inType
+			if own && isContainer(d.Kind) && insideChildren(d.Children, from, to) {
+				own = false
+			}
+			if own {
 				if n := useName(d.Name); len(n) > 1 && !slices.Contains(names, n) {
 					names = append(names, n)
 				}
@@ -540,6 +624,24 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 	}
 	walk(raw, 0, false)
 	return names
+}
+
+// insideChildren reports whether every line from..to lies inside one of
+// children's ranges.
+func insideChildren(children []DocumentSymbol, from, to int) bool {
+	for l := from; l <= to; l++ {
+		in := false
+		for _, c := range children {
+			if c.Range.Start.Line <= l && l <= c.Range.End.Line {
+				in = true
+				break
+			}
+		}
+		if !in {
+			return false
+		}
+	}
+	return true
 }
 
 // isContainer reports whether a symbol of kind k holds members that other
@@ -607,20 +709,38 @@ func namesPattern(re *regexp.Regexp, names []string) *regexp.Regexp {
 	return regexp.MustCompile(strings.Join(quoted, "|"))
 }
 
-// dependents returns up to dependentsCap files of srv's root, handled by
-// srv, that mention any of names as a whole word (not path itself, nor the
-// files in skip), most mentions first; more is how many others do.
-func dependents(ctx context.Context, srv *server, path string, names []string, skip map[string]*checkTarget) (found []string, more int, re *regexp.Regexp) {
-	quoted := make([]string, len(names))
-	for i, n := range names {
-		quoted[i] = regexp.QuoteMeta(n)
+// importPattern matches a line that imports the file at path, for the
+// languages that import files (nil for others: Go imports packages).
+func importPattern(lang, path string) *regexp.Regexp {
+	base := filepath.Base(path)
+	stem := regexp.QuoteMeta(strings.TrimSuffix(base, filepath.Ext(base)))
+	switch {
+	case lang == "python":
+		if stem == "__init__" {
+			stem = regexp.QuoteMeta(filepath.Base(filepath.Dir(path)))
+		}
+		return regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]*\b` + stem + `\b|import\s+[\w., ]*\b` + stem + `\b)|^\s*from\s+\.+\s+import\s+[\w, ()]*\b` + stem + `\b`)
+	case strings.HasPrefix(lang, "typescript") || strings.HasPrefix(lang, "javascript"):
+		return regexp.MustCompile(`['"][^'"\n]*/` + stem + `(?:\.[cm]?[jt]sx?)?['"]`)
+	case lang == "c" || lang == "cpp":
+		return regexp.MustCompile(`(?m)^\s*#\s*include\s*["<][^">\n]*\b` + regexp.QuoteMeta(base) + `[">]`)
 	}
-	re = regexp.MustCompile(`\b(?:` + strings.Join(quoted, "|") + `)\b`)
+	return nil
+}
+
+// dependents returns up to dependentsCap files of srv's root, handled by
+// srv, that mention any of names as a whole word, most mentions first,
+// then those that import path (imports, when not nil); not path itself,
+// nor the files in skip. more is how many others do.
+func dependents(ctx context.Context, srv *server, path string, names []string, imports *regexp.Regexp, skip map[string]*checkTarget) (found []string, more int, re *regexp.Regexp) {
+	if len(names) > 0 {
+		re = namesPattern(nil, names)
+	}
 	type hit struct {
 		path string
 		n    int
 	}
-	var hits []hit
+	var hits, importers []hit
 	walked := 0
 	filepath.WalkDir(srv.root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -646,12 +766,19 @@ func dependents(ctx context.Context, srv *server, path string, names []string, s
 		if err != nil {
 			return nil
 		}
-		if n := len(re.FindAllIndex(data, -1)); n > 0 {
-			hits = append(hits, hit{p, n})
+		if re != nil {
+			if n := len(re.FindAllIndex(data, -1)); n > 0 {
+				hits = append(hits, hit{p, n})
+				return nil
+			}
+		}
+		if imports != nil && imports.Match(data) {
+			importers = append(importers, hit{p, 0})
 		}
 		return nil
 	})
 	slices.SortStableFunc(hits, func(a, b hit) int { return b.n - a.n })
+	hits = append(hits, importers...)
 	for i, h := range hits {
 		if i < dependentsCap {
 			found = append(found, h.path)

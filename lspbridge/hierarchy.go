@@ -22,13 +22,15 @@ import (
 )
 
 // HierarchyItem is a CallHierarchyItem or a TypeHierarchyItem (the two
-// have the same shape). Data is handed back to the server untouched.
+// have the same shape). Data and Tags are handed back to the server
+// untouched: Tags is not read, and clangd 14 sends a deprecated item's as
+// [[1]], which a list of numbers would refuse (failing the whole answer).
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyItem
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#typeHierarchyItem
 type HierarchyItem struct {
 	Name           string          `json:"name"`
 	Kind           int             `json:"kind"`
-	Tags           []int           `json:"tags,omitempty"`
+	Tags           json.RawMessage `json:"tags,omitempty"`
 	Detail         string          `json:"detail,omitempty"`
 	URI            string          `json:"uri"`
 	Range          Range           `json:"range"`
@@ -208,7 +210,7 @@ func (w *walker) result(r *Result, depth int, pending string) *Result {
 		r.Summary = fmt.Sprintf("no %s found (the server answered with none)", h.what)
 	}
 	var notes []string
-	if pending != "" {
+	if pending != "" || w.srv.failure() != "" {
 		notes = append(notes, incompleteNote(w.srv, pending, h.what))
 	}
 	if len(calls) < total {

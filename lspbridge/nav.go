@@ -39,6 +39,9 @@ var whole = map[string]bool{"references": true, "implementation": true}
 // incompleteNote is the text for an answer given while the server still
 // loads or indexes.
 func incompleteNote(srv *server, pending, what string) string {
+	if failed := srv.failure(); failed != "" && pending == "" {
+		return fmt.Sprintf("%s says it failed (%s): %s may be incomplete", srv.cfg.Name, failed, what)
+	}
 	return fmt.Sprintf("%s is still busy (%s): %s may be incomplete; ask again when it is done", srv.cfg.Name, pending, what)
 }
 
@@ -171,7 +174,7 @@ func (s *Supervisor) Locations(ctx context.Context, action string, req Request) 
 	if total == 0 {
 		r.Summary = fmt.Sprintf("no %s found (the server answered with none)", m.what)
 	}
-	if pending != "" {
+	if pending != "" || a.srv.failure() != "" {
 		r.Incomplete = incompleteNote(a.srv, pending, m.what)
 		r.Summary += "; " + r.Incomplete
 	}

@@ -184,8 +184,9 @@ type WorkspaceEdit struct {
 type ProgressParams struct {
 	Token json.RawMessage `json:"token"`
 	Value struct {
-		Kind  string `json:"kind"`
-		Title string `json:"title"`
+		Kind    string `json:"kind"`
+		Title   string `json:"title"`
+		Message string `json:"message"`
 	} `json:"value"`
 }
 

@@ -90,7 +90,12 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 		}
 	}
 	// A rename computed from a partial index changes part of the uses.
-	if pending := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); pending != "" {
+	pending := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress)
+	if failed := srv.failure(); failed != "" && ctx.Err() == nil {
+		return nil, fmt.Errorf("cannot rename %s: %s says it failed (%s), so its rename could miss uses; nothing was changed. Fix what it names (lsp status shows the server's state), then try again",
+			a.target, srv.cfg.Name, failed)
+	}
+	if pending != "" {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

@@ -68,7 +68,9 @@ type server struct {
 	progressed  bool              // some work-done progress has ended
 	published   bool              // some diagnostics were published
 	lastPublish time.Time         // when the last publication (any file) arrived
-	unversioned bool              // some were published without a version
+	unversioned bool              // some were published without a version for an open document
+	clearing    map[string]int    // didClose sent, its clearing publication not seen yet
+	failed      map[string]string // work-done progress that reports a failure → what it says
 	changed     chan struct{}     // closed and replaced when diags or progress change
 }
 
@@ -107,7 +109,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	}
 	log = log.With().Str("server", cfg.Name).Str("root", root).Int("pid", p.Pid()).Logger()
 	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note, log: log,
-		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, changed: make(chan struct{})}
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
@@ -333,6 +335,14 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		}
 		path := uriPath(p.URI)
 		s.mu.Lock()
+		if p.Version == nil && len(p.Diagnostics) == 0 && s.clearing[path] > 0 {
+			// The empty publication that clears a file we closed (pyright
+			// sends one after didClose, also when we reopen at once): not
+			// an answer for what is open now.
+			s.clearing[path]--
+			s.mu.Unlock()
+			return
+		}
 		prev := s.diags[path]
 		seq := uint64(1)
 		if prev != nil {
@@ -341,7 +351,14 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		s.diags[path] = &published{version: p.Version, seq: seq, diags: p.Diagnostics}
 		s.published = true
 		s.lastPublish = time.Now()
-		s.unversioned = s.unversioned || p.Version == nil
+		// Only an open document's publication tells whether the server
+		// echoes versions: gopls and pyright publish for files they were
+		// never sent (other files of a package, of the workspace) without
+		// one, as the protocol allows, and those say nothing about the
+		// versions of open documents.
+		if _, open := s.docs[path]; open && p.Version == nil {
+			s.unversioned = true
+		}
 		s.broadcastLocked()
 		s.mu.Unlock()
 	case "$/progress":
@@ -353,15 +370,47 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		s.mu.Lock()
 		switch p.Value.Kind {
 		case "begin":
-			s.progress[tok] = p.Value.Title
 			s.begun = true
+			if failureTitle(p.Value.Title) {
+				// Not work under way but a failure shown as progress
+				// (gopls: "Error loading workspace", open until fixed):
+				// waits for the index end on it, saying why.
+				s.failed[tok] = strings.TrimSpace(p.Value.Title + ": " + p.Value.Message)
+				s.progressed = true
+				break
+			}
+			s.progress[tok] = p.Value.Title
+		case "report":
+			if _, ok := s.failed[tok]; ok && p.Value.Message != "" {
+				s.failed[tok] = strings.SplitN(s.failed[tok], ":", 2)[0] + ": " + p.Value.Message
+			}
 		case "end":
 			delete(s.progress, tok)
+			delete(s.failed, tok)
 			s.progressed = true
 		}
 		s.broadcastLocked()
 		s.mu.Unlock()
 	}
+}
+
+// failureTitle reports whether a work-done progress title announces a
+// failure rather than work (gopls's "Error loading workspace").
+func failureTitle(title string) bool {
+	t := strings.ToLower(title)
+	return strings.HasPrefix(t, "error") || strings.Contains(t, "failed")
+}
+
+// failure is what the server's open failure progress says ("" when none).
+func (s *server) failure() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var all []string
+	for _, f := range s.failed {
+		all = append(all, f)
+	}
+	slices.Sort(all)
+	return strings.Join(all, "; ")
 }
 
 func (s *server) broadcastLocked() {
@@ -555,6 +604,9 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		// server without versions: the empty publication that clears a
 		// closed file could not be told from the answer.
 		reopen := touch && d.text == text && !(s.cfg.Unversioned || s.unversioned)
+		if reopen {
+			s.clearing[path]++
+		}
 		d.version++
 		d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
 		s.seen[path] = st
@@ -601,6 +653,7 @@ func (s *server) closeDoc(ctx context.Context, path string) error {
 		delete(s.seen, path)
 		if open {
 			s.epoch++
+			s.clearing[path]++
 		}
 		s.mu.Unlock()
 		if !open {
@@ -614,7 +667,16 @@ func (s *server) closeDoc(ctx context.Context, path string) error {
 // the new version within the cap.
 var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
 
-// diagnostics returns the file's diagnostics for the version sync sent:
+// waitState says what a diagnostics answer rests on.
+type waitState int
+
+const (
+	settled   waitState = iota // a publication for the version, and the settle window after it
+	silent                     // an unversioned server published nothing for the version within its quiet window
+	unsettled                  // the limit came while the server was still publishing for the version
+)
+
+// diagnosticsSilent returns the file's diagnostics for the version sync sent:
 // pulled when the server offers pull diagnostics, else the first matching
 // push (same version; from a server that sends no version, any later
 // push) plus what follows within the settle window, bounded by limit.
@@ -623,24 +685,24 @@ var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
 // does not republish unchanged diagnostics, and publishes nothing for a
 // clean file it just opened) is taken to mean "unchanged" once it is ready
 // and quiet for the quiet window after the version was sent.
-func (s *server) diagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
-	ds, _, err := s.diagnosticsSilent(ctx, path, sr, limit)
-	return ds, err
-}
-
-// diagnosticsSilent is diagnostics that also reports whether the answer
-// rests on silence: an unversioned server published nothing for the
-// version, and its quiet window passed.
-func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, bool, error) {
+// It also reports what the answer rests on.
+func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, waitState, error) {
 	ds, err := s.awaitDiagnostics(ctx, path, sr, limit)
-	if errors.Is(err, errSilent) {
-		return ds, true, nil
+	switch {
+	case errors.Is(err, errSilent):
+		return ds, silent, nil
+	case errors.Is(err, errUnsettled):
+		return ds, unsettled, nil
 	}
-	return ds, false, err
+	return ds, settled, err
 }
 
 // errSilent is awaitDiagnostics' way to say its answer rests on silence.
 var errSilent = errors.New("silent")
+
+// errUnsettled is awaitDiagnostics' way to say the server may publish
+// more for the version: the limit came within its settle window.
+var errUnsettled = errors.New("unsettled")
 
 // awaitDiagnostics is diagnosticsSilent's wait: pulled diagnostics, else
 // the publication already there when the content did not change, else
@@ -742,7 +804,9 @@ func (w *pushWait) arm() <-chan struct{} {
 	if p != nil && p.seq > w.sr.seq && (p.version == nil || *p.version == w.sr.version) && p.seq != w.lastSeq {
 		w.lastSeq = p.seq
 		settle := s.opts.SettleWindow
-		if p.version != nil {
+		if s.cfg.Republishes {
+			settle = s.opts.QuietWindow // a second publication may follow for this version
+		} else if p.version != nil {
 			settle = s.opts.VersionedSettle // the version already proves freshness
 		}
 		w.settleC = time.After(settle)
@@ -761,6 +825,14 @@ func (w *pushWait) arm() <-chan struct{} {
 	return changed
 }
 
+// unversionedNow reports whether the server was seen publishing without
+// a version for an open document.
+func (s *server) unversionedNow() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.unversioned
+}
+
 // latest is the file's latest publication.
 func (w *pushWait) latest() []Diagnostic {
 	w.s.mu.Lock()
@@ -775,6 +847,12 @@ func (w *pushWait) latest() []Diagnostic {
 // fresh was, else errNoFreshDiagnostics.
 func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, error) {
 	if w.lastSeq != 0 {
+		// Published for the version, but the limit came within the settle
+		// window: a server that publishes in steps (syntax, then
+		// semantics) may not have sent its last.
+		if w.s.cfg.Republishes || w.s.cfg.Unversioned || w.s.unversionedNow() {
+			return w.latest(), errUnsettled
+		}
 		return w.latest(), nil
 	}
 	s := w.s

@@ -79,7 +79,7 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 			notes = append(notes, srv.cfg.Name+" does not support workspace symbols")
 			continue
 		}
-		if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" {
+		if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" || srv.failure() != "" {
 			pending = append(pending, incompleteNote(srv, p, "workspace symbols"))
 		}
 		if ctx.Err() != nil {

@@ -1,0 +1,791 @@
+package lspbridge
+
+// Mutation tests of diagnostics on write (issue 23, "Done when" 2): on a
+// corpus drawn at random (seeded, the seed printed) from the code this
+// machine has — Go modules in the module cache, Debian's Python packages,
+// C sources vendored in Go modules — random real edits are written
+// (a signature changed, a declaration renamed, an import deleted, a typo,
+// a fix that undoes an earlier edit), and the new errors didWrite reports
+// are compared with the difference of the project checker's own findings
+// before and after the edit (gopls check, the pyright CLI, gcc
+// -fsyntax-only), positions aside.
+//
+// A mutation is wrong when a new error of the checker is missing from the
+// answer (unless the answer says that file was not checked, or that more
+// new ones in it were not shown) or when an
+// error the checker had before is reported as new. At most 1 % of the
+// mutations per language may be wrong. CI runs a small sample;
+// AGENT_TOOLS_SOAK=1 runs a larger one (AGENT_TOOLS_MUTATIONS=n sets its
+// size); AGENT_TOOLS_SEED=n replays a draw.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// finding is one checker or server diagnostic, positions aside.
+type finding struct {
+	path string // relative to the root, slash-separated
+	msg  string // spaces normalised
+}
+
+func (f finding) String() string { return f.path + ": " + f.msg }
+
+// mutLang is what a mutation test needs of a language.
+type mutLang struct {
+	name  string
+	tools []string
+	// corpus copies a random corpus into a temp dir and returns the root
+	// and the files the mutations may edit; "" when nothing fits (the
+	// test then skips, or fails under AGENT_TOOLS_REQUIRE_ALL=1).
+	corpus func(t *testing.T, rng *rand.Rand) (root string, files []string, why string)
+	// check runs the project checker over root: its errors and warnings.
+	check func(t *testing.T, root string) []finding
+	// decl matches a declaration whose name (group 1) others may use, and
+	// whose parameter list opens right after the name.
+	decl *regexp.Regexp
+	// addParam is the text inserted after "(" of a declaration that
+	// changes its signature, and the same when the list was empty.
+	addParam, addOnly string
+	// imp matches a line that imports something.
+	imp *regexp.Regexp
+	// comment matches a line that is a comment (no typo there).
+	comment *regexp.Regexp
+	// opts are the supervisor options for the language's server.
+	opts *Options
+	// exact says the checker and the server share their type checker, so
+	// messages compare; else only the files with new errors do.
+	exact bool
+	// errorsOnly compares errors only (the checker's warnings are not the
+	// server's: gcc's defaults are not clangd's).
+	errorsOnly bool
+}
+
+var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
+
+// mutationSeed is the seed of the draw: AGENT_TOOLS_SEED, else the clock.
+func mutationSeed(t *testing.T) uint64 {
+	seed := uint64(time.Now().UnixNano())
+	if s := os.Getenv("AGENT_TOOLS_SEED"); s != "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			t.Fatalf("AGENT_TOOLS_SEED=%q: %v", s, err)
+		}
+		seed = n
+	}
+	t.Logf("seed %d (replay with AGENT_TOOLS_SEED=%d)", seed, seed)
+	return seed
+}
+
+// mutationCount is the sample size: n in CI, soak under AGENT_TOOLS_SOAK=1,
+// or AGENT_TOOLS_MUTATIONS.
+func mutationCount(n, soak int) int {
+	if m, err := strconv.Atoi(os.Getenv("AGENT_TOOLS_MUTATIONS")); err == nil && m > 0 {
+		return m
+	}
+	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
+		return soak
+	}
+	return n
+}
+
+// edit is one applied mutation: the file and its content before.
+type edit struct {
+	file, before, what string
+}
+
+// mutate applies a random mutation to one of files (or undoes an earlier
+// one) and returns it; ok is false when the drawn kind did not apply.
+func (l *mutLang) mutate(t *testing.T, rng *rand.Rand, root string, files []string, undo *[]edit) (edit, bool) {
+	if len(*undo) > 0 && rng.IntN(3) == 0 {
+		i := rng.IntN(len(*undo))
+		e := (*undo)[i]
+		*undo = slices.Delete(*undo, i, i+1)
+		cur, _ := os.ReadFile(filepath.Join(root, e.file))
+		writeFile(t, filepath.Join(root, e.file), e.before)
+		return edit{e.file, string(cur), "undo " + e.what}, true
+	}
+	file := files[rng.IntN(len(files))]
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var what string
+	switch kind := rng.IntN(4); kind {
+	case 0, 1: // rename a declaration, or change its signature
+		var at []int
+		for i, ln := range lines {
+			if l.decl.MatchString(ln) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			return edit{}, false
+		}
+		i := at[rng.IntN(len(at))]
+		m := l.decl.FindStringSubmatchIndex(lines[i])
+		name := lines[i][m[2]:m[3]]
+		if kind == 0 {
+			lines[i] = lines[i][:m[2]] + name + "Zq" + lines[i][m[3]:]
+			what = fmt.Sprintf("rename %s to %sZq", name, name)
+		} else {
+			open := m[3] // the "(" after the name
+			ins := l.addParam
+			rest := lines[i][open+1:]
+			if strings.HasPrefix(rest, ")") {
+				ins = l.addOnly
+			} else if self := regexp.MustCompile(`^(self|cls)\b`).FindString(rest); l.name == "Python" && self != "" {
+				open += len(self) // after self: a parameter its callers lack
+				ins = ", " + l.addOnly
+			}
+			lines[i] = lines[i][:open+1] + ins + lines[i][open+1:]
+			what = fmt.Sprintf("change the signature of %s (line %d)", name, i+1)
+		}
+	case 2: // delete an import
+		var at []int
+		for i, ln := range lines {
+			if l.imp.MatchString(ln) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			return edit{}, false
+		}
+		i := at[rng.IntN(len(at))]
+		what = fmt.Sprintf("delete import %q (line %d)", strings.TrimSpace(lines[i]), i+1)
+		lines = slices.Delete(lines, i, i+1)
+	case 3: // a typo in an identifier on an indented code line
+		var at []int
+		for i, ln := range lines {
+			if (strings.HasPrefix(ln, "\t") || strings.HasPrefix(ln, "    ")) && !l.comment.MatchString(ln) && !strings.Contains(ln, `"`) && !strings.Contains(ln, `'`) && identRe.MatchString(ln) {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			return edit{}, false
+		}
+		i := at[rng.IntN(len(at))]
+		ms := identRe.FindAllStringIndex(lines[i], -1)
+		m := ms[rng.IntN(len(ms))]
+		what = fmt.Sprintf("typo %s → %sq (line %d)", lines[i][m[0]:m[1]], lines[i][m[0]:m[1]], i+1)
+		lines[i] = lines[i][:m[1]] + "q" + lines[i][m[1]:]
+	}
+	e := edit{file, string(data), what}
+	writeFile(t, filepath.Join(root, file), strings.Join(lines, "\n"))
+	*undo = append(*undo, e)
+	return e, true
+}
+
+// mutationVerdict compares one answer with the checker's difference; it
+// returns what was wrong ("" when nothing) and what the server said
+// beyond the checker (logged only: the server and the checker may differ).
+func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong, extra string) {
+	key := func(f finding) finding {
+		if !l.exact {
+			f.msg = ""
+		}
+		return f
+	}
+	b, a := map[finding]int{}, map[finding]int{}
+	for _, f := range before {
+		b[key(f)]++
+	}
+	for _, f := range after {
+		a[key(f)]++
+	}
+	reported := map[finding]int{}
+	for _, d := range w.Diagnostics {
+		if d.Severity == "error" || d.Severity == "warning" && !l.errorsOnly {
+			reported[key(finding{d.Path, msgKey(d.Message)})]++
+		}
+	}
+	unchecked := func(path string) bool {
+		// Over the per-file cap: the answer says how many more it has.
+		if strings.Contains(w.Text, "more new diagnostics in "+path+" not shown") {
+			return true
+		}
+		if slices.Contains(w.Checked, path) {
+			return false
+		}
+		for _, s := range w.Skipped {
+			if strings.HasPrefix(s, path+":") {
+				return true
+			}
+		}
+		return strings.Contains(w.Text, "more files mention") || strings.Contains(w.Text, "not checked")
+	}
+	// clangd reports a header's errors in the file that includes it ("In
+	// included file: …"), gcc in the header.
+	inIncluded := false
+	for _, d := range w.Diagnostics {
+		inIncluded = inIncluded || strings.HasPrefix(d.Message, "In included file")
+	}
+	var missed, old, beyond []string
+	for k, n := range a {
+		if !l.exact && inIncluded && strings.HasSuffix(k.path, ".h") {
+			continue
+		}
+		want := n - b[k]
+		if l.exact && want > reported[k] || !l.exact && want > 0 && reported[k] == 0 {
+			if !unchecked(k.path) {
+				missed = append(missed, k.String())
+			}
+		}
+	}
+	for k, n := range reported {
+		news := max(0, a[k]-b[k])
+		if l.exact && n > news && b[k] > 0 || !l.exact && news == 0 && b[k] > 0 && a[k] <= b[k] {
+			old = append(old, k.String())
+		} else if n > news {
+			beyond = append(beyond, k.String())
+		}
+	}
+	slices.Sort(missed)
+	slices.Sort(old)
+	slices.Sort(beyond)
+	if len(missed) > 0 {
+		wrong += "missed: " + strings.Join(missed, "; ") + "\n"
+	}
+	if len(old) > 0 {
+		wrong += "old reported as new: " + strings.Join(old, "; ") + "\n"
+	}
+	return wrong, strings.Join(beyond, "; ")
+}
+
+// msgKey is a message with its spaces normalised.
+func msgKey(s string) string { return normalizeMessage(s) }
+
+// runMutations draws a corpus and n mutations for l and checks each.
+func runMutations(t *testing.T, l *mutLang, n int) {
+	testutil.Needs(t, l.tools...)
+	seed := mutationSeed(t)
+	rng := rand.New(rand.NewPCG(seed, seed>>1|1))
+	root, files, why := l.corpus(t, rng)
+	testutil.NeedsFunc(t, "a "+l.name+" corpus on this machine", func() string { return why })
+	t.Logf("corpus %s: %d files", root, len(files))
+	commitAll(t, root)
+	s := newSup(t, l.opts)
+	// The session's state before the edits: the server saw the files
+	// (a first diagnostics of each file a mutation may touch is what an
+	// agent's reading would have done).
+	before := l.check(t, root)
+	t.Logf("the checker finds %d errors and warnings before any edit", len(before))
+	var undo []edit
+	done, wrongs := 0, 0
+	var slow []time.Duration
+	for tries := 0; done < n && tries < 4*n; tries++ {
+		e, ok := l.mutate(t, rng, root, files, &undo)
+		if !ok {
+			continue
+		}
+		done++
+		start := time.Now()
+		w, err := s.DidWrite(testCtx(t), root, []string{e.file})
+		if err != nil {
+			t.Fatalf("seed %d, mutation %d (%s in %s): %v", seed, done, e.what, e.file, err)
+		}
+		took := time.Since(start)
+		after := l.check(t, root)
+		wrong, extra := mutationVerdict(l, w, before, after)
+		t.Logf("mutation %d: %s in %s: %d new reported in %s; checker %d → %d", done, e.what, e.file, len(w.Diagnostics), took.Round(time.Millisecond), len(before), len(after))
+		if extra != "" {
+			t.Logf("  the server alone reports: %s", extra)
+		}
+		if wrong != "" {
+			wrongs++
+			t.Errorf("seed %d, mutation %d (%s in %s) is wrong:\n%sanswer:\n%s", seed, done, e.what, e.file, wrong, w.Text)
+		}
+		before = after
+	}
+	slices.Sort(slow)
+	if len(slow) > 0 {
+		t.Logf("%s: %d mutations, %d wrong; didWrite median %s, max %s", l.name, done, wrongs, slow[len(slow)/2].Round(time.Millisecond), slow[len(slow)-1].Round(time.Millisecond))
+	}
+	if done < n {
+		t.Errorf("seed %d: only %d of %d mutations applied", seed, done, n)
+	}
+}
+
+// commitAll makes root a git repository with everything committed: the
+// state of a project an agent works in (its files' committed versions
+// are the baselines of their first writes).
+func commitAll(t *testing.T, root string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "corpus"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v: %s", args[0], err, out)
+		}
+	}
+}
+
+// relFiles lists the files under root with one of exts, relative and
+// slash-separated, sorted.
+func relFiles(root string, exts ...string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if slices.Contains(exts, filepath.Ext(p)) {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	slices.Sort(out)
+	return out
+}
+
+// --- Go: modules in the module cache, checked by gopls check ---
+
+// goCorpus copies a random module of the module cache that needs no other
+// module and has 3 to 130 Go files.
+func goCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", nil, "go env GOMODCACHE: " + err.Error()
+	}
+	cache := strings.TrimSpace(string(out))
+	var cands []string
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || strings.Count(strings.TrimPrefix(p, cache), "/") > 4) {
+			return filepath.SkipDir
+		}
+		if d.Name() != "go.mod" || !strings.Contains(p, "@") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || regexp.MustCompile(`(?m)^require`).Match(data) {
+			return nil
+		}
+		dir := filepath.Dir(p)
+		if n := len(relFiles(dir, ".go")); n >= 3 && n <= 130 {
+			cands = append(cands, dir)
+		}
+		return nil
+	})
+	if len(cands) == 0 {
+		return "", nil, "no module without dependencies in " + cache
+	}
+	src := cands[rng.IntN(len(cands))]
+	t.Logf("drew %s of %d modules", strings.TrimPrefix(src, cache+"/"), len(cands))
+	dst := canonical(t.TempDir())
+	copyTree(t, src, dst, nil)
+	return dst, relFiles(dst, ".go"), ""
+}
+
+var goDiagRe = regexp.MustCompile(`^(/[^:]+\.go):(\d+:\d+)(?:-\d+)?: (.*)$`)
+
+// goConfigRe is the build configuration gopls check names after a
+// finding it also makes under other GOOS/GOARCH ("[windows]",
+// "[aix,ppc64]"); the server reports the host's only.
+var goConfigRe = regexp.MustCompile(` \[[a-z0-9]+(?:,[a-z0-9]+)?\]$`)
+
+// goplsCheck runs gopls check over every Go file of root.
+func goplsCheck(t *testing.T, root string) []finding {
+	files := relFiles(root, ".go")
+	for i, f := range files {
+		files[i] = filepath.Join(root, f)
+	}
+	cmd := exec.Command("gopls", append([]string{"check"}, files...)...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOPROXY=off")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Run() // it exits 1 when it found something
+	var fs []finding
+	var at []string // each finding's position
+	cont := false   // the lines after a finding continue its message
+	for _, ln := range strings.Split(out.String(), "\n") {
+		m := goDiagRe.FindStringSubmatch(ln)
+		if m == nil {
+			if cont && len(fs) > 0 && ln != "" {
+				fs[len(fs)-1].msg = normalizeMessage(fs[len(fs)-1].msg + " " + ln)
+			}
+			continue
+		}
+		// "- other declaration of x": related information, not a finding.
+		if cont = !strings.HasPrefix(m[3], "-"); !cont {
+			continue
+		}
+		rel, err := filepath.Rel(root, m[1])
+		if err != nil {
+			continue
+		}
+		fs = append(fs, finding{filepath.ToSlash(rel), normalizeMessage(m[3])})
+		at = append(at, m[2])
+	}
+	// The host's build only: what gopls check finds under other build
+	// configurations (a _darwin.go file here) the server does not check
+	// for dependents either (a known limit, not measured here).
+	seen := map[string]bool{}
+	var out1 []finding
+	for i, f := range fs {
+		if goConfigRe.MatchString(f.msg) {
+			continue
+		}
+		k := f.path + ":" + at[i] + ":" + f.msg
+		if !seen[k] {
+			seen[k] = true
+			out1 = append(out1, f)
+		}
+	}
+	return out1
+}
+
+var goLang = &mutLang{
+	name:     "Go",
+	tools:    []string{"gopls", "go"},
+	corpus:   goCorpus,
+	check:    goplsCheck,
+	decl:     regexp.MustCompile(`^func (?:\([^)]*\) )?([A-Za-z_]\w*)(?:\[[^\]]*\])?\(`),
+	addParam: "zq int, ",
+	addOnly:  "zq int",
+	imp:      regexp.MustCompile(`^(?:import )?\s*(?:\w+ )?"[\w./-]+"\s*$`),
+	comment:  regexp.MustCompile(`^\s*//`),
+	exact:    true,
+}
+
+func TestMutationDiagnosticsGo(t *testing.T) {
+	runMutations(t, goLang, mutationCount(5, 100))
+}
+
+// --- Python: Debian's packages, checked by the pyright CLI ---
+
+// pythonCorpus copies a random pure-Python package of Debian's
+// dist-packages (4 to 40 modules) into a project: the root is library
+// code, with the errors such code has for pyright.
+func pythonCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	const dist = "/usr/lib/python3/dist-packages"
+	ents, err := os.ReadDir(dist)
+	if err != nil {
+		return "", nil, err.Error()
+	}
+	var cands []string
+	for _, e := range ents {
+		dir := filepath.Join(dist, e.Name())
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
+			continue
+		}
+		if len(relFiles(dir, ".so")) > 0 {
+			continue
+		}
+		if n := len(relFiles(dir, ".py")); n >= 4 && n <= 40 {
+			cands = append(cands, dir)
+		}
+	}
+	if len(cands) == 0 {
+		return "", nil, "no pure-Python package in " + dist
+	}
+	src := cands[rng.IntN(len(cands))]
+	t.Logf("drew %s of %d packages", filepath.Base(src), len(cands))
+	dst := canonical(t.TempDir())
+	copyTree(t, src, filepath.Join(dst, filepath.Base(src)), func(rel string, dir bool) bool { return dir && rel == "__pycache__" })
+	writeFile(t, filepath.Join(dst, "pyproject.toml"), "[project]\nname = \"mut\"\nversion = \"0\"\n")
+	return dst, relFiles(dst, ".py"), ""
+}
+
+// pyrightCheck runs the pyright CLI over root.
+func pyrightCheck(t *testing.T, root string) []finding {
+	cmd := exec.Command("pyright", "--outputjson")
+	cmd.Dir = root
+	out, _ := cmd.Output()
+	var rep struct {
+		GeneralDiagnostics []struct {
+			File, Severity, Message string
+		}
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		t.Fatalf("pyright --outputjson: %v: %.500s", err, out)
+	}
+	var fs []finding
+	for _, d := range rep.GeneralDiagnostics {
+		if d.Severity != "error" && d.Severity != "warning" {
+			continue
+		}
+		rel, _ := filepath.Rel(root, d.File)
+		fs = append(fs, finding{filepath.ToSlash(rel), msgKey(d.Message)})
+	}
+	return fs
+}
+
+var pythonLang = &mutLang{
+	name:     "Python",
+	tools:    []string{"pyright", "pyright-langserver"},
+	corpus:   pythonCorpus,
+	check:    pyrightCheck,
+	decl:     regexp.MustCompile(`^\s*def ([A-Za-z_]\w*)\(`),
+	addParam: "zq, ",
+	addOnly:  "zq",
+	imp:      regexp.MustCompile(`^(?:import \w|from [\w.]+ import \w[\w, ]*$)`),
+	comment:  regexp.MustCompile(`^\s*#`),
+	exact:    true,
+}
+
+func TestMutationDiagnosticsPython(t *testing.T) {
+	runMutations(t, pythonLang, mutationCount(5, 100))
+}
+
+// --- C: sources vendored in Go modules, checked by gcc -fsyntax-only ---
+
+// cCorpus copies the tree around a random directory of C sources
+// vendored in a Go module (3 to 30 .c files, none over 300 KB; only .c
+// and .h files), with a compile_flags.txt naming every header directory.
+func cCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		return "", nil, "go env GOMODCACHE: " + err.Error()
+	}
+	cache := strings.TrimSpace(string(out))
+	perDir := map[string]int{}
+	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || d.Name() == "testdata") {
+			return filepath.SkipDir
+		}
+		if filepath.Ext(p) == ".c" {
+			if fi, err := d.Info(); err == nil && fi.Size() < 300<<10 {
+				perDir[filepath.Dir(p)]++
+			} else {
+				perDir[filepath.Dir(p)] -= 1000 // a big file: not this one
+			}
+		}
+		return nil
+	})
+	var cands []string
+	for d, n := range perDir {
+		if n >= 3 && n <= 30 {
+			cands = append(cands, d)
+		}
+	}
+	slices.Sort(cands)
+	if len(cands) == 0 {
+		return "", nil, "no directory of C sources in " + cache
+	}
+	// Sources that compile here: code for another system (delve's darwin
+	// files) stops gcc at its first missing header, and clangd at 20
+	// errors, so their findings do not compare.
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	for _, dir := range cands {
+		root, files := cCopy(t, cache, dir)
+		if n := len(gccCheck(t, root)); n > 0 {
+			t.Logf("%s: gcc finds %d errors before any edit: drawn again", strings.TrimPrefix(dir, cache+"/"), n)
+			continue
+		}
+		t.Logf("drew %s of %d directories", strings.TrimPrefix(dir, cache+"/"), len(cands))
+		return root, files, ""
+	}
+	return "", nil, fmt.Sprintf("none of the %d directories of C sources in %s compiles here", len(cands), cache)
+}
+
+// cCopy copies the tree around dir (only .c and .h files) with a
+// compile_flags.txt, and returns it and the files of dir.
+func cCopy(t *testing.T, cache, dir string) (string, []string) {
+	src := filepath.Dir(dir)
+	dst := canonical(t.TempDir())
+	copyTree(t, src, dst, func(rel string, isDir bool) bool {
+		if isDir {
+			return strings.Count(rel, "/") > 2
+		}
+		ext := filepath.Ext(rel)
+		if ext != ".c" && ext != ".h" {
+			return true
+		}
+		fi, err := os.Stat(filepath.Join(src, rel))
+		return err != nil || fi.Size() > 300<<10
+	})
+	flags := []string{"-std=gnu11", "-D_DEFAULT_SOURCE"}
+	incs := map[string]bool{}
+	for _, h := range relFiles(dst, ".h") {
+		// "tree_sitter/api.h" is found from include/, the parent.
+		for d := filepath.Dir(h); d != "." && d != "/"; d = filepath.Dir(d) {
+			incs[d] = true
+		}
+	}
+	for d := range incs {
+		flags = append(flags, "-I"+d)
+	}
+	slices.Sort(flags[2:])
+	writeFile(t, filepath.Join(dst, "compile_flags.txt"), strings.Join(flags, "\n")+"\n")
+	rel, _ := filepath.Rel(src, dir)
+	var files []string
+	for _, f := range relFiles(dst, ".c", ".h") {
+		if strings.HasPrefix(f, filepath.ToSlash(rel)+"/") {
+			files = append(files, f)
+		}
+	}
+	return dst, files
+}
+
+var gccDiagRe = regexp.MustCompile(`^([^:\s][^:]*\.[ch]):\d+:\d+: (error|fatal error|warning): (.*)$`)
+
+// gccCheck runs gcc -fsyntax-only, with the flags of compile_flags.txt,
+// on every .c file of root.
+func gccCheck(t *testing.T, root string) []finding {
+	data, err := os.ReadFile(filepath.Join(root, "compile_flags.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flags := strings.Fields(string(data))
+	seen := map[finding]bool{}
+	var fs []finding
+	for _, c := range relFiles(root, ".c") {
+		cmd := exec.Command("gcc", append(append([]string{"-fsyntax-only", "-fmax-errors=0"}, flags...), c)...)
+		cmd.Dir = root
+		out, _ := cmd.CombinedOutput()
+		for _, ln := range strings.Split(string(out), "\n") {
+			m := gccDiagRe.FindStringSubmatch(ln)
+			if m == nil || m[2] == "warning" {
+				continue
+			}
+			f := finding{filepath.ToSlash(filepath.Clean(m[1])), normalizeMessage(m[3])}
+			// A header's error is gcc's once per file including it.
+			if strings.HasSuffix(f.path, ".h") && seen[f] {
+				continue
+			}
+			seen[f] = true
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+var cLang = &mutLang{
+	name:       "C",
+	tools:      []string{"clangd", "gcc"},
+	corpus:     cCorpus,
+	check:      gccCheck,
+	decl:       regexp.MustCompile(`^(?:static\s+|inline\s+|const\s+|unsigned\s+)*[A-Za-z_]\w*[\s\*]+\**([A-Za-z_]\w*)\((?:[^;]*)$`),
+	addParam:   "int zq, ",
+	addOnly:    "int zq",
+	imp:        regexp.MustCompile(`^#\s*include\s*"`),
+	comment:    regexp.MustCompile(`^\s*(?://|/?\*)`),
+	errorsOnly: true,
+	// clangd rebuilds each includer's preamble after a header changed:
+	// seconds each on a loaded machine.
+	opts: &Options{DiagnosticCap: 30 * time.Second},
+}
+
+func TestMutationDiagnosticsC(t *testing.T) {
+	isolateCache(t)
+	runMutations(t, cLang, mutationCount(5, 100))
+}
+
+// --- TypeScript: sources shipped in npm packages, checked by tsc ---
+
+// tsCorpus copies the src/ of a random npm package in the global
+// node_modules that ships 5 to 150 TypeScript sources (not declarations),
+// with a strict tsconfig over them.
+func tsCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	out, err := exec.Command("npm", "root", "-g").Output()
+	if err != nil {
+		return "", nil, "npm root -g: " + err.Error()
+	}
+	global := strings.TrimSpace(string(out))
+	seen := map[string]bool{} // name@version: the same package nested twice
+	var cands []string
+	filepath.WalkDir(global, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || d.Name() != "src" {
+			return nil
+		}
+		pkg := filepath.Dir(p)
+		data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
+		if err != nil {
+			return filepath.SkipDir
+		}
+		var meta struct{ Name, Version string }
+		if json.Unmarshal(data, &meta) != nil || seen[meta.Name+"@"+meta.Version] {
+			return filepath.SkipDir
+		}
+		n := 0
+		for _, f := range relFiles(p, ".ts") {
+			if !strings.HasSuffix(f, ".d.ts") && !strings.Contains(f, "test") {
+				n++
+			}
+		}
+		if n >= 5 && n <= 150 {
+			seen[meta.Name+"@"+meta.Version] = true
+			cands = append(cands, p)
+		}
+		return filepath.SkipDir
+	})
+	slices.Sort(cands)
+	if len(cands) == 0 {
+		return "", nil, "no npm package with TypeScript sources in " + global
+	}
+	src := cands[rng.IntN(len(cands))]
+	t.Logf("drew %s of %d packages", strings.TrimPrefix(filepath.Dir(src), global+"/"), len(cands))
+	dst := canonical(t.TempDir())
+	copyTree(t, src, filepath.Join(dst, "src"), func(rel string, dir bool) bool {
+		return !dir && (filepath.Ext(rel) != ".ts" || strings.HasSuffix(rel, ".d.ts") || strings.Contains(rel, "test"))
+	})
+	writeFile(t, filepath.Join(dst, "tsconfig.json"), `{
+  "compilerOptions": {"strict": true, "target": "es2020", "lib": ["es2020", "dom"], "module": "commonjs", "moduleResolution": "node", "noEmit": true, "skipLibCheck": true},
+  "include": ["src/**/*.ts"]
+}
+`)
+	return dst, relFiles(dst, ".ts"), ""
+}
+
+var tscDiagRe = regexp.MustCompile(`^(\S[^(]*\.ts)\(\d+,\d+\): (error|warning) TS\d+: (.*)$`)
+
+// tscCheck runs tsc --noEmit over root's tsconfig.
+func tscCheck(t *testing.T, root string) []finding {
+	cmd := exec.Command("tsc", "--noEmit", "--pretty", "false", "-p", ".")
+	cmd.Dir = root
+	out, _ := cmd.Output()
+	var fs []finding
+	for _, ln := range strings.Split(string(out), "\n") {
+		m := tscDiagRe.FindStringSubmatch(ln)
+		if m == nil {
+			if strings.HasPrefix(ln, " ") && len(fs) > 0 {
+				fs[len(fs)-1].msg = normalizeMessage(fs[len(fs)-1].msg + " " + ln)
+			}
+			continue
+		}
+		fs = append(fs, finding{filepath.ToSlash(m[1]), normalizeMessage(m[3])})
+	}
+	return fs
+}
+
+var tsLang = &mutLang{
+	name:     "TypeScript",
+	tools:    []string{"typescript-language-server", "tsc"},
+	corpus:   tsCorpus,
+	check:    tscCheck,
+	decl:     regexp.MustCompile(`^\s*(?:export )?(?:async )?function\s*\*?\s*([A-Za-z_$][\w$]*)(?:<[^>]*>)?\(`),
+	addParam: "zq: number, ",
+	addOnly:  "zq: number",
+	imp:      regexp.MustCompile(`^import .* from ['"]`),
+	comment:  regexp.MustCompile(`^\s*(?://|/?\*)`),
+	exact:    true,
+}
+
+func TestMutationDiagnosticsTS(t *testing.T) {
+	runMutations(t, tsLang, mutationCount(4, 100))
+}
