@@ -59,6 +59,7 @@ type checkTarget struct {
 	opened    bool           // a dependent first opened for this write
 	names     *regexp.Regexp // a dependent: the changed names it uses
 	baseKnown bool           // its diagnostics before the write are known (and observed)
+	oldKnown  bool           // a written file: its content before the write is known
 	sr        syncResult
 	limit     time.Duration
 	diags     []Diagnostic
@@ -213,8 +214,12 @@ func (w *writeRun) addWritten(p string) {
 	}
 	t := &checkTarget{srv: srv, path: path, written: true}
 	old, known, problem := s.textBefore(ctx, srv, path)
+	t.oldKnown = known
 	if known {
 		ds, err := s.settledDiagnostics(ctx, srv, path)
+		if err != nil && !errors.Is(err, errBaseUnsettled) {
+			problem = "the server did not diagnose the version before the write: " + err.Error()
+		}
 		if err == nil || errors.Is(err, errBaseUnsettled) {
 			s.reg.baseline(path, convertDiags(root, srv.enc, path, old, ds))
 			t.baseKnown = true
@@ -223,7 +228,13 @@ func (w *writeRun) addWritten(p string) {
 			w.noteBase(path, err) // (no before at all is said below)
 		}
 	}
-	if !t.baseKnown {
+	switch {
+	case !t.baseKnown && known:
+		// The content before is known, so the files that use what
+		// changed are still checked; only this file's own old errors
+		// cannot be told from new ones.
+		wc.notes = append(wc.notes, fmt.Sprintf("%s: %s; all its own errors count as new", displayPath(root, path), problem))
+	case !t.baseKnown:
 		why := "no earlier version known"
 		if problem != "" {
 			why = "no earlier version: " + problem
@@ -240,7 +251,7 @@ func (w *writeRun) addWritten(p string) {
 func (w *writeRun) addDependents() {
 	s, ctx := w.s, w.ctx
 	for _, c := range w.written {
-		if !c.t.baseKnown || c.old == c.new {
+		if !c.t.oldKnown || c.old == c.new {
 			continue
 		}
 		names := s.changedNames(ctx, c.t.srv, c.t.path, c.old, c.new)
@@ -543,11 +554,27 @@ func committed(ctx context.Context, path string) (text string, ok bool, problem 
 		return string(res.Stdout), true, ""
 	case err == nil:
 		return "", false, "its committed version is over 16 MiB"
-	case ended && e.Code == 128:
+	case ended && e.Code == 128 && untracked(res.Stderr):
 		return "", false, "" // not tracked, or not a repository: nothing to compare with
 	default:
-		return "", false, "git show HEAD:" + filepath.Base(path) + ": " + proc.Describe(err)
+		why := proc.Describe(err)
+		if tail := strings.TrimSpace(res.Stderr); tail != "" {
+			why += ": " + tail
+		}
+		return "", false, "git show HEAD:" + filepath.Base(path) + ": " + why
 	}
+}
+
+// untracked reports whether git show's complaint means there is simply no
+// committed version: outside a repository, a repository without commits,
+// or a file not in HEAD.
+func untracked(stderr string) bool {
+	for _, m := range []string{"not a git repository", "does not exist", "exists on disk, but not in", "invalid object name", "unknown revision"} {
+		if strings.Contains(stderr, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // gitShowTimeout bounds reading a committed version; generous, since a

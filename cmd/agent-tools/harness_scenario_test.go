@@ -82,6 +82,11 @@ fig`
 
 func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
+// varies marks a call whose answer depends on timing (how far a language
+// server got, where a worker is), so that the reference session's text for
+// it is no measure of what the CLI added: left out of the size comparison.
+const varies = true
+
 // scenario is the main run's calls, in order (each its own turn: later calls
 // depend on earlier ones, resolve on ast_edit's edit id).
 var scenario = []scenarioCall{
@@ -94,9 +99,9 @@ var scenario = []scenarioCall{
 	{name: "ast_edit", tool: "ast_edit", args: `{"pattern":"Shout($A)","rewrite":"Shout(($A))","path":"main.go"}`,
 		want: []string{`nothing is written yet: call resolve with edit_id "edit_1"`, "nested in replaced ones were left alone"}},
 	{name: "resolve accept", tool: "resolve", args: `{"edit_id":"edit_1","action":"accept"}`,
-		want: []string{"accepted edit_1: wrote 1 file", "checked: main.go"}},
+		want: []string{"accepted edit_1: wrote 1 file", "checked: main.go"}, noSize: varies},
 	{name: "lsp_rename", tool: "lsp_rename", args: `{"file":"shout.go","line":6,"symbol":"Shout","new_name":"Yell"}`,
-		want: []string{"renamed shout.go:6:6 Shout → Yell:", "main.go  3 edits", "shout.go  2 edits"}},
+		want: []string{"renamed shout.go:6:6 Shout → Yell:", "main.go  3 edits", "shout.go  2 edits"}, noSize: varies},
 	{name: "lsp symbols, incomplete", tool: "lsp", args: `{"action":"symbols","query":"Helper"}`,
 		want: []string{"not searched: gopls for sub (no server runs there yet)", "pass file"}},
 	{name: "debug breakpoints", tool: "debug", args: `{"op":"breakpoints","file":"cmd/boom/main.go","lines":[10]}`,
@@ -114,11 +119,11 @@ var scenario = []scenarioCall{
 	{name: "vibe_spawn", tool: "vibe_spawn", args: `{"brief":"write a haiku about gophers","label":"haiku","tier":"fast"}`,
 		want: []string{`vibe_wait {"worker_id": "w1"} returns its result`}},
 	{name: "vibe_list", tool: "vibe_list", args: `{}`,
-		want: []string{"1 worker", "w1  fast", "haiku"}},
+		want: []string{"1 worker", "w1  fast", "haiku"}, noSize: varies},
 	{name: "vibe_send", tool: "vibe_send", args: `{"worker_id":"w1","message":"make it rhyme"}`,
-		want: []string{"w1 ", "attempt 2"}},
+		want: []string{"w1 ", "attempt 2"}, noSize: varies},
 	{name: "vibe_kill", tool: "vibe_kill", args: `{"worker_id":"w1"}`,
-		want: []string{"w1 "}, refuse: []string{"invalid arguments"}},
+		want: []string{"w1 "}, refuse: []string{"invalid arguments"}, noSize: varies},
 	{name: "ask_user", tool: "ask_user", args: `{"question":"Which database should the cache use?","options":[{"label":"sqlite"},{"label":"redis"}]}`,
 		only: []cliKind{claudeCLI, codexCLI}, want: []string{"Continue on a stated assumption", "do not ask this question again"}, refuse: []string{`{"action"`}},
 	{name: "gemini wait_for_previous", tool: "ast_grep", args: `{"pattern":"fmt.Println($A)","path":"main.go","wait_for_previous":true}`,
