@@ -58,6 +58,20 @@ func gitCommit(t *testing.T, dir string) {
 	}
 }
 
+// writtenServe is how agent-tools is served in these runs: with the
+// language servers' waits raised. The suite starts 13 CLIs, their servers
+// and a debugger at once, and on two loaded cores a cold gopls can take
+// longer than the default waits to publish; the answer then says what was
+// not checked (see lspbridge's tests), but these runs are about whether a
+// report reaches the model through each CLI.
+func (h *harnessEnv) writtenServe(t *testing.T) []string {
+	cfg := filepath.Join(h.base, "written.json")
+	if err := os.WriteFile(cfg, []byte(`{"lsp": {"ready_timeout": "90s", "diagnostic_timeout": "60s"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return []string{"--config", cfg}
+}
+
 // writtenRuns are the suite's runs for diagnostics on write, by name.
 func (h *harnessEnv) writtenRuns() map[string]func(*testing.T) {
 	runs := map[string]func(*testing.T){"claude-hook": h.claudeHookRun}
@@ -100,7 +114,7 @@ func (h *harnessEnv) claudeHookRun(t *testing.T) {
 		args, _ := json.Marshal(map[string]string{"file_path": lib(r), "old_string": from, "new_string": to})
 		return scriptedmodel.Call{Tool: "Edit", Args: args, Native: true}
 	}
-	r = h.newRun(t, claudeCLI, "hook", writtenProject, nil)
+	r = h.newRun(t, claudeCLI, "hook", writtenProject, nil, h.writtenServe(t)...)
 	script := []scriptedmodel.Turn{
 		{Calls: []scriptedmodel.Call{{Tool: "Read", Args: mustJSON(map[string]string{"file_path": lib(r)}), Native: true}}},
 		{Calls: []scriptedmodel.Call{edit(greetOld, greetBroken)}},
@@ -169,7 +183,7 @@ func (h *harnessEnv) shellEditRun(t *testing.T, k cliKind) {
 		{Calls: []scriptedmodel.Call{{Tool: "ast_grep", Args: json.RawMessage(`{"pattern":"Greet($A)","path":"main.go"}`)}}},
 		{Text: "That is all."},
 	}
-	r := h.newRun(t, k, "shell-edit", writtenProject, script)
+	r := h.newRun(t, k, "shell-edit", writtenProject, script, h.writtenServe(t)...)
 	gitCommit(t, r.proj)
 	h.run(t, r, 4*time.Minute)
 	data, _ := os.ReadFile(filepath.Join(r.proj, "lib.go"))
