@@ -158,8 +158,9 @@ func (h *harnessEnv) scenarioServe() []string {
 // checks what each CLI passed to its model.
 func TestHarness(t *testing.T) {
 	if underRace {
-		// The CLIs drive a binary built here without -race, so a second
-		// pass under the race detector would repeat the same runs.
+		// Not a missing tool (those go through testutil.Needs in
+		// setupHarness): the CLIs drive a binary built here without
+		// -race, so the race pass would repeat the plain pass's runs.
 		t.Skip("the harness suite drives a separately built binary; it runs without -race only")
 	}
 	h := setupHarness(t)
