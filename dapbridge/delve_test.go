@@ -67,7 +67,7 @@ func TestDelve(t *testing.T) {
 	r := newRig(t, testOptions, goFixture)
 	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{25}})
 	res := r.do(Request{Op: "launch", Program: "main.go"})
-	wantStop(t, res, "breakpoint", "main.go", 25)
+	wantStop(t, r.settle(res), "breakpoint", "main.go", 25)
 	if res.Stop.Source != "\ts := sum(xs[:3])" {
 		t.Errorf("stop source = %q", res.Stop.Source)
 	}
@@ -87,7 +87,7 @@ func TestDelve(t *testing.T) {
 
 	// Step in to sum, over twice, evaluate, out.
 	res = r.do(Request{Op: "step_in"})
-	wantStop(t, res, "step", "main.go", 9)
+	wantStop(t, r.settle(res), "step", "main.go", 9)
 	r.do(Request{Op: "step_over"})
 	res = r.do(Request{Op: "step_over"})
 	if res.Stop == nil || res.Stop.Line != 11 {
@@ -105,7 +105,7 @@ func TestDelve(t *testing.T) {
 		t.Errorf("stack: %+v", st.Frames)
 	}
 	res = r.do(Request{Op: "step_out"})
-	wantStop(t, res, "step", "main.go", 25)
+	wantStop(t, r.settle(res), "step", "main.go", 25)
 
 	// A second launch is rejected while this one runs.
 	if msg := r.fail(Request{Op: "launch", Program: "main.go"}); !strings.Contains(msg, "rejected") || !strings.Contains(msg, "delve launch main.go") {
@@ -113,7 +113,7 @@ func TestDelve(t *testing.T) {
 	}
 
 	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{}})
-	res = r.do(Request{Op: "continue"})
+	res = r.settle(r.do(Request{Op: "continue"}))
 	if res.State != stateEnded || res.ExitCode == nil || *res.ExitCode != 0 {
 		t.Fatalf("continue: state %s, ended %q", res.State, res.Ended)
 	}
@@ -167,7 +167,7 @@ func TestDelveAttach(t *testing.T) {
 	port, p = startHeadlessDlv(t, r.root)
 	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{32}})
 	res = r.do(Request{Op: "attach", Port: port, Adapter: "delve"})
-	wantStop(t, res, "breakpoint", "main.go", 32)
+	wantStop(t, r.settle(res), "breakpoint", "main.go", 32)
 	r.do(Request{Op: "terminate"})
 	select {
 	case <-p.Done():
@@ -277,7 +277,7 @@ func TestDelveLaunchFileOfPackage(t *testing.T) {
 	if len(progress) == 0 || !strings.Contains(progress[0], "delve is building .") {
 		t.Errorf("progress of the launch: %q", progress)
 	}
-	wantStop(t, res, "breakpoint", "shout.go", 6)
+	wantStop(t, r.settle(res), "breakpoint", "shout.go", 6)
 	if text := res.Text(); !strings.Contains(text, "built the package . (main.go and 1 other file), not main.go alone") {
 		t.Errorf("launch main.go does not say what it built:\n%s", text)
 	}

@@ -23,8 +23,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// testOptions shorten the wait for a stop: the fixtures stop within
-// milliseconds or never.
+// testOptions shorten the wait for a stop, so that the checks of a
+// program still running do not take the default 15 s. A stop that is due
+// but comes later (lldb compiling a breakpoint condition on a loaded
+// machine) is waited for by settle, on the session's own state.
 var testOptions = &Options{StopWait: 5 * time.Second}
 
 // rig is one supervisor and workspace for an integration test.
@@ -84,6 +86,26 @@ func (r *rig) session() *session {
 	c.lock <- struct{}{}
 	defer func() { <-c.lock }()
 	return c.sess
+}
+
+// settle returns res when it is a stop or an end; when the program is
+// still running it asks status until the adapter reports a stop or an end
+// (or the integration timeout passes), and returns that answer.
+func (r *rig) settle(res *Result) *Result {
+	r.t.Helper()
+	deadline := time.Now().Add(testutil.IntegrationTimeout())
+	for res.Stop == nil && res.State == stateRunning && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		st, err := r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "status"})
+		if err != nil {
+			r.t.Fatalf("status while waiting for a stop: %v", err)
+		}
+		if st.Stop != nil || st.State != stateRunning {
+			r.t.Logf("status after a late stop →\n%s", st.Text())
+			return st
+		}
+	}
+	return res
 }
 
 func wantStop(t *testing.T, res *Result, reason, file string, line int) {

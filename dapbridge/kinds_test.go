@@ -87,11 +87,11 @@ func testBreakpointKinds(t *testing.T, r *rig, k kindsCase) {
 		t.Helper()
 		r.do(Request{Op: "breakpoints", File: k.file, Specs: []LineSpec{spec}})
 		res := r.do(Request{Op: "launch", Program: k.program})
-		wantStop(t, res, "breakpoint", k.file, k.loopLine)
+		wantStop(t, r.settle(res), "breakpoint", k.file, k.loopLine)
 		if ev := r.do(Request{Op: "evaluate", Expression: k.iVar}); ev.Value.Value != wantI {
 			t.Errorf("%+v: stopped with i = %s, want %s", spec, ev.Value.Value, wantI)
 		}
-		res = r.do(Request{Op: "continue"})
+		res = r.settle(r.do(Request{Op: "continue"}))
 		if spec.HitCondition == ">= 3" {
 			if res.Stop == nil {
 				t.Fatalf("hit >= 3: no second stop: %s", res.Text())
@@ -111,14 +111,14 @@ func testBreakpointKinds(t *testing.T, r *rig, k kindsCase) {
 	} else {
 		r.do(Request{Op: "breakpoints", File: k.file, Specs: []LineSpec{exact}})
 		res := r.do(Request{Op: "launch", Program: k.program})
-		if len(res.Breakpoints) != 1 || res.Breakpoints[0].Verified || !strings.Contains(res.Breakpoints[0].Message, "not set") || res.State != stateEnded {
+		if len(res.Breakpoints) != 1 || res.Breakpoints[0].Verified || !strings.Contains(res.Breakpoints[0].Message, "not set") || r.settle(res).State != stateEnded {
 			t.Fatalf("hit 3 where the adapter cannot say it: want not set and no stop, got %s", res.Text())
 		}
 	}
 
 	// A logpoint prints each iteration and never stops.
 	r.do(Request{Op: "breakpoints", File: k.file, Specs: []LineSpec{{Line: k.loopLine, LogMessage: "at i={" + k.iVar + "}"}}})
-	res := r.do(Request{Op: "launch", Program: k.program})
+	res := r.settle(r.do(Request{Op: "launch", Program: k.program}))
 	if res.State != stateEnded {
 		t.Fatalf("logpoint: the program did not run to its end: %s", res.Text())
 	}

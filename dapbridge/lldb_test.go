@@ -73,7 +73,7 @@ func TestLLDB(t *testing.T) {
 	buildC(t, r.root)
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{7}})
 	res := r.do(Request{Op: "launch", Program: "app"})
-	wantStop(t, res, "breakpoint", "main.c", 7)
+	wantStop(t, r.settle(res), "breakpoint", "main.c", 7)
 	st := r.do(Request{Op: "stack"})
 	if len(st.Frames) < 2 || !strings.HasPrefix(st.Frames[0].Function, "sum") || st.Frames[1].Line != 22 {
 		t.Fatalf("stack: %+v", st.Frames)
@@ -90,13 +90,13 @@ func TestLLDB(t *testing.T) {
 		t.Errorf("xs children: shown %d of %d", kids.Shown, kids.Total)
 	}
 	res = r.do(Request{Op: "step_over"})
-	wantStop(t, res, "step", "main.c", 6)
+	wantStop(t, r.settle(res), "step", "main.c", 6)
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{}})
 	res = r.do(Request{Op: "step_out"})
 	if res.Stop == nil || res.Stop.Line != 22 {
 		t.Fatalf("step_out: %+v", res.Stop)
 	}
-	res = r.do(Request{Op: "continue"})
+	res = r.settle(r.do(Request{Op: "continue"}))
 	if res.State != stateEnded || res.ExitCode == nil || *res.ExitCode != 0 {
 		t.Fatalf("continue: %s %q", res.State, res.Ended)
 	}
@@ -185,7 +185,7 @@ func TestLLDBRust(t *testing.T) {
 	}
 	r.do(Request{Op: "breakpoints", File: "main.rs", Lines: []int{4}})
 	res := r.do(Request{Op: "launch", Program: "app"})
-	wantStop(t, res, "breakpoint", "main.rs", 4)
+	wantStop(t, r.settle(res), "breakpoint", "main.rs", 4)
 	st := r.do(Request{Op: "stack"})
 	if len(st.Frames) < 2 || !strings.Contains(st.Frames[0].Function, "total") || st.Frames[1].Line != 13 {
 		t.Fatalf("stack: %+v", st.Frames)
@@ -226,7 +226,7 @@ func TestLLDBStepTruthAndArrays(t *testing.T) {
 	r.do(Request{Op: "launch", Program: "app"})
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{5, 7}})
 	res := r.do(Request{Op: "step_out"})
-	wantStop(t, res, "breakpoint", "main.c", 7)
+	wantStop(t, r.settle(res), "breakpoint", "main.c", 7)
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{}})
 	res = r.do(Request{Op: "continue"})
 	if res.Stop == nil {
