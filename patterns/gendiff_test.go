@@ -204,7 +204,134 @@ var genDiffers = []struct {
 			}
 			return genAll(extra, func(src []byte, s [2]uint32) bool { return spacedDirective.Match(src[s[0]:s[1]]) })
 		}},
+	{name: "grammar versions",
+		why: "the two grammars' releases give the same code other nodes (tree-sitter-javascript 0.23.1 makes the 'default' of " +
+			"'export { x as default }' an identifier, ast-grep's a keyword token, which $A does not bind); each span only one side " +
+			"found is code the two parsers, each given its text alone, read as different named nodes",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			d := genMinus(ours, peer)
+			for f, ss := range genMinus(peer, ours) {
+				d[f] = append(d[f], ss...)
+			}
+			return genCount(d) > 0 && genAll(d, func(src []byte, s [2]uint32) bool {
+				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
+				return ok && theirs != genOurShape(l, src[s[0]:s[1]])
+			})
+		}},
+	{name: "metavariable the grammar has no place for",
+		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
+			"ours reads a metavariable wherever a value may stand (README, ast_grep)",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			shape, ok := genPeerShape(pat)
+			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !slices.Contains(strings.Fields(shape), "ERROR") {
+				return false
+			}
+			// Each of our matches, with what we captured written in place of
+			// the metavariables, is one the CLI finds too.
+			p, err := Compile(l, pat, CompileOptions{})
+			if err != nil {
+				return false
+			}
+			return genAll(ours, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s)
+				return ok && genPeerFinds(concrete, src, s)
+			})
+		}},
 }
+
+// genPeerShape is the ast-grep CLI's reading of code given alone as a
+// pattern: its named nodes' kinds in pre-order (--debug-query=ast), with
+// the language and binary genDiffers' checks set first.
+func genPeerShape(code string) (string, bool) {
+	cmd := exec.Command(genBin, "run", "--pattern="+code, "-l", genAg, "--debug-query=ast", os.DevNull)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run() // matching nothing is an exit status 1; the tree is on stderr
+	_, tree, ok := strings.Cut(stderr.String(), "Debug AST:\n")
+	if !ok {
+		return "", false
+	}
+	var kinds []string
+	for _, line := range strings.Split(tree, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		if len(f) >= 2 && strings.HasSuffix(f[0], ":") { // "field: kind (r,c)-(r,c)"
+			f = f[1:]
+		}
+		kinds = append(kinds, f[0])
+	}
+	return strings.Join(kinds, " "), true
+}
+
+// genOurShape is our grammar's reading of the same code alone: named
+// kinds in pre-order, as genPeerShape lists them.
+func genOurShape(l *Language, code []byte) string {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, code, true)
+	if err != nil {
+		return ""
+	}
+	var kinds []string
+	for _, n := range tree.nodes {
+		if n.named() {
+			kinds = append(kinds, l.kindName(l.kind(n.sym)))
+		}
+	}
+	return strings.Join(kinds, " ")
+}
+
+// genConcrete is p's source with the metavariables replaced by what our
+// match at s captured.
+func genConcrete(l *Language, p *Pattern, src []byte, s [2]uint32) (string, bool) {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return "", false
+	}
+	for _, m := range p.Find(tree) {
+		if m.Start != s[0] || m.End != s[1] {
+			continue
+		}
+		texts := map[string]string{}
+		for _, c := range m.Captures {
+			texts[c.Name] = string(src[c.Start:c.End])
+		}
+		out := genMetaName.ReplaceAllStringFunc(p.Source, func(v string) string {
+			name := strings.TrimLeft(v, "$")
+			if t, ok := texts[name]; ok {
+				return t
+			}
+			return v
+		})
+		return out, !strings.Contains(out, "$")
+	}
+	return "", false
+}
+
+var genMetaName = regexp.MustCompile(`\$+[A-Z_][A-Z0-9_]*`)
+
+// genPeerFinds says the CLI, given pat, matches src at s.
+func genPeerFinds(pat string, src []byte, s [2]uint32) bool {
+	dir, err := os.MkdirTemp("", "gendiff")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	name := "f" + genExt
+	if os.WriteFile(filepath.Join(dir, name), src, 0o644) != nil {
+		return false
+	}
+	got, perr := genPeer(genBin, dir, genAg, pat, "")
+	return perr == "" && slices.Contains(got[name], s)
+}
+
+// genBin, genAg and genExt are the CLI, its name for the language being
+// checked by genDiffers, and that language's file extension.
+var genBin, genAg, genExt string
 
 // spacedDirective finds a directive written with space after its '#'.
 var spacedDirective = regexp.MustCompile(`^#[ \t]+[a-z]`)
@@ -385,7 +512,7 @@ func TestGeneratedDifferential(t *testing.T) {
 					continue
 				}
 				listed := ""
-				genDir = dir
+				genDir, genBin, genAg, genExt = dir, bin, gl.ag, gl.ext
 				for _, d := range genDiffers {
 					if d.applies(l, pat, ours, peer) {
 						listed = d.name

@@ -1,0 +1,73 @@
+package patterns
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// TestGenDiffersClassify replays the two cases a CI run's draw met (seed
+// 20261201 on the files that machine had) through the listed differences:
+// each is classified by the entry that says why, and a made-up difference
+// on the same files (a span of the same shape added to ours) by none, so
+// an entry cannot swallow a matcher bug.
+func TestGenDiffersClassify(t *testing.T) {
+	bin := astGrepPath()
+	testutil.NeedsFunc(t, "the ast-grep CLI", func() string {
+		if bin == "" {
+			return "not on PATH nor in third_party/npm (scripts/install-tools.sh)"
+		}
+		return ""
+	})
+	cases := []struct {
+		lang, ag, ext, src, pat, want string
+	}{
+		{"javascript", "javascript", ".js", "const x = 1;\nexport { __iconNode, ChartArea as default };\n",
+			"export { __iconNode, ChartArea as $A };", "grammar versions"},
+		{"json", "json", ".json", "[\n  {\n    \"type\": \"\\\"\",\n    \"named\": false\n  }\n]\n",
+			"{\n  \"type\": \"\\\"\",\n  \"named\": $A\n}", "metavariable the grammar has no place for"},
+	}
+	for _, c := range cases {
+		t.Run(c.lang, func(t *testing.T) {
+			l, err := LanguageByName(c.lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "f00"+c.ext), []byte(c.src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ours := genOurs(t, dir, c.lang, c.pat)
+			peer, perr := genPeer(bin, dir, c.ag, c.pat, "")
+			if perr != "" {
+				t.Fatalf("ast-grep refused %q: %s", c.pat, perr)
+			}
+			if genSame(ours, peer) {
+				t.Fatalf("%q: no difference to classify (ours %v, ast-grep %v)", c.pat, ours, peer)
+			}
+			genDir, genBin, genAg, genExt = dir, bin, c.ag, c.ext
+			classify := func(ours, peer genFileSpans) string {
+				for _, d := range genDiffers {
+					if d.applies(l, c.pat, ours, peer) {
+						return d.name
+					}
+				}
+				return ""
+			}
+			if got := classify(ours, peer); got != c.want {
+				t.Errorf("%q: classified %q, want %q", c.pat, got, c.want)
+			}
+			// The first line of the file, as if ours had matched it too: a
+			// difference nothing explains.
+			fake := genFileSpans{}
+			for f, ss := range ours {
+				fake[f] = append(append([][2]uint32{}, ss...), [2]uint32{0, 11})
+			}
+			if got := classify(fake, peer); got != "" {
+				t.Errorf("%q: a made-up extra span was classified %q", c.pat, got)
+			}
+		})
+	}
+}
