@@ -12,8 +12,10 @@
 package patterns
 
 /*
+#define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "tsapi.h"
 
 typedef struct {
@@ -39,6 +41,7 @@ typedef struct pt_chunk {
 typedef struct {
 	pt_chunk *top;    // newest chunk; older ones follow prev
 	size_t handed;    // bytes handed out since the last reset
+	size_t asked;     // bytes asked for since the last reset, libc's too
 	size_t limit;     // past it, allocations go to libc
 	int spilled;      // a libc block was handed out inside the arena
 } pt_arena;
@@ -68,6 +71,7 @@ static pt_chunk *pt_chunk_new(size_t want, pt_chunk *prev) {
 static void *pt_bump(pt_arena *a, size_t n) {
 	n = (n + 15) & ~(size_t)15;
 	if (n == 0) n = 16;
+	a->asked += n;
 	if (a->handed + n > a->limit) {
 		a->spilled = 1;
 		return malloc(n);
@@ -155,6 +159,7 @@ static void pt_arena_reset(pt_arena *a) {
 	}
 	a->top = keep;
 	a->handed = 0;
+	a->asked = 0;
 	a->spilled = 0;
 }
 
@@ -165,14 +170,57 @@ static void pt_arena_delete(pt_arena *a) {
 	free(a);
 }
 
+// pt_input hands tree-sitter the whole source at once.
+typedef struct {
+	const char *s;
+	uint32_t n;
+} pt_input;
+
+static const char *pt_read(void *payload, uint32_t byte, TSPoint at, uint32_t *read) {
+	pt_input *in = payload;
+	if (byte >= in->n) {
+		*read = 0;
+		return "";
+	}
+	*read = in->n - byte;
+	return in->s + byte;
+}
+
+// pt_deadline stops a parse that runs past its time or memory: some
+// grammars loop forever on some inputs (tree-sitter-dart on a top-level
+// declaration missing its ';', allocating 200 MB a second), and a parse
+// in C cannot be interrupted otherwise.
+typedef struct {
+	struct timespec until;
+	size_t mem_cap;
+	pt_arena *arena;
+	int expired; // 1: time, 2: memory
+} pt_deadline;
+
+static bool pt_progress(TSParseState *st) {
+	pt_deadline *d = st->payload;
+	if (d->arena->asked > d->mem_cap) {
+		d->expired = 2;
+		return true;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (now.tv_sec > d->until.tv_sec || (now.tv_sec == d->until.tv_sec && now.tv_nsec >= d->until.tv_nsec)) {
+		d->expired = 1;
+		return true; // halt
+	}
+	return false;
+}
+
 // pt_parse parses s with a parser made for this call inside arena a; the
 // tree lives in a until pt_release. NULL when the parser refused the
-// language (*lang_ok = 0) or gave up. With nranges > 0, only those byte
-// ranges of s are parsed; ranges holds five numbers per range: start
-// byte, end byte, start row, end row, end column (a range starts at
-// column 0). *has_error says whether the tree holds ERROR or MISSING.
+// language (*lang_ok = 0), gave up, or ran past budget_us microseconds
+// (*expired = 1) or mem_cap bytes asked for (*expired = 2). With nranges > 0, only those byte ranges of s are
+// parsed; ranges holds five numbers per range: start byte, end byte,
+// start row, end row, end column (a range starts at column 0).
+// *has_error says whether the tree holds ERROR or MISSING.
 static TSTree *pt_parse(pt_arena *a, const TSLanguage *lang, const char *s, uint32_t n,
-		const uint32_t *ranges, uint32_t nranges, int *lang_ok, uint32_t *count, int *has_error) {
+		const uint32_t *ranges, uint32_t nranges, uint64_t budget_us, size_t mem_cap, int *lang_ok, uint32_t *count, int *has_error, int *expired) {
 	pt_active = a;
 	TSTree *t = NULL;
 	TSParser *p = ts_parser_new();
@@ -187,7 +235,21 @@ static TSTree *pt_parse(pt_arena *a, const TSLanguage *lang, const char *s, uint
 		ok = ts_parser_set_included_ranges(p, r, nranges);
 		free(r);
 	}
-	if (ok) t = ts_parser_parse_string(p, NULL, s, n);
+	pt_deadline d = {{0, 0}, mem_cap, a, 0};
+	if (ok) {
+		clock_gettime(CLOCK_MONOTONIC, &d.until);
+		d.until.tv_sec += budget_us / 1000000;
+		d.until.tv_nsec += (budget_us % 1000000) * 1000;
+		if (d.until.tv_nsec >= 1000000000) {
+			d.until.tv_sec++;
+			d.until.tv_nsec -= 1000000000;
+		}
+		pt_input in = {s, n};
+		TSInput input = {&in, pt_read, TSInputEncodingUTF8, NULL};
+		TSParseOptions opts = {&d, pt_progress};
+		t = ts_parser_parse_with_options(p, NULL, input, opts);
+	}
+	*expired = d.expired;
 	// Deleting the parser frees little (arena frees are no-ops) but runs
 	// the grammar's external scanner destructor, whose memory may come
 	// from libc directly.
@@ -325,6 +387,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"time"
 	"unsafe"
 
 	// The tree-sitter C runtime is compiled and linked by this package; we
@@ -460,6 +523,21 @@ func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error
 	return p.parseIn(lang, src, false, nb, nil)
 }
 
+// ErrParseTimeout is a parse stopped at its budget (parseBudget).
+var ErrParseTimeout = errors.New("parse stopped")
+
+// parseBudget is how long a parse of n bytes may take and how much memory
+// it may ask for: far more than any grammar needs (tens of megabytes a
+// second, tens of bytes per source byte), so that only a parse that loops
+// is stopped.
+func parseBudget(n int) (time.Duration, int) {
+	return parseBudgetBase + time.Duration(n)*2*time.Microsecond, 256<<20 + 256*n
+}
+
+// parseBudgetBase is the time budget of an empty source (shortened by
+// tests).
+var parseBudgetBase = 3 * time.Second
+
 // errRetry says a parse of part of a file must be redone on all of it.
 var errRetry = errors.New("parse the whole file")
 
@@ -475,17 +553,26 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 	if len(data) == 0 {
 		data = emptySource
 	}
-	var langOK, hasError C.int
+	var langOK, hasError, expired C.int
 	var count C.uint32_t
 	var rp *C.uint32_t
 	if len(ranges) > 0 {
 		rp = (*C.uint32_t)(unsafe.Pointer(&ranges[0]))
 	}
+	budget, memCap := parseBudget(len(src))
 	tree := C.pt_parse(p.arena, (*C.TSLanguage)(lang.ptr), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)),
-		rp, C.uint32_t(len(ranges)/5), &langOK, &count, &hasError)
+		rp, C.uint32_t(len(ranges)/5), C.uint64_t(budget.Microseconds()), C.size_t(memCap), &langOK, &count, &hasError, &expired)
 	defer C.pt_release(p.arena, tree)
 	if langOK == 0 {
 		return nil, fmt.Errorf("language %s: grammar ABI %d is not supported by this tree-sitter", lang.ID, lang.abi())
+	}
+	switch expired {
+	case 1:
+		return nil, fmt.Errorf("%w: the %s grammar was still parsing after %s (%d bytes); tree-sitter loops on some inputs, often incomplete code",
+			ErrParseTimeout, lang.ID, budget.Round(time.Millisecond), len(src))
+	case 2:
+		return nil, fmt.Errorf("%w: the %s grammar had asked for %d MB parsing %d bytes; tree-sitter loops on some inputs, often incomplete code",
+			ErrParseTimeout, lang.ID, memCap>>20, len(src))
 	}
 	if len(ranges) > 0 && (tree == nil || hasError != 0) {
 		return nil, errRetry

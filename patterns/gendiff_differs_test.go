@@ -28,9 +28,18 @@ func TestGenDiffersClassify(t *testing.T) {
 			"export { __iconNode, ChartArea as $A };", "grammar versions"},
 		{"json", "json", ".json", "[\n  {\n    \"type\": \"\\\"\",\n    \"named\": false\n  }\n]\n",
 			"{\n  \"type\": \"\\\"\",\n  \"named\": $A\n}", "metavariable the grammar has no place for"},
+		// Those of the soak with seed 77.
+		{"python", "python", ".py", "__all__ = [\"filter\", \"fnmatch\", \"fnmatchcase\", \"translate\"]\n",
+			"__all__ = [$$$, $$$, \"$A\", \"$B\"]", "$$$ before a metavariable"},
+		{"c", "c", ".c", "#ifndef X_H\n#define X_H\n#define Y 1\n#endif\n",
+			"# define $A\n", "spaced directive"},
+		{"c", "c", ".c", "int f(struct sockaddr_pn *spn) { return 0; }\n",
+			"struct $A *spn", "sequence"},
+		{"typescript", "typescript", ".ts", "expect(() => m.parse(new File([\"\"], \"test.txt\"))).toThrow;\n",
+			"expect(() => m.$A(new $B([\"\"], \"test.txt\", $$$))).$C", "empty $$$ takes its comma"},
 	}
 	for _, c := range cases {
-		t.Run(c.lang, func(t *testing.T) {
+		t.Run(c.lang+"/"+c.want, func(t *testing.T) {
 			l, err := LanguageByName(c.lang)
 			if err != nil {
 				t.Fatal(err)

@@ -196,13 +196,61 @@ var genDiffers = []struct {
 		}},
 	{name: "spaced directive",
 		why: "# define and #define are one token kind, the same directive (issue 23: zstd writes 388 defines that way); " +
-			"ast-grep compares the token's text and misses the spaced ones",
+			"ast-grep compares the token's text and misses those spaced otherwise than the pattern (in a file with no " +
+			"spaced one at all, '# define $A' finds none of its #define lines)",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			extra := genMinus(ours, peer)
 			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
-			return genAll(extra, func(src []byte, s [2]uint32) bool { return spacedDirective.Match(src[s[0]:s[1]]) })
+			// Each extra is the pattern's directive, spaced otherwise.
+			spaced, want := spacedDirective.MatchString(pat), anyDirective.FindStringSubmatch(pat)
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				got := anyDirective.FindSubmatch(src[s[0]:s[1]])
+				return want != nil && got != nil && string(got[1]) == want[1] && spacedDirective.Match(src[s[0]:s[1]]) != spaced
+			})
+		}},
+	{name: "$$$ before a metavariable",
+		why: "$$$ backtracks (README, ast_grep): in [$$$, $A] ast-grep's $$$ stops before the first node $A can take and " +
+			"the rest of the list then fails, so it finds no list longer than one; each of our extra matches, with our " +
+			"captures written in for the metavariables, is one ast-grep finds",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if !multiThenMeta.MatchString(pat) || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := Compile(l, pat, CompileOptions{})
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				return ok && genPeerFinds(concrete, src, s)
+			})
+		}},
+	{name: "empty $$$ takes its comma",
+		why: "an empty $$$ makes a ',' beside it optional (README, ast_grep: f($$$A, b) matches f(b)); ast-grep needs the ','; " +
+			"each extra match is one ast-grep finds with the empty $$$ and its comma left out",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if !strings.Contains(pat, "$$$") || !strings.Contains(pat, ",") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := Compile(l, pat, CompileOptions{})
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, true)
+				return ok && genPeerFinds(concrete, src, s)
+			})
+		}},
+	{name: "sequence",
+		why: "ast-grep has no pattern of several sibling nodes: its parser completes the fragment into one node (C " +
+			"'struct $A *spn' becomes a declaration missing its ';', which a parameter never is); ours reads the siblings as " +
+			"written (README, scaffold ladder) and finds them wherever they stand side by side; ast-grep finds nothing ours misses",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			p, err := Compile(l, pat, CompileOptions{})
+			extra := genMinus(ours, peer)
+			if err != nil || len(p.Roots) < 2 || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			// Each extra match is a run of siblings of the pattern's kinds.
+			return genAll(extra, func(src []byte, s [2]uint32) bool { return genSiblingRun(l, src, s, p.Roots) })
 		}},
 	{name: "grammar versions",
 		why: "the two grammars' releases give the same code other nodes (tree-sitter-javascript 0.23.1 makes the 'default' of " +
@@ -215,7 +263,8 @@ var genDiffers = []struct {
 			}
 			return genCount(d) > 0 && genAll(d, func(src []byte, s [2]uint32) bool {
 				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
-				return ok && theirs != genOurShape(l, src[s[0]:s[1]])
+				ours, ok2 := genOurShape(l, src[s[0]:s[1]])
+				return ok && ok2 && theirs != ours
 			})
 		}},
 	{name: "metavariable the grammar has no place for",
@@ -233,7 +282,7 @@ var genDiffers = []struct {
 				return false
 			}
 			return genAll(ours, func(src []byte, s [2]uint32) bool {
-				concrete, ok := genConcrete(l, p, src, s)
+				concrete, ok := genConcrete(l, p, src, s, false)
 				return ok && genPeerFinds(concrete, src, s)
 			})
 		}},
@@ -267,12 +316,12 @@ func genPeerShape(code string) (string, bool) {
 
 // genOurShape is our grammar's reading of the same code alone: named
 // kinds in pre-order, as genPeerShape lists them.
-func genOurShape(l *Language, code []byte) string {
+func genOurShape(l *Language, code []byte) (string, bool) {
 	pr := newParser()
 	defer pr.close()
 	tree, err := pr.parse(l, code, true)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	var kinds []string
 	for _, n := range tree.nodes {
@@ -280,12 +329,13 @@ func genOurShape(l *Language, code []byte) string {
 			kinds = append(kinds, l.kindName(l.kind(n.sym)))
 		}
 	}
-	return strings.Join(kinds, " ")
+	return strings.Join(kinds, " "), true
 }
 
 // genConcrete is p's source with the metavariables replaced by what our
 // match at s captured.
-func genConcrete(l *Language, p *Pattern, src []byte, s [2]uint32) (string, bool) {
+// With dropEmpty, each $$$ goes too, with a comma beside it.
+func genConcrete(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty bool) (string, bool) {
 	pr := newParser()
 	defer pr.close()
 	tree, err := pr.parse(l, src, true)
@@ -300,19 +350,29 @@ func genConcrete(l *Language, p *Pattern, src []byte, s [2]uint32) (string, bool
 		for _, c := range m.Captures {
 			texts[c.Name] = string(src[c.Start:c.End])
 		}
-		out := genMetaName.ReplaceAllStringFunc(p.Source, func(v string) string {
+		src := p.Source
+		if dropEmpty {
+			src = emptyMultiComma.ReplaceAllString(src, "")
+		}
+		out := genMetaName.ReplaceAllStringFunc(src, func(v string) string {
+			if strings.HasPrefix(v, "$$$") {
+				return v // kept: ast-grep reads it the same
+			}
 			name := strings.TrimLeft(v, "$")
 			if t, ok := texts[name]; ok {
 				return t
 			}
 			return v
 		})
-		return out, !strings.Contains(out, "$")
+		return out, !genMetaName.MatchString(strings.ReplaceAll(out, "$$$", ""))
 	}
 	return "", false
 }
 
-var genMetaName = regexp.MustCompile(`\$+[A-Z_][A-Z0-9_]*`)
+var genMetaName = regexp.MustCompile(`\$+[A-Z_][A-Z0-9_]*|\$\$\$`)
+
+// emptyMultiComma is a $$$ with the comma beside it.
+var emptyMultiComma = regexp.MustCompile(`,\s*\$\$\$[A-Z0-9_]*|\$\$\$[A-Z0-9_]*\s*,\s*`)
 
 // genPeerFinds says the CLI, given pat, matches src at s.
 func genPeerFinds(pat string, src []byte, s [2]uint32) bool {
@@ -329,12 +389,51 @@ func genPeerFinds(pat string, src []byte, s [2]uint32) bool {
 	return perr == "" && slices.Contains(got[name], s)
 }
 
+// genSiblingRun says src[s] is a run of consecutive named siblings whose
+// kinds are kinds, in order.
+func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return false
+	}
+	for i := range tree.nodes {
+		n := tree.nodes[i]
+		if n.start != s[0] || !n.named() || l.kindName(l.kind(n.sym)) != kinds[0] {
+			continue
+		}
+		k, j := 1, i
+		for k < len(kinds) {
+			j = int(tree.nodes[j].next)
+			for j > 0 && j < len(tree.nodes) && !tree.nodes[j].named() {
+				j = int(tree.nodes[j].next)
+			}
+			if j <= 0 || j >= len(tree.nodes) || l.kindName(l.kind(tree.nodes[j].sym)) != kinds[k] {
+				break
+			}
+			k++
+		}
+		if k == len(kinds) && tree.nodes[j].end == s[1] {
+			return true
+		}
+	}
+	return false
+}
+
 // genBin, genAg and genExt are the CLI, its name for the language being
 // checked by genDiffers, and that language's file extension.
 var genBin, genAg, genExt string
 
 // spacedDirective finds a directive written with space after its '#'.
 var spacedDirective = regexp.MustCompile(`^#[ \t]+[a-z]`)
+
+// anyDirective finds a preprocessor directive, spaced or not.
+var anyDirective = regexp.MustCompile(`^#[ \t]*([a-z]+)`)
+
+// multiThenMeta finds a $$$ followed by a single metavariable (bare or in
+// quotes) as the next list element.
+var multiThenMeta = regexp.MustCompile(`\$\$\$[A-Z0-9_]*\s*,\s*["']?\$[A-Z_]`)
 
 // genAll says every match in x satisfies f (given its file's source);
 // genDiffers' checks set genDir first.

@@ -46,7 +46,37 @@ typedef struct TSTreeCursor {
   uint32_t context[3];
 } TSTreeCursor;
 
+// Reading the source through a callback, and a progress callback that
+// can halt the parse (pt_parse's deadline).
+typedef enum TSInputEncoding {
+  TSInputEncodingUTF8,
+  TSInputEncodingUTF16LE,
+  TSInputEncodingUTF16BE,
+  TSInputEncodingCustom
+} TSInputEncoding;
+
+typedef uint32_t (*DecodeFunction)(const uint8_t *string, uint32_t length, int32_t *code_point);
+
+typedef struct TSInput {
+  void *payload;
+  const char *(*read)(void *payload, uint32_t byte_index, TSPoint position, uint32_t *bytes_read);
+  TSInputEncoding encoding;
+  DecodeFunction decode;
+} TSInput;
+
+typedef struct TSParseState {
+  void *payload;
+  uint32_t current_byte_offset;
+  bool has_error;
+} TSParseState;
+
+typedef struct TSParseOptions {
+  void *payload;
+  bool (*progress_callback)(TSParseState *state);
+} TSParseOptions;
+
 TSParser *ts_parser_new(void);
+TSTree *ts_parser_parse_with_options(TSParser *self, const TSTree *old_tree, TSInput input, TSParseOptions parse_options);
 void ts_parser_delete(TSParser *self);
 bool ts_parser_set_language(TSParser *self, const TSLanguage *language);
 TSTree *ts_parser_parse_string(TSParser *self, const TSTree *old_tree, const char *string, uint32_t length);
