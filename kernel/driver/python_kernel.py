@@ -76,6 +76,7 @@ class _State:
     cell = 0  # id of the running cell, 0 when idle
     calls = 0
     shell_failures = []  # the running cell's failed shell commands, as one-line reports
+    figures = {}  # id -> (figure, PNG) of the matplotlib figures the running cell showed
 
 
 # Frames of the driver's own functions (tool(), the magics, the cell
@@ -364,9 +365,17 @@ def _bundle(obj):
 
 def _emit(t, obj):
     kind, v, mime = _bundle(obj)[0]
+    _emit_as(t, obj, kind, v, mime)
+
+
+def _emit_as(t, obj, kind, v, mime):
     msg = {"t": t, "id": _state.cell, "kind": kind, "mime": mime}
     if kind == "image":
         msg["data"] = base64.b64encode(v).decode("ascii")
+        if (type(obj).__module__ or "").startswith("matplotlib"):
+            # The end of the cell (and plt.show) shows the open figures:
+            # not again one shown here that has not changed since.
+            _state.figures[id(obj)] = (obj, v)
     else:
         msg["text"] = v
     _send(msg)
@@ -392,8 +401,13 @@ def _flush_figures():
     except Exception:
         return
     for m in managers:
+        fig = m.canvas.figure
         try:
-            _emit("display", m.canvas.figure)
+            png = _figure_png(fig)
+            shown = _state.figures.get(id(fig))
+            if shown is not None and shown[0] is fig and shown[1] == png:
+                continue  # display(fig) or the cell's value showed it as it is
+            _emit_as("display", fig, "image", png, "image/png")
         except Exception as e:
             sys.stderr.write("saving a figure failed: %s\n" % e)
     try:
@@ -1274,6 +1288,7 @@ def _exec(msg):
     cid = msg["id"]
     _state.cell = cid
     _state.shell_failures = []
+    _state.figures = {}
     _state.one_line = False
     filename = "<cell %d>" % cid
     status = "ok"
@@ -1317,6 +1332,7 @@ def _exec(msg):
         _flush_figures()
     except BaseException:
         pass
+    _state.figures = {}
     _state.cell = 0
     _send({"t": "done", "id": cid, "status": status})
     _end_report()
