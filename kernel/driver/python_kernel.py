@@ -7,18 +7,8 @@
 # code) reaches agent-tools through the real stdout pipe, which is flushed
 # with a sync marker at the end of every cell.
 #
-# Requests:  {"t":"exec","id":N,"code":"...","sync":"MARKER"}
-#            {"t":"reply","call":K,"ok":true,"text":"...","error":"..."}
-# Messages:  {"t":"ready","version":"3.11.2"}
-#            {"t":"out","id":N,"name":"stdout"|"stderr","text":"..."}
-#            {"t":"display","id":N,"kind":"text"|"markdown"|"image","text":..,"mime":..,"data":base64}
-#            {"t":"value","id":N,"kind":..,"text":..}
-#            {"t":"error","id":N,"ename":..,"evalue":..,"traceback":..,"module":..}
-#                (module: the name a ModuleNotFoundError gives)
-#            {"t":"error","id":N,"shell":true,"evalue":"`!cmd` failed: exit status 3","traceback":""}
-#                (the cell ran, but a shell command in it failed)
-#            {"t":"call","id":N,"call":K,"name":..,"args":{...}}
-#            {"t":"done","id":N,"status":"ok"|"error"}
+# The messages and their fields are listed once, in the table in
+# kernel/protocol.go; kernel/protocol_test.go checks this driver against it.
 
 import ast
 import base64
@@ -111,12 +101,16 @@ def _reader():
             if not line.strip():
                 continue
             msg = json.loads(line)
-            if msg.get("t") == "reply":
+            t = msg.get("t")
+            if t == "reply":
                 with _replies_cv:
                     _replies[msg["call"]] = msg
                     _replies_cv.notify_all()
-            else:
+            elif t == "exec":
                 _requests.put(msg)
+            elif t != "interrupt":  # SIGINT, sent with it, stops the cell
+                _send({"t": "out", "id": _state.cell, "name": "stderr",
+                       "text": "agent-tools kernel driver: ignored a request of unknown kind %r\n" % (t,)})
 
 
 # ------------------------------------------------------------------ output
@@ -1355,12 +1349,11 @@ def main():
             continue  # an interrupt that arrived after its cell ended
         if msg is None:
             break
-        if msg.get("t") == "exec":
-            try:
-                _exec(msg)
-            except KeyboardInterrupt:
-                _state.cell = 0
-                _send({"t": "done", "id": msg["id"], "status": "interrupted"})
+        try:
+            _exec(msg)
+        except KeyboardInterrupt:
+            _state.cell = 0
+            _send({"t": "done", "id": msg["id"], "status": "interrupted"})
     os._exit(0)
 
 
