@@ -7,8 +7,8 @@
 // runs each driver under its real interpreters and checks every line
 // either side writes against the table (kinds, fields, their JSON types),
 // that each driver accepts exactly the request kinds listed, and that
-// every entry is exercised by both drivers; it also checks that request
-// and message below decode exactly the table's fields.
+// every entry is exercised by both drivers; it also holds the Go types
+// below (the request types, message) to exactly the table's fields.
 
 package kernel
 
