@@ -22,7 +22,7 @@
 // # Protocol
 //
 // The interpreter gets the request pipe as fd 3 and the message pipe as
-// fd 4 (see protocol.go for the messages). The driver replaces
+// fd 4 (the table in protocol.go lists the messages). The driver replaces
 // sys.stdout/sys.stderr (process.stdout/stderr in node) with writers that
 // send "out" messages, so a cell's own output is ordered with its
 // display() calls and can never corrupt the protocol. What child processes

@@ -49,6 +49,7 @@ type Kernel struct {
 	stdout   chan []byte
 	leftover []byte // stdout bytes after the last sync marker
 	nextID   int
+	trace    func(from side, line []byte) // StartSpec.trace
 }
 
 // StartSpec says how to start a kernel.
@@ -60,6 +61,10 @@ type StartSpec struct {
 	// Log receives the kernel's start, interrupts, kill and exit; nil (or
 	// the zero Logger) discards them.
 	Log *zerolog.Logger
+	// trace, when set (by tests), sees every protocol line either side
+	// writes, without its newline; it is called from the goroutine that
+	// reads the messages and, under the write lock, from the sender.
+	trace func(from side, line []byte)
 }
 
 // Start starts an interpreter with its driver and waits until it is ready.
@@ -112,6 +117,7 @@ func Start(ctx context.Context, s StartSpec) (*Kernel, error) {
 		req:    reqW,
 		msgs:   make(chan message, 1024),
 		stdout: make(chan []byte, 256),
+		trace:  s.trace,
 	}
 	go k.readMessages(msgR)
 	go k.readStdout(p.Stdout())
@@ -150,17 +156,24 @@ func (k *Kernel) waitReady(ctx context.Context) error {
 	}
 }
 
-// readMessages decodes the driver's messages until the pipe closes.
+// readMessages decodes the driver's messages until the pipe closes. A
+// line that is not a message of the protocol is logged and dropped.
 func (k *Kernel) readMessages(r *os.File) {
 	defer close(k.msgs)
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		line, err := br.ReadBytes('\n')
-		if len(bytes.TrimSpace(line)) > 0 {
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			if k.trace != nil {
+				k.trace(fromDriver, line)
+			}
 			var m message
-			if jerr := json.Unmarshal(line, &m); jerr == nil {
+			jerr := json.Unmarshal(line, &m)
+			if _, known := lookupKind(m.T, fromDriver); jerr == nil && known {
 				k.msgs <- m
+			} else {
+				k.log.Warn().Str("line", truncateMiddle(string(line), 200)).Msg("the driver sent a line that is not a message of the protocol (dropped)")
 			}
 		}
 		if err != nil {
@@ -185,13 +198,18 @@ func (k *Kernel) readStdout(r io.ReadCloser) {
 	}
 }
 
-func (k *Kernel) send(r request) error {
+// send writes one request (an execRequest, replyRequest or
+// interruptRequest) to the driver.
+func (k *Kernel) send(r any) error {
 	data, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
 	k.writeMu.Lock()
 	defer k.writeMu.Unlock()
+	if k.trace != nil {
+		k.trace(fromGo, data)
+	}
 	_, err = k.req.Write(append(data, '\n'))
 	return err
 }
@@ -235,13 +253,12 @@ func (k *Kernel) kill() {
 }
 
 // interrupt asks the running cell to stop, keeping the interpreter's
-// state: SIGINT to the process group (KeyboardInterrupt in Python; child
-// processes stop too) and, for node, an interrupt request that the
-// driver's watcher thread turns into a script termination.
+// state: an interrupt request, which node's driver turns into the end of
+// an await or a script termination (the Python driver ignores it), and
+// SIGINT to the process group (KeyboardInterrupt in Python; child
+// processes stop too).
 func (k *Kernel) interrupt() {
-	if k.Lang == JavaScript {
-		k.send(request{T: "interrupt"})
-	}
+	k.send(interruptRequest{T: "interrupt"})
 	// One signal to the group, which includes the interpreter: a second
 	// one (proc.Signal also signals the pid) could interrupt the driver
 	// while it reports the first.
@@ -347,7 +364,7 @@ type bridgeDone struct {
 // interrupt it did not heed.
 func (c *cell) run(ctx context.Context) RunResult {
 	c.begin()
-	if err := c.k.send(request{T: "exec", ID: c.id, Code: c.spec.Code, Sync: string(c.marker)}); err != nil {
+	if err := c.k.send(execRequest{T: "exec", ID: c.id, Code: c.spec.Code, Sync: string(c.marker)}); err != nil {
 		return c.crashed()
 	}
 	c.openBridges(ctx)
@@ -457,7 +474,7 @@ func (c *cell) onStdout(chunk []byte, ok bool) {
 // runs again once no call is pending.
 func (c *cell) answerCall(r bridgeDone) {
 	c.idle.resume()
-	req := request{T: "reply", Call: r.call, OK: !r.failed, Text: r.text}
+	req := replyRequest{T: "reply", Call: r.call, OK: !r.failed, Text: r.text}
 	if r.err != nil {
 		req.Error = r.err.Error()
 	}

@@ -142,6 +142,40 @@ func TestPythonMatplotlib(t *testing.T) {
 	}
 }
 
+// TestPythonFigureShownOnce: a figure the cell showed (as its value, or
+// with display) is not shown again by the end of the cell or plt.show,
+// unless it changed since.
+func TestPythonFigureShownOnce(t *testing.T) {
+	needsPython(t)
+	s := newSession(t, nil)
+	s.py("import matplotlib.pyplot as plt")
+	for _, c := range []struct {
+		code   string
+		images int
+	}{
+		{"fig, ax = plt.subplots()\nax.plot([1, 2, 3])\nfig", 1},
+		{"fig, ax = plt.subplots()\nax.plot([1, 2, 3])\ndisplay(fig)", 1},
+		{"fig, ax = plt.subplots()\nax.plot([1, 2, 3])\ndisplay(fig)\nplt.show()\nprint('shown')", 1},
+		{"fig, ax = plt.subplots()\nax.plot([1, 2, 3])\ndisplay(fig)\nax.set_title('changed')", 2},
+		{"fig, ax = plt.subplots()\nax.plot([1, 2, 3])\nfig2, ax2 = plt.subplots()\nax2.plot([3, 1])\nfig", 2},
+	} {
+		res := s.run(Python, c.code)
+		if !res.OK() {
+			t.Fatalf("%q: %s", c.code, res.Text())
+		}
+		imgs := res.Images()
+		if len(imgs) != c.images {
+			t.Errorf("%q: %d images, want %d:\n%s", c.code, len(imgs), c.images, res.Text())
+			continue
+		}
+		for i := 1; i < len(imgs); i++ {
+			if bytes.Equal(imgs[i].Data, imgs[i-1].Data) {
+				t.Errorf("%q: images %d and %d are the same", c.code, i-1, i)
+			}
+		}
+	}
+}
+
 func TestPythonMagics(t *testing.T) {
 	needsPython(t)
 	s := newSession(t, nil)

@@ -1,6 +1,8 @@
 // agent-tools JavaScript kernel driver (embedded in the Go binary, run with
-// node -e). Same protocol as the Python driver: requests on fd 3, messages
-// on fd 4, newline-delimited JSON.
+// node -e). Requests on fd 3, messages on fd 4, newline-delimited JSON; the
+// messages and their fields are listed once, in the table in
+// kernel/protocol.go, and kernel/protocol_test.go checks this driver
+// against it.
 //
 // Cells run through V8's REPL mode via the in-process inspector
 // (Runtime.evaluate {replMode: true, awaitPromise: true}): let/const may be
@@ -63,25 +65,24 @@ sock.on('data', (chunk) => {
     const msg = JSON.parse(line);
     if (msg.t === 'interrupt') {
       Atomics.store(ack, 0, 0);
-      parentPort.postMessage(msg);
+      parentPort.postMessage({ req: msg });
       if (Atomics.wait(ack, 0, 0, 200) === 'timed-out') {
         session.post('Runtime.terminateExecution', () => {});
       }
     } else {
-      parentPort.postMessage(msg);
+      parentPort.postMessage({ req: msg });
     }
   }
 });
-sock.on('end', () => parentPort.postMessage({ t: 'eof' }));
-sock.on('error', () => parentPort.postMessage({ t: 'eof' }));
+// The main thread gets {req} for each request and {} at the end of fd 3.
+sock.on('end', () => parentPort.postMessage({}));
+sock.on('error', () => parentPort.postMessage({}));
 `, { eval: true, workerData: { ack: ackBuf } });
 worker.unref();
 
-worker.on('message', (msg) => {
+worker.on('message', ({ req: msg }) => {
+  if (!msg) process.exit(0); // fd 3 closed: agent-tools is done with us
   switch (msg.t) {
-    case 'eof':
-      process.exit(0);
-      break;
     case 'interrupt':
       Atomics.store(ack, 0, 1);
       Atomics.notify(ack, 0);
@@ -100,6 +101,8 @@ worker.on('message', (msg) => {
       queue.push(msg);
       if (!running) runNext();
       break;
+    default:
+      send({ t: 'out', id: cell, name: 'stderr', text: `agent-tools kernel driver: ignored a request of unknown kind ${JSON.stringify(msg.t)}\n` });
   }
 });
 

@@ -7,18 +7,8 @@
 # code) reaches agent-tools through the real stdout pipe, which is flushed
 # with a sync marker at the end of every cell.
 #
-# Requests:  {"t":"exec","id":N,"code":"...","sync":"MARKER"}
-#            {"t":"reply","call":K,"ok":true,"text":"...","error":"..."}
-# Messages:  {"t":"ready","version":"3.11.2"}
-#            {"t":"out","id":N,"name":"stdout"|"stderr","text":"..."}
-#            {"t":"display","id":N,"kind":"text"|"markdown"|"image","text":..,"mime":..,"data":base64}
-#            {"t":"value","id":N,"kind":..,"text":..}
-#            {"t":"error","id":N,"ename":..,"evalue":..,"traceback":..,"module":..}
-#                (module: the name a ModuleNotFoundError gives)
-#            {"t":"error","id":N,"shell":true,"evalue":"`!cmd` failed: exit status 3","traceback":""}
-#                (the cell ran, but a shell command in it failed)
-#            {"t":"call","id":N,"call":K,"name":..,"args":{...}}
-#            {"t":"done","id":N,"status":"ok"|"error"}
+# The messages and their fields are listed once, in the table in
+# kernel/protocol.go; kernel/protocol_test.go checks this driver against it.
 
 import ast
 import base64
@@ -76,6 +66,7 @@ class _State:
     cell = 0  # id of the running cell, 0 when idle
     calls = 0
     shell_failures = []  # the running cell's failed shell commands, as one-line reports
+    figures = {}  # id -> (figure, PNG) of the matplotlib figures the running cell showed
 
 
 # Frames of the driver's own functions (tool(), the magics, the cell
@@ -110,12 +101,16 @@ def _reader():
             if not line.strip():
                 continue
             msg = json.loads(line)
-            if msg.get("t") == "reply":
+            t = msg.get("t")
+            if t == "reply":
                 with _replies_cv:
                     _replies[msg["call"]] = msg
                     _replies_cv.notify_all()
-            else:
+            elif t == "exec":
                 _requests.put(msg)
+            elif t != "interrupt":  # SIGINT, sent with it, stops the cell
+                _send({"t": "out", "id": _state.cell, "name": "stderr",
+                       "text": "agent-tools kernel driver: ignored a request of unknown kind %r\n" % (t,)})
 
 
 # ------------------------------------------------------------------ output
@@ -364,9 +359,17 @@ def _bundle(obj):
 
 def _emit(t, obj):
     kind, v, mime = _bundle(obj)[0]
+    _emit_as(t, obj, kind, v, mime)
+
+
+def _emit_as(t, obj, kind, v, mime):
     msg = {"t": t, "id": _state.cell, "kind": kind, "mime": mime}
     if kind == "image":
         msg["data"] = base64.b64encode(v).decode("ascii")
+        if (type(obj).__module__ or "").startswith("matplotlib"):
+            # The end of the cell (and plt.show) shows the open figures:
+            # not again one shown here that has not changed since.
+            _state.figures[id(obj)] = (obj, v)
     else:
         msg["text"] = v
     _send(msg)
@@ -392,8 +395,13 @@ def _flush_figures():
     except Exception:
         return
     for m in managers:
+        fig = m.canvas.figure
         try:
-            _emit("display", m.canvas.figure)
+            png = _figure_png(fig)
+            shown = _state.figures.get(id(fig))
+            if shown is not None and shown[0] is fig and shown[1] == png:
+                continue  # display(fig) or the cell's value showed it as it is
+            _emit_as("display", fig, "image", png, "image/png")
         except Exception as e:
             sys.stderr.write("saving a figure failed: %s\n" % e)
     try:
@@ -1274,6 +1282,7 @@ def _exec(msg):
     cid = msg["id"]
     _state.cell = cid
     _state.shell_failures = []
+    _state.figures = {}
     _state.one_line = False
     filename = "<cell %d>" % cid
     status = "ok"
@@ -1317,6 +1326,7 @@ def _exec(msg):
         _flush_figures()
     except BaseException:
         pass
+    _state.figures = {}
     _state.cell = 0
     _send({"t": "done", "id": cid, "status": status})
     _end_report()
@@ -1339,12 +1349,11 @@ def main():
             continue  # an interrupt that arrived after its cell ended
         if msg is None:
             break
-        if msg.get("t") == "exec":
-            try:
-                _exec(msg)
-            except KeyboardInterrupt:
-                _state.cell = 0
-                _send({"t": "done", "id": msg["id"], "status": "interrupted"})
+        try:
+            _exec(msg)
+        except KeyboardInterrupt:
+            _state.cell = 0
+            _send({"t": "done", "id": msg["id"], "status": "interrupted"})
     os._exit(0)
 
 
