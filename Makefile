@@ -25,6 +25,9 @@ RACE_PKGS := ./rpc/... ./schema/... ./internal/... ./conformance/... ./cmd/... \
 # deadline and its own shutdown race (go.dev/issue/75804, fixed in 1.27).
 # FUZZTIME=2m (or 1000000x) overrides every budget for a longer local run.
 FUZZTIME  ?=
+# go test's own limit per package binary: its 10-minute default is too
+# short for lspbridge on a loaded machine (issue 23); a hang still ends.
+TEST_TIMEOUT ?= 30m
 fuzzbudget = $(if $(FUZZTIME),$(FUZZTIME),$(1))
 
 .PHONY: all tools build run test test-race fuzz bench vet clean
@@ -56,8 +59,8 @@ vet:
 	staticcheck $(TAGS) ./...
 
 test: tools vet
-	$(GO) test $(TAGS) -count=1 ./...
-	$(GO) test $(TAGS) -count=1 -race $(RACE_PKGS)
+	$(GO) test $(TAGS) -count=1 -timeout $(TEST_TIMEOUT) ./...
+	$(GO) test $(TAGS) -count=1 -timeout $(TEST_TIMEOUT) -race $(RACE_PKGS)
 
 fuzz:
 	$(GO) test ./rpc -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(call fuzzbudget,10000x)
