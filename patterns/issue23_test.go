@@ -517,3 +517,46 @@ func TestSearchCostIsLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestStringCaptureKeepsItsBlanks: a metavariable that is a string's whole
+// content captures the blanks it ends with, so that rewriting "$A" to '$A'
+// loses nothing. Found by the generated rewrite suite (soak seed 77) on
+// x/tools' analysis flags ("goFixInline "), Python's argparse help texts
+// and strings of only blanks; ast-grep keeps them too. A $$$ run still
+// ends at its last statement, without the newline that ends it.
+func TestStringCaptureKeepsItsBlanks(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"a.go": "package p\n\nvar a = \"goFixInline \"\nvar b = \"   \"\n\nfunc f() {\n\tif a != b {\n\t\tg()\n\t\treturn\n\t}\n}\n",
+		"a.py": "p.add_argument('-o', help='Put output files in this directory ')\n",
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []struct {
+		lang, pat, tmpl string
+		want            []string
+	}{
+		{"go", `"$A"`, "`$A`", []string{"`goFixInline `", "`   `"}},
+		{"python", `'$A'`, `"$A"`, []string{`"-o"`, `"Put output files in this directory "`}},
+		{"go", "if a != b { $$$BODY }", "if a != b {\n\t$$$BODY\n\th()\n}", []string{"if a != b {\n\t\tg()\n\t\treturn\n\t\th()\n\t}"}},
+	}
+	for _, c := range cases {
+		res, err := Search(context.Background(), dir, c.pat, SearchOptions{Language: c.lang, KeepSource: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for i := range res.Files {
+			_, reps := Rewrite(&res.Files[i], c.tmpl)
+			for _, r := range reps {
+				got = append(got, r.Text)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s %s → %s: got %q, want %q", c.lang, c.pat, c.tmpl, got, c.want)
+		}
+	}
+}

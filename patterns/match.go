@@ -479,9 +479,15 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 	} else {
 		start = m.nodes[first].start
 		// Statement terminators such as Go's newline tokens are not part
-		// of what a run captured.
-		for end > start && isSpace(m.t.Src[end-1]) {
-			end--
+		// of what a run captured. A single node's blanks on its last line
+		// are its own text (a string's content "goFixInline ", which a
+		// rewrite of "$A" must keep).
+		e := end
+		for e > start && isSpace(m.t.Src[e-1]) {
+			e--
+		}
+		if p.meta == metaMulti || bytes.IndexByte(m.t.Src[e:end], '\n') >= 0 {
+			end = e
 		}
 	}
 	c := Capture{Name: p.name, Multi: p.meta == metaMulti, Start: start, End: end, first: first, stop: stop}

@@ -1,0 +1,240 @@
+package patterns
+
+// The generated rewrite differential: the generated suite's patterns
+// (gendiff_test.go), each with a template made from its own metavariables
+// (reversed on one line, or one a line), applied by our Rewrite and by
+// the ast-grep CLI's --rewrite to the same real files; for every match
+// both find at the same span, the replacement texts must be equal. Our
+// documented differences from ast-grep's rewrite are left out of the
+// comparison where they apply: a terminator or trailing children the
+// pattern did not spell stay in the file (Span.tail, Span.keep), and
+// lines after a replacement's first are indented like the matched line
+// (counted apart: equal but for indentation).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+func TestGeneratedRewriteDifferential(t *testing.T) {
+	bin := astGrepPath()
+	testutil.NeedsFunc(t, "the ast-grep CLI", func() string {
+		if bin == "" {
+			return "not on PATH nor in third_party/npm (scripts/install-tools.sh)"
+		}
+		return ""
+	})
+	size, seed, soak := genSampleSize()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d, soak %v)", seed, seed, soak)
+		}
+	})
+	cands := genCandidates()
+	var summary []string
+	for _, gl := range genLangs() {
+		if gl.ag == "" {
+			continue
+		}
+		t.Run(gl.lang, func(t *testing.T) {
+			l, err := LanguageByName(gl.lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testutil.NeedsFunc(t, gl.lang+" grammar", func() string { _, why := l.Available(); return why })
+			rng := rand.New(rand.NewPCG(seed^0x5eed, uint64(len(gl.lang))*104729+uint64(gl.lang[0])))
+			srcs := genPickFiles(rng, l, cands[gl.lang], size.files)
+			if len(srcs) == 0 {
+				if g, ok := moduleGrammars[gl.lang]; ok {
+					srcs = genCorpusFiles(g.module, l, rng, size.files)
+				}
+			}
+			if len(srcs) == 0 {
+				t.Skipf("no %s file here (the match suite says so under AGENT_TOOLS_REQUIRE_ALL)", gl.lang)
+			}
+			dir := t.TempDir()
+			var trees []*Tree
+			pr := newParser()
+			defer pr.close()
+			for i, src := range srcs {
+				if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d%s", i, gl.ext)), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				tree, err := pr.parse(l, src, true)
+				if err != nil {
+					t.Fatal(err)
+				}
+				trees = append(trees, tree)
+			}
+			cases, compared, same, reindented, listed := 0, 0, 0, 0, 0
+			for tried := 0; cases < size.patterns && tried < size.patterns*40; tried++ {
+				pat, _, ok := genPattern(rng, trees[rng.IntN(len(trees))])
+				if !ok {
+					continue
+				}
+				p, err := Compile(l, pat, CompileOptions{})
+				if err != nil || len(p.Roots) != 1 {
+					continue
+				}
+				metas := genMetas(pat)
+				if len(metas) == 0 {
+					continue
+				}
+				cases++
+				tmpl := genTemplate(rng, metas)
+				ours := genOurRewrites(t, dir, gl.lang, pat, tmpl)
+				peer, perr := genPeerRewrites(bin, dir, gl.ag, pat, tmpl)
+				if perr != "" {
+					continue // ast-grep refuses the pattern: the match suite counts it
+				}
+				for key, want := range peer {
+					got, ok := ours[key]
+					if !ok {
+						continue // a match only one side finds: the match suite's business
+					}
+					compared++
+					if got == want {
+						same++
+						continue
+					}
+					if genUnindented(got) == genUnindented(want) {
+						// README: lines after the first follow the matched
+						// line's indentation, and multi-line captures are
+						// re-indented; ast-grep writes them at column 0.
+						reindented++
+						continue
+					}
+					if (gl.lang == "yaml" || gl.lang == "toml") && genNoBlankLines(got) == genNoBlankLines(want) {
+						// A YAML or TOML block owns the blank lines after it;
+						// a capture ends at its last non-blank line, ast-grep's
+						// keeps them (and their indentation).
+						reindented++
+						continue
+					}
+					if gl.lang == "scala" && scalaDotted.MatchString(pat) {
+						// README: a Scala dotted path is read as a person
+						// reads it: package $A.$B binds B to tools.nsc in
+						// package scala.tools.nsc, ast-grep to tools.
+						listed++
+						continue
+					}
+					t.Errorf("%q rewritten with %q at %s: ours %q, ast-grep %q", pat, tmpl, key, got, want)
+				}
+			}
+			summary = append(summary, fmt.Sprintf("%-11s cases %3d  replacements compared %4d  equal %4d  equal but for blanks %3d  listed %2d",
+				gl.lang, cases, compared, same, reindented, listed))
+		})
+	}
+	t.Logf("generated rewrites against ast-grep (seed %d):\n%s", seed, strings.Join(summary, "\n"))
+}
+
+// genUnindented is s with the leading blanks of every line after the
+// first taken off.
+func genUnindented(s string) string {
+	lines := strings.Split(s, "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.TrimLeft(lines[i], " \t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// genNoBlankLines is genUnindented(s) without its blank lines and with no
+// blanks at line ends.
+func genNoBlankLines(s string) string {
+	var keep []string
+	for _, l := range strings.Split(genUnindented(s), "\n") {
+		if l = strings.TrimRight(l, " \t"); l != "" {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "\n")
+}
+
+// scalaDotted finds a dotted path of metavariables.
+var scalaDotted = regexp.MustCompile(`\$[A-Z_]+\.\$[A-Z_]+`)
+
+// genMetas lists a pattern's named metavariables as written ($A, $$$B),
+// each once, in order.
+func genMetas(pat string) []string {
+	var out []string
+	for _, m := range genMetaName.FindAllString(pat, -1) {
+		if m != "$$$" && !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// genTemplate is a template over metas: reversed on one line, or one a
+// line (the indentation of captures and lines is then compared too).
+func genTemplate(rng *rand.Rand, metas []string) string {
+	rev := slices.Clone(metas)
+	slices.Reverse(rev)
+	if rng.IntN(2) == 0 {
+		return "(" + strings.Join(rev, " ") + ")"
+	}
+	return strings.Join(rev, "\n")
+}
+
+// genOurRewrites is our replacement text per match span ("file:start-end"),
+// for the matches whose replaced range is their whole span (no tail or
+// kept children, which we leave in the file).
+func genOurRewrites(t *testing.T, dir, lang, pat, tmpl string) map[string]string {
+	res, err := Search(context.Background(), dir, pat, SearchOptions{Language: lang, KeepSource: true})
+	if err != nil {
+		t.Fatalf("search %q: %v", pat, err)
+	}
+	out := map[string]string{}
+	for i := range res.Files {
+		f := &res.Files[i]
+		_, reps := Rewrite(f, tmpl)
+		for _, m := range f.Matches {
+			for _, r := range reps {
+				if r.Start == m.Start && r.End == m.End {
+					out[fmt.Sprintf("%s:%d-%d", f.Path, m.Start, m.End)] = r.Text
+				}
+			}
+		}
+	}
+	return out
+}
+
+// genPeerRewrites is the CLI's replacement text per match span.
+func genPeerRewrites(bin, dir, ag, pat, tmpl string) (map[string]string, string) {
+	cmd := exec.Command(bin, "run", "--pattern="+pat, "--rewrite="+tmpl, "-l", ag, "--json=stream", ".")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	stdout, err := cmd.Output()
+	if err != nil && len(stdout) == 0 && stderr.Len() > 0 && !strings.Contains(stderr.String(), "matched nothing") {
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return nil, msg
+	}
+	out := map[string]string{}
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var m struct {
+			File string `json:"file"`
+			agMatch
+		}
+		if json.Unmarshal(sc.Bytes(), &m) == nil && m.Replacement != nil {
+			f := filepath.ToSlash(filepath.Clean(m.File))
+			out[fmt.Sprintf("%s:%d-%d", f, m.Range.ByteOffset.Start, m.Range.ByteOffset.End)] = *m.Replacement
+		}
+	}
+	return out, ""
+}
