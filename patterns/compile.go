@@ -237,16 +237,175 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	if strings.TrimSpace(pattern) == "" {
 		return nil, fmt.Errorf("empty pattern: give a code fragment such as foo($X)")
 	}
+	ladder, err := ladderFor(lang, pattern, opts.Context)
+	if err != nil {
+		return nil, err
+	}
+	expanded := lang.expand(pattern)
+	p := newParser()
+	defer p.close()
+	var fails []string
+	// A sequence, or a reading that takes a keyword for a name, is only
+	// kept while the table is run: a single node of a later reading
+	// beats it (see compileReadings).
+	var seq, suspect *Pattern
+	for _, r := range compileReadings {
+		if r.retry && (opts.Selector != "" || r.applies != nil && !r.applies(lang)) {
+			continue
+		}
+		text, selector := expanded, opts.Selector
+		if r.retry {
+			if text = r.rewrite(lang, expanded); text == expanded {
+				continue
+			}
+			selector = ""
+		}
+		for _, s := range ladder {
+			pat, why := tryScaffold(p, lang, s, pattern, text, selector, r.tolerant)
+			switch {
+			case pat == nil:
+				if r.explains && !slices.Contains(fails, why) {
+					fails = append(fails, why)
+				}
+			case pat.keywordAsName() && !r.keywordName:
+				if r.fallbacks && suspect == nil {
+					suspect = pat
+				}
+			case len(pat.nodes) == 1:
+				if r.fix != nil {
+					r.fix(pat)
+				}
+				return pat, nil
+			case r.fallbacks && seq == nil:
+				seq = pat
+			}
+		}
+		if r.thenSequence && seq != nil {
+			return seq, nil
+		}
+	}
+	if suspect != nil {
+		return suspect, nil
+	}
+	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector%s", lang.ID, strings.Join(fails, "; "), lowerMetaHint(pattern))
+}
+
+// A reading is one way Compile tries to read a pattern: the pattern's
+// text (expanded, or rewritten by a retry) parsed in every scaffold of
+// the ladder, strictly or with the tolerance for errors next to
+// metavariables (see tolerable). The first reading that yields a single
+// node wins.
+type reading struct {
+	name     string // what the reading is, for people reading the table
+	tolerant bool   // errors next to metavariables are tolerated
+	// explains says the reading's failures are the reasons the error
+	// gives when no reading accepts the pattern.
+	explains bool
+	// fallbacks says a sequence or a keyword-as-name reading found here
+	// is kept as a fallback; other readings want a single node.
+	fallbacks bool
+	// thenSequence says a sequence kept so far is taken once this
+	// reading is done, before the retries below it.
+	thenSequence bool
+	// keywordName accepts a reading whose first token is a name spelled
+	// like a keyword.
+	keywordName bool
+	// A retry rewrites the text (rewrite; skipped when it changes
+	// nothing, and under a selector), where applies says it is meant for
+	// the language (nil: any), and fix makes the pattern read undo what
+	// the rewrite added.
+	retry   bool
+	applies func(lang *Language) bool
+	rewrite func(lang *Language, expanded string) string
+	fix     func(pat *Pattern)
+}
+
+// compileReadings is what Compile tries, in order. A clean parse in any
+// context beats one that needs the tolerance for errors next to
+// metavariables, and a single node covering the whole pattern, even a
+// tolerated one, beats a sequence (C's #define $M $$$ is a preproc_def,
+// not an identifier and an argument; Dart's for ($$$) { $$$ } a loop, not
+// a method). A reading that takes a keyword for a name (Java's for ($$$)
+// { $$$ } as a constructor named for) comes last of all.
+//
+// A language quirk that a rewrite of the text gets past is a retry here:
+// its rewrite, its fix, and applies naming the language when it is only
+// one's.
+var compileReadings = []reading{
+	{name: "as written", explains: true, fallbacks: true},
+	{name: "as written, tolerant", tolerant: true, fallbacks: true, thenSequence: true},
+	{
+		// A body that is a lone $$$ where a statement needs its ';' (C#
+		// reads { $$$ } after if (…) as an initializer), and a for header
+		// that is a lone $$$: retry with the ';'s, which the pattern then
+		// drops again.
+		name: "lone $$$ body or for header, with ';'", tolerant: true, retry: true,
+		rewrite: func(_ *Language, x string) string {
+			x = loneBody.ReplaceAllString(x, "{ ${1}; }")
+			return loneFor.ReplaceAllString(x, "for (${1};;)")
+		},
+		fix: func(pat *Pattern) { dropForSemis(pat.nodes[0]) },
+	},
+	{
+		// A Swift switch { $$$ }: retry with the $$$ as a default entry's
+		// statements, then let it stand for all the entries.
+		name: "Swift switch body as a default entry", retry: true,
+		applies: func(l *Language) bool { return l.ID == "swift" },
+		rewrite: func(_ *Language, x string) string {
+			return loneSwitch.ReplaceAllString(x, "switch${1}{ default: ${2} }")
+		},
+		fix: func(pat *Pattern) {
+			hoistDefault(pat.nodes[0], pat.Lang)
+			pat.literals = literals(pat.nodes, pat.Lang) // default is not the user's
+			if pat.rootSyms != nil && pat.depth > 0 {
+				pat.depth = pat.nodes[0].height()
+			}
+		},
+	},
+	{
+		// Bash reads $$$ right before a ';' as $$ then $; and $F() { … }
+		// as a command and a subshell: retry with a space before the ';'
+		// and the name as a word, which the pattern turns back into the
+		// metavariable.
+		name: "Bash $$$; and function name", retry: true, keywordName: true,
+		applies: func(l *Language) bool { return l.ID == "bash" },
+		rewrite: func(_ *Language, x string) string {
+			x = bashMultiSemi.ReplaceAllString(x, "$1 ;")
+			return bashFuncName.ReplaceAllString(x, "${1}${2}"+bashNameMark+"${3}${4}")
+		},
+		fix: func(pat *Pattern) {
+			unmarkNames(pat.nodes[0])
+			pat.index()
+		},
+	},
+	// PHP writes variables with '$', and Ruby's class names are
+	// constants: a $X where the grammar wants one ($X = $Y, catch
+	// (Exception $E), class $C < $B) is read as one, with the language's
+	// prefix before the placeholder.
+	{name: "metavariables with the language's prefix", retry: true, applies: hasAltPrefix, rewrite: withAltPrefix},
+	{name: "metavariables with the language's prefix, tolerant", tolerant: true, retry: true, applies: hasAltPrefix, rewrite: withAltPrefix},
+}
+
+func hasAltPrefix(l *Language) bool { return l.altPrefix != "" }
+
+func withAltPrefix(l *Language, x string) string {
+	return altMeta.ReplaceAllStringFunc(x, func(m string) string { return l.altPrefix + m })
+}
+
+// ladderFor returns the scaffolds to try for pattern: the one context
+// asked for, or the language's ladder with the context the pattern's
+// opening asks for first and the scaffolds that cannot hold it left out.
+func ladderFor(lang *Language, pattern, context string) ([]scaffold, error) {
 	ladder := lang.ladder
-	if opts.Context != "" {
+	if context != "" {
 		ladder = nil
 		for _, s := range lang.ladder {
-			if s.name == opts.Context {
+			if s.name == context {
 				ladder = append(ladder, s)
 			}
 		}
 		if ladder == nil {
-			return nil, fmt.Errorf("context %q does not exist for %s: want one of %s", opts.Context, lang.ID, strings.Join(lang.contextNames(), ", "))
+			return nil, fmt.Errorf("context %q does not exist for %s: want one of %s", context, lang.ID, strings.Join(lang.contextNames(), ", "))
 		}
 	} else if lang.braceFirst && strings.HasPrefix(strings.TrimSpace(pattern), "{") {
 		ladder = slices.Clone(ladder)
@@ -261,7 +420,7 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 	}
 	// The annotation context serves patterns that are an annotation
 	// alone; others need not hear about it.
-	if tp := strings.TrimSpace(pattern); opts.Context == "" && !strings.HasPrefix(tp, "@") && !strings.HasPrefix(tp, "[") && !strings.HasPrefix(tp, "#[") {
+	if tp := strings.TrimSpace(pattern); context == "" && !strings.HasPrefix(tp, "@") && !strings.HasPrefix(tp, "[") && !strings.HasPrefix(tp, "#[") {
 		ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return s.name == "annotation" })
 	}
 	if directiveLast(lang, pattern) {
@@ -269,118 +428,12 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 		// (the statement scaffold's ';') would be read as its argument.
 		ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return !strings.HasPrefix(s.suffix, "\n") })
 	}
-	expanded := lang.expand(pattern)
-	p := newParser()
-	defer p.close()
-	var fails []string
-	// A clean parse in any context beats one that needs the tolerance
-	// for errors next to metavariables (see tolerable), and a single node
-	// covering the whole pattern, even a tolerated one, beats a sequence
-	// (C's #define $M $$$ is a preproc_def, not an identifier and an
-	// argument; Dart's for ($$$) { $$$ } a loop, not a method).
-	// A reading that takes a keyword for a name (Java's for ($$$) { $$$ }
-	// as a constructor named for) comes last of all.
-	var seq, suspect *Pattern
-	for _, tolerant := range []bool{false, true} {
-		for _, s := range ladder {
-			pat, why := tryScaffold(p, lang, s, pattern, expanded, opts.Selector, tolerant)
-			if pat != nil && pat.keywordAsName() {
-				if suspect == nil {
-					suspect = pat
-				}
-				continue
-			}
-			if pat != nil && len(pat.nodes) == 1 {
-				return pat, nil
-			}
-			if pat != nil {
-				if seq == nil {
-					seq = pat
-				}
-				continue
-			}
-			if !tolerant && !slices.Contains(fails, why) {
-				fails = append(fails, why)
-			}
-		}
-	}
-	if seq != nil {
-		return seq, nil
-	}
-	// A body that is a lone $$$ where a statement needs its ';' (C#
-	// reads { $$$ } after if (…) as an initializer), and a for header
-	// that is a lone $$$: retry with the ';'s, which the pattern then
-	// drops again.
-	retry := loneBody.ReplaceAllString(expanded, "{ ${1}; }")
-	retry = loneFor.ReplaceAllString(retry, "for (${1};;)")
-	if retry != expanded && opts.Selector == "" {
-		for _, s := range ladder {
-			if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", true); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
-				dropForSemis(pat.nodes[0])
-				return pat, nil
-			}
-		}
-	}
-	// A Swift switch { $$$ }: retry with the $$$ as a default entry's
-	// statements, then let it stand for all the entries.
-	if lang.ID == "swift" && opts.Selector == "" {
-		if retry := loneSwitch.ReplaceAllString(expanded, "switch${1}{ default: ${2} }"); retry != expanded {
-			for _, s := range ladder {
-				if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", false); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
-					hoistDefault(pat.nodes[0], lang)
-					pat.literals = literals(pat.nodes, lang) // default is not the user's
-					if pat.rootSyms != nil && pat.depth > 0 {
-						pat.depth = pat.nodes[0].height()
-					}
-					return pat, nil
-				}
-			}
-		}
-	}
-	if lang.ID == "bash" && opts.Selector == "" {
-		retry := bashMultiSemi.ReplaceAllString(expanded, "$1 ;")
-		retry = bashFuncName.ReplaceAllString(retry, "${1}${2}"+bashNameMark+"${3}${4}")
-		if retry != expanded {
-			for _, s := range ladder {
-				if pat, _ := tryScaffold(p, lang, s, pattern, retry, "", false); pat != nil && len(pat.nodes) == 1 {
-					unmarkNames(pat.nodes[0])
-					pat.literals = literals(pat.nodes, lang)
-					pat.repeated = repeatedNames(pat.nodes)
-					pat.rootSyms, pat.depth = nil, 0
-					if r := pat.nodes[0]; r.meta == metaNone && len(pat.literals) > 0 {
-						pat.rootSyms = make([]uint8, len(lang.kinds))
-						for sym := range lang.kinds {
-							if lang.kinds[sym] == r.kind {
-								pat.rootSyms[sym] = 1
-							}
-						}
-						if len(pat.repeated) == 0 {
-							pat.depth = r.height()
-						}
-					}
-					return pat, nil
-				}
-			}
-		}
-	}
-	// PHP writes variables with '$', and Ruby's class names are
-	// constants: a $X where the grammar wants one ($X = $Y, catch
-	// (Exception $E), class $C < $B) is read as one, with the language's
-	// prefix before the placeholder.
-	if lang.altPrefix != "" && opts.Selector == "" {
-		vars := altMeta.ReplaceAllStringFunc(expanded, func(m string) string { return lang.altPrefix + m })
-		for _, tolerant := range []bool{false, true} {
-			for _, s := range ladder {
-				if pat, _ := tryScaffold(p, lang, s, pattern, vars, "", tolerant); pat != nil && len(pat.nodes) == 1 && !pat.keywordAsName() {
-					return pat, nil
-				}
-			}
-		}
-	}
-	if suspect != nil {
-		return suspect, nil
-	}
-	hint := ""
+	return ladder, nil
+}
+
+// lowerMetaHint is the error's hint for a would-be metavariable written
+// in lowercase; "" when the pattern has none.
+func lowerMetaHint(pattern string) string {
 	for _, loc := range lowerMeta.FindAllStringIndex(pattern, -1) {
 		// Right after a quote it is a string's text ("$ref" in JSON), as
 		// the user meant.
@@ -388,10 +441,9 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 			continue
 		}
 		m := pattern[loc[0]:loc[1]]
-		hint = fmt.Sprintf("; %s is not a metavariable: names are uppercase (%s)", m, strings.ToUpper(m))
-		break
+		return fmt.Sprintf("; %s is not a metavariable: names are uppercase (%s)", m, strings.ToUpper(m))
 	}
-	return nil, fmt.Errorf("unparseable pattern for %s: no context accepts it (%s); fix the syntax, or force a reading with context/selector%s", lang.ID, strings.Join(fails, "; "), hint)
+	return ""
 }
 
 // directiveLast says pattern's last line is a C or C++ preprocessor
@@ -463,8 +515,18 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	if len(pat.nodes) == 1 && pat.nodes[0].meta == metaMulti {
 		return nil, s.name + ": a lone $$$ matches any run of nodes; put it inside code, e.g. foo($$$ARGS)"
 	}
+	pat.index()
+	pat.nestBlind = nestBlind(pat)
+	return pat, ""
+}
+
+// index sets what search reads from the pattern's nodes besides the
+// nodes: its literals, repeated names, root symbols and depth.
+func (pat *Pattern) index() {
+	lang := pat.Lang
 	pat.literals = literals(pat.nodes, lang)
 	pat.repeated = repeatedNames(pat.nodes)
+	pat.rootSyms, pat.depth = nil, 0
 	if r := pat.nodes[0]; len(pat.nodes) == 1 && r.meta == metaNone && len(pat.literals) > 0 {
 		pat.rootSyms = make([]uint8, len(lang.kinds))
 		for sym := range lang.kinds {
@@ -476,8 +538,6 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 			pat.depth = r.height()
 		}
 	}
-	pat.nestBlind = nestBlind(pat)
-	return pat, ""
 }
 
 // declKeywords are, per language, the words that open a declaration
