@@ -493,15 +493,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 		return nil, s.name + ": " + why
 	}
 	if selector != "" {
-		roots = nil
-		for i := range tree.nodes {
-			n := &tree.nodes[i]
-			if n.start >= hs && n.end <= he && lang.kindName(lang.kind(n.sym)) == selector {
-				roots = []int{i}
-				break
-			}
-		}
-		if roots == nil {
+		if roots = selected(tree, hs, he, selector); roots == nil {
 			return nil, fmt.Sprintf("%s: no %s node in the pattern", s.name, selector)
 		}
 	}
@@ -538,6 +530,18 @@ func (pat *Pattern) index() {
 			pat.depth = r.height()
 		}
 	}
+}
+
+// selected returns the first node of kind selector inside the pattern's
+// text [hs, he) of the scaffold, as the pattern's root; nil for none.
+func selected(tree *Tree, hs, he uint32, selector string) []int {
+	for i := range tree.nodes {
+		n := &tree.nodes[i]
+		if n.start >= hs && n.end <= he && tree.Lang.kindName(tree.Lang.kind(n.sym)) == selector {
+			return []int{i}
+		}
+	}
+	return nil
 }
 
 // declKeywords are, per language, the words that open a declaration

@@ -75,9 +75,7 @@ func (s *pyScan) run(line func(i int) bool, goesOn func(i int)) bool {
 				return false
 			}
 			i++
-		case c == '\\':
-			// A continuation (or a stray backslash, a syntax error the
-			// parser will see): the next line is not a new statement.
+		case c == '\\': // a continuation, or a stray backslash the parser will see
 			i += 2
 			if i <= len(src) && src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
 				i++
