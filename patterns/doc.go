@@ -19,9 +19,13 @@
 //	dart_missing.go  what stands for it without the tag
 //	cts.go         the only cgo: parse with tree-sitter, flatten the tree
 //	               into a Go slice (Tree) in one call
-//	compile.go     Compile: a pattern's readings (compileReadings) tried in
-//	               the ladder's scaffolds, the scaffold peeled off, the
-//	               pattern's nodes built (pnode), its literals listed
+//	compile.go     Compile: the table of a pattern's readings
+//	               (compileReadings) run by one loop, the pattern's nodes
+//	               built (pnode) from the parse
+//	scaffold.go    one reading's parse in the ladder's scaffolds, its
+//	               errors judged and located, the scaffold peeled off
+//	metavars.go    metavariables rewritten to a grammar's placeholder and
+//	               recognised in a node's text
 //	match.go       Pattern.Find: the matcher; the skip policy is skips, the
 //	               language hooks are flatPath and memberChain
 //	rule.go        ast-grep's rule language read from JSON (RuleSpec)
@@ -30,8 +34,8 @@
 //	               compile per language, the literal prefilter, parallel
 //	               parse and match (a finder: *Pattern or *Rule), results
 //	rulesearch.go  a rule's side of the search, and what tools ask of rules
-//	lexical.go     the prefilter's test that a literal occurs in code, not
-//	               only in comments or strings (Python, Go)
+//	lexical.go     a pattern's literals, and the prefilter's test that one
+//	               occurs in code, not only in comments or strings
 //	split.go       a file split into top-level statements (Python, Go, C),
 //	               so only those holding the rarest literal are parsed
 //	pyscan.go      the one Python lexical scanner, under split.go and
