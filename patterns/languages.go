@@ -36,7 +36,7 @@ type Language struct {
 	comment   []bool         // canonical kind → is a comment
 	namedSyms []uint8        // symbol → 1 when named, for pt_flatten
 	// selectorKind is Dart's named "selector" kind (a member-chain link a
-	// metavariable may absorb, see matcher.seq1); -1 elsewhere.
+	// metavariable may absorb, see matcher.memberChain); -1 elsewhere.
 	selectorKind int32
 	keywords     map[string]bool // words the grammar has as anonymous tokens
 	quoteMeta    bool            // metavariables are parsed as quoted strings (TOML, JSON)

@@ -1,4 +1,6 @@
-// This file holds the literal prefilter's tests of a file's text, and
+// This file lists a compiled pattern's literals (the tokens a file's text
+// must hold for it to match there) and holds the literal prefilter's
+// tests of a file's text, and
 // narrows them for languages whose comments and strings can be told apart
 // from code by a cheap scan (Python, Go): an identifier or keyword that
 // occurs only inside comments and plain strings cannot be matched by a
@@ -12,6 +14,7 @@ package patterns
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -203,4 +206,81 @@ func skipQuoted(src []byte, q int) (int, bool) {
 		}
 	}
 	return len(src), false
+}
+
+// A literal is a token a file's text must contain for the pattern to
+// match there. A word literal (an ASCII identifier or keyword) must occur
+// as a whole word: not right after a letter or '_', nor right before a
+// letter, digit or '_'. A digit may precede it, as in Python's 1if.
+type literal struct {
+	text []byte
+	word bool
+}
+
+// literals returns up to four of the pattern's longest literal tokens.
+func literals(roots []*pnode, lang *Language) []literal {
+	seen := map[string]bool{} // text → may be checked as a word
+	var walk func(p *pnode)
+	walk = func(p *pnode) {
+		if p.meta != metaNone {
+			return
+		}
+		// Semicolons and commas may be missing where the pattern has them
+		// (see seq): they are no evidence.
+		optional := p.isSemicolon() || p.isComma()
+		if p.leaf && !optional && p.text != "" && (p.named || lang.ID != "php") && !strings.ContainsAny(p.text, " \t\r\n") {
+			// Keywords (anonymous leaves), identifiers and keyword
+			// constants (a node None of kind none) are whole tokens; other
+			// named leaves, such as string contents, can sit next to
+			// letters (an escape before "\nhello"), and Bash words and
+			// HTML text can too.
+			kind := lang.kindName(p.kind)
+			text := p.text
+			word := isWord(text) && lang.ID != "bash" && lang.ID != "html" &&
+				(!p.named || strings.Contains(kind, "identifier") || strings.EqualFold(kind, text))
+			// A preprocessor keyword's token may hold spaces after its
+			// '#' (#  define): the word after it is what the text holds.
+			if !p.named && len(text) > 1 && text[0] == '#' && isWord(text[1:]) {
+				text, word = text[1:], true
+			}
+			if prev, ok := seen[text]; !ok || prev {
+				seen[text] = word
+			}
+		}
+		for _, c := range p.children {
+			walk(c)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	var ls []string
+	for s := range seen {
+		ls = append(ls, s)
+	}
+	sort.Slice(ls, func(i, j int) bool {
+		if len(ls[i]) != len(ls[j]) {
+			return len(ls[i]) > len(ls[j])
+		}
+		return ls[i] < ls[j]
+	})
+	if len(ls) > 4 {
+		ls = ls[:4]
+	}
+	out := make([]literal, len(ls))
+	for i, s := range ls {
+		out[i] = literal{text: []byte(s), word: seen[s]}
+	}
+	return out
+}
+
+// isWord reports an ASCII identifier: [A-Za-z_][A-Za-z0-9_]*.
+func isWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }

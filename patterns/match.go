@@ -29,10 +29,12 @@
 //     the pattern.
 //
 // Ours on top, each documented where it is done: a ';' in the pattern and
-// a ',' beside an empty $$$ are optional; before a closing '}' more
-// siblings like the pattern's last one are ignored; Dart member chains
-// and Scala dotted paths are read as a person reads them; a metavariable
-// repeated must capture the same tokens.
+// a ',' beside an empty $$$ are optional, and before a closing '}' more
+// siblings like the pattern's last one are ignored (all three in skips,
+// the one place that decides what may be passed over); Dart member
+// chains and Scala dotted paths are read as a person reads them (the
+// language hooks memberChain and flatPath); a metavariable repeated must
+// capture the same tokens (bindRange).
 
 package patterns
 
@@ -250,6 +252,11 @@ func (m *matcher) seq(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint
 	return false
 }
 
+// seq1 is seq without the memo: the pattern's items ps[pi:] against the
+// target siblings from t. A $$$ takes a run of siblings (seqMulti); any
+// other item meets the sibling at t, or a language hook reads a run of
+// siblings as the one node it stands for (meets); failing that, the skip
+// policy says what may be passed over (skips).
 func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint32) bool {
 	t = m.skipTo(t, end)
 	if pi == len(ps) {
@@ -258,126 +265,183 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		}
 		return true
 	}
-	p := ps[pi]
-	if p.meta == metaMulti {
-		mark := len(m.binds)
-		if pi == len(ps)-1 {
-			// A trailing $$$ takes everything that is left (possibly nothing).
-			e, last := lastEnd, uint32(0)
-			for c := t; c < end; c = m.skipTo(m.nodes[c].next, end) {
-				e, last = m.nodes[c].end, c
-			}
-			stop := t
-			if t < end {
-				stop = m.nodes[last].next
-			}
-			if !m.bindRange(p, t, stop, lastEnd, e) {
-				m.unbind(mark)
-				return false
-			}
-			if top {
-				m.rootEnd = e
-			}
-			return true
-		}
-		// Lazy, with backtracking: the shortest run after which the rest
-		// matches.
-		cur, e := t, lastEnd
-		next := ps[pi+1]
-		for {
-			// The run keeps the separators it owns: an unnamed token
-			// the next pattern node cannot be (the trailing ',' before
-			// a ')') is absorbed, not left between the run and what
-			// follows, so a rewrite keeps it.
-			probe := cur >= end || m.nodes[cur].named() || next.meta == metaAny ||
-				next.meta == metaNone && next.leaf && m.t.Lang.kind(m.nodes[cur].sym) == next.kind
-			if probe && m.bindRange(p, t, cur, lastEnd, e) {
-				if m.seq(ps, pi+1, cur, end, top, e) {
-					return true
-				}
-				// An empty $$$ makes the comma after it optional:
-				// foo($$$A, b) matches foo(b).
-				if cur == t && pi+2 < len(ps) && ps[pi+1].isComma() && m.seq(ps, pi+2, cur, end, top, e) {
-					return true
-				}
-			}
-			m.unbind(mark)
-			if cur >= end {
-				return false
-			}
-			e = m.nodes[cur].end
-			cur = m.skipTo(m.nodes[cur].next, end)
-		}
+	if ps[pi].meta == metaMulti {
+		return m.seqMulti(ps, pi, t, end, top, lastEnd)
 	}
-	sepBeforeMulti := pi > 0 && p.isComma() && pi+1 < len(ps) && ps[pi+1].meta == metaMulti
-	// A ';' in the pattern is optional: Go and JavaScript end statements
-	// with newlines as well.
-	optional := sepBeforeMulti || p.isSemicolon()
-	if t >= end {
-		// Only a separator before an empty $$$ may be missing.
-		return optional && m.seq(ps, pi+1, t, end, top, lastEnd)
+	if t < end && m.meets(ps, pi, t, end, top) {
+		return true
 	}
+	target, item := m.skips(ps, pi, t, end)
 	mark := len(m.binds)
-	n := &m.nodes[t]
-	// A $X that ends the pattern takes a dotted path that ends its
-	// parent: Scala keeps import a.b.c flat (a, ., b, ., c), and $P in
-	// import $P is the path, as a reader means it.
-	if p.meta == metaSingle && pi == len(ps)-1 && n.named() {
-		if stop, last := m.dottedRun(n.next, end); stop > n.next {
-			if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
-				return true
-			}
-			m.unbind(mark)
-		}
-	}
-	if m.node(p, t) && m.seq(ps, pi+1, n.next, end, top, n.end) {
+	if target && m.seq(ps, pi, m.nodes[t].next, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
-	// Dart keeps a receiver's member chain flat (b, .c, .dispose, ())
-	// under one parent: a $X also takes the selectors that follow its
-	// first node, shortest run first, so $X.dispose() binds X = b.c.
-	if p.meta == metaSingle && m.selector >= 0 && n.named() && m.t.Lang.kind(n.sym) != m.selector {
-		last := t
-		for c := m.skipTo(n.next, end); c < end && m.t.Lang.kind(m.nodes[c].sym) == m.selector; c = m.skipTo(m.nodes[c].next, end) {
-			last = c
-			stop := m.nodes[c].next
-			if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
-				return true
-			}
-			m.unbind(mark)
-		}
-	}
-	// A target token the pattern does not spell is skipped only where the
-	// pattern expects a token: def $F() matches async def f() (async
-	// stands before the def the pattern spells), but yield $X does not
-	// match yield* g() or yield from g(), nor export function $F
-	// export default function f: a metavariable or a whole node never
-	// steps over a token that changes the meaning.
-	if !n.named() && p.meta == metaNone && p.leaf && m.seq(ps, pi, n.next, end, top, lastEnd) {
-		return true
-	}
-	m.unbind(mark)
-	// Before a closing '}', more siblings like the pattern's last one
-	// (the other cases of a switch, arms of a match) are ignored:
-	// switch $X { case $V: $$$ } matches a switch with several cases.
-	if n.named() && pi > 0 && p.meta == metaNone && p.leaf && !p.named && p.text == "}" {
-		if q := ps[pi-1]; q.meta == metaNone && !q.leaf && q.kind == m.t.Lang.kind(n.sym) && m.seq(ps, pi, n.next, end, top, lastEnd) {
-			return true
-		}
-		m.unbind(mark)
-	}
-	// A comma before a $$$ that matches nothing is optional:
-	// foo(a, $$$B) matches foo(a). A ';' that ends the pattern's node may
-	// be missing only where the target has no more named nodes to offer:
-	// CSS margin: 0 auto; must not match the start of margin: 0 auto 1px;
-	// nor $A: $B; the start of font-family: a, b; (between Go
-	// statements, where the pattern goes on, it may).
-	if optional && (sepBeforeMulti || pi+1 < len(ps) || !m.namedFrom(t, end)) && m.seq(ps, pi+1, t, end, top, lastEnd) {
+	if item && m.seq(ps, pi+1, t, end, top, lastEnd) {
 		return true
 	}
 	m.unbind(mark)
 	return false
+}
+
+// seqMulti matches the $$$ at ps[pi] and the items after it.
+func (m *matcher) seqMulti(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uint32) bool {
+	p := ps[pi]
+	mark := len(m.binds)
+	if pi == len(ps)-1 {
+		// A trailing $$$ takes everything that is left (possibly nothing).
+		e, last := lastEnd, uint32(0)
+		for c := t; c < end; c = m.skipTo(m.nodes[c].next, end) {
+			e, last = m.nodes[c].end, c
+		}
+		stop := t
+		if t < end {
+			stop = m.nodes[last].next
+		}
+		if !m.bindRange(p, t, stop, lastEnd, e) {
+			m.unbind(mark)
+			return false
+		}
+		if top {
+			m.rootEnd = e
+		}
+		return true
+	}
+	// Lazy, with backtracking: the shortest run after which the rest
+	// matches.
+	cur, e := t, lastEnd
+	next := ps[pi+1]
+	for {
+		// The run keeps the separators it owns: an unnamed token the
+		// next pattern node cannot be (the trailing ',' before a ')') is
+		// absorbed, not left between the run and what follows, so a
+		// rewrite keeps it.
+		probe := cur >= end || m.nodes[cur].named() || next.meta == metaAny ||
+			next.meta == metaNone && next.leaf && m.t.Lang.kind(m.nodes[cur].sym) == next.kind
+		if probe && m.bindRange(p, t, cur, lastEnd, e) {
+			if m.seq(ps, pi+1, cur, end, top, e) {
+				return true
+			}
+			// An empty $$$ makes the comma after it optional:
+			// foo($$$A, b) matches foo(b).
+			if cur == t && pi+2 < len(ps) && ps[pi+1].isComma() && m.seq(ps, pi+2, cur, end, top, e) {
+				return true
+			}
+		}
+		m.unbind(mark)
+		if cur >= end {
+			return false
+		}
+		e = m.nodes[cur].end
+		cur = m.skipTo(m.nodes[cur].next, end)
+	}
+}
+
+// meets matches the item ps[pi] (not a $$$) at target sibling t, and the
+// items after it: the node itself, or, through a language hook, a run
+// of siblings that the grammar keeps flat where a reader sees one node
+// (flatPath, memberChain).
+func (m *matcher) meets(ps []*pnode, pi int, t, end uint32, top bool) bool {
+	if m.flatPath(ps, pi, t, end, top) {
+		return true
+	}
+	mark := len(m.binds)
+	n := &m.nodes[t]
+	if m.node(ps[pi], t) && m.seq(ps, pi+1, n.next, end, top, n.end) {
+		return true
+	}
+	m.unbind(mark)
+	return m.memberChain(ps, pi, t, end, top)
+}
+
+// flatPath is the hook for dotted paths kept flat: a $X that ends the
+// pattern takes a dotted path that ends its parent. Scala keeps import
+// a.b.c flat (a, ., b, ., c), and $P in import $P is the path, as a
+// reader means it.
+func (m *matcher) flatPath(ps []*pnode, pi int, t, end uint32, top bool) bool {
+	p, n := ps[pi], &m.nodes[t]
+	if p.meta != metaSingle || pi != len(ps)-1 || !n.named() {
+		return false
+	}
+	stop, last := m.dottedRun(n.next, end)
+	if stop <= n.next {
+		return false
+	}
+	mark := len(m.binds)
+	if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
+		return true
+	}
+	m.unbind(mark)
+	return false
+}
+
+// memberChain is the hook for Dart's member chains: Dart keeps a
+// receiver's chain flat (b, .c, .dispose, ()) under one parent, so a $X
+// also takes the selectors that follow its first node, shortest run
+// first, and $X.dispose() binds X = b.c. The language names the
+// selectors' kind (Language.selectorKind); without one it does nothing.
+func (m *matcher) memberChain(ps []*pnode, pi int, t, end uint32, top bool) bool {
+	p, n := ps[pi], &m.nodes[t]
+	if p.meta != metaSingle || m.selector < 0 || !n.named() || m.t.Lang.kind(n.sym) == m.selector {
+		return false
+	}
+	mark := len(m.binds)
+	last := t
+	for c := m.skipTo(n.next, end); c < end && m.t.Lang.kind(m.nodes[c].sym) == m.selector; c = m.skipTo(m.nodes[c].next, end) {
+		last = c
+		stop := m.nodes[c].next
+		if m.bindRange(p, t, stop, n.start, m.nodes[last].end) && m.seq(ps, pi+1, stop, end, top, m.nodes[last].end) {
+			return true
+		}
+		m.unbind(mark)
+	}
+	return false
+}
+
+// skips is the match's skip policy, for a pattern item ps[pi] (not a
+// $$$) that did not meet the target sibling at t (t is end when the
+// siblings are used up). target says the sibling may be passed over and
+// the item tried after it; item says the item may be left out.
+//
+// The target's sibling is passed over when it is
+//   - a token the pattern does not spell, where the pattern expects a
+//     token: def $F() matches async def f() (async stands before the def
+//     the pattern spells), but yield $X does not match yield* g() or
+//     yield from g(), nor export function $F export default function f:
+//     a metavariable or a whole node never steps over a token that
+//     changes the meaning;
+//   - before a closing '}', another sibling like the pattern's last one
+//     (the other cases of a switch, arms of a match): switch $X { case
+//     $V: $$$ } matches a switch with several cases.
+//
+// The item is left out when it is
+//   - a comma before a $$$ that matches nothing: foo(a, $$$B) matches
+//     foo(a);
+//   - a ';': Go and JavaScript end statements with newlines as well. A
+//     ';' that ends the pattern's node may be missing only where the
+//     target has no more named nodes to offer: CSS margin: 0 auto; must
+//     not match the start of margin: 0 auto 1px; nor $A: $B; the start
+//     of font-family: a, b; (between Go statements, where the pattern
+//     goes on, it may).
+func (m *matcher) skips(ps []*pnode, pi int, t, end uint32) (target, item bool) {
+	p := ps[pi]
+	sepBeforeMulti := pi > 0 && p.isComma() && pi+1 < len(ps) && ps[pi+1].meta == metaMulti
+	item = (sepBeforeMulti || p.isSemicolon()) && (sepBeforeMulti || pi+1 < len(ps) || !m.namedFrom(t, end))
+	if t >= end {
+		return false, item
+	}
+	n := &m.nodes[t]
+	if p.meta != metaNone || !p.leaf {
+		return false, item
+	}
+	if !n.named() {
+		return true, item
+	}
+	if pi > 0 && !p.named && p.text == "}" {
+		q := ps[pi-1]
+		target = q.meta == metaNone && !q.leaf && q.kind == m.t.Lang.kind(n.sym)
+	}
+	return target, item
 }
 
 // namedFrom says a named node that matching does not skip is among the

@@ -46,10 +46,8 @@ type pyLine struct {
 // statement holding one is parsed, to let that error show. False when
 // unsure.
 func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, bool) {
-	depth := 0
-	last := -1 // the last byte of code seen (a string's closing quote)
+	s := newPyScan(src)
 	decorator := false
-	header := startsHeader(src) // in a def or class header, before its ':'
 	// line examines the line starting at i (after a newline outside
 	// brackets, or at 0).
 	line := func(i int) bool {
@@ -67,14 +65,14 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 			// The scanner counts a tab as 8 columns and resets at \f and
 			// \r: allowed only on a line with nothing else on it.
 			for k := j; k < len(src) && src[k] != '\n'; k++ {
-				if s := src[k]; s != ' ' && s != '\t' && s != '\f' && s != '\r' {
+				if b := src[k]; b != ' ' && b != '\t' && b != '\f' && b != '\r' {
 					return false
 				}
 			}
 			return true
 		default:
-			open := last >= 0 && endsOpen(src[:last+1]) || header
-			header = !open && startsHeader(src[j:]) || open && header
+			open := s.open()
+			s.header = !open && startsHeader(src[j:]) || open && s.header
 			stmt := !open && !decorator && !continues(src[j:]) && (c == '@' || startsStatement(c))
 			lines = append(lines, pyLine{start: uint32(i), indent: int32(j - i), stmt: stmt})
 			decorator = c == '@'
@@ -98,64 +96,8 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 	if !line(0) {
 		return lines, dented, false
 	}
-	for i := 0; i < len(src); {
-		c := src[i]
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '#' && c != '\\' {
-			last = i
-		}
-		switch {
-		case c == '#':
-			nl := indexNewline(src, i)
-			if nl < 0 {
-				return lines, dented, depth == 0
-			}
-			i = nl
-		case c == '\'' || c == '"':
-			end, ok := skipPyString(src, i)
-			if !ok {
-				return lines, dented, false
-			}
-			i, last = end, end-1
-		case c == '(' || c == '[' || c == '{':
-			depth++
-			i++
-		case c == ')' || c == ']' || c == '}':
-			if depth--; depth < 0 {
-				return lines, dented, false
-			}
-			i++
-		case c == '\\':
-			i += 2
-			if i <= len(src) && src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
-				i++
-			}
-			if i <= len(src) && src[i-1] == '\n' {
-				goesOn(i)
-			}
-		case c == ':' && depth == 0:
-			header = false
-			i++
-		case c == '\n':
-			i++
-			if depth > 0 {
-				goesOn(i)
-			} else if i < len(src) && !line(i) {
-				return lines, dented, false
-			}
-		default:
-			i, last = plainRun(src, i+1, last)
-		}
-	}
-	return lines, dented, depth == 0
-}
-
-func indexNewline(src []byte, i int) int {
-	for ; i < len(src); i++ {
-		if src[i] == '\n' {
-			return i
-		}
-	}
-	return -1
+	ok := s.run(line, goesOn)
+	return lines, dented, ok && s.depth == 0
 }
 
 // pyNest finds the nested statements of one file to leave out.

@@ -1,7 +1,6 @@
-// This file searches a workspace with a rule: the same walk, language
-// choice and literal prefilter as Search, but each file that passes is
-// parsed whole (a rule looks at parents and siblings) and matched with
-// Rule.FindRule.
+// This file holds a rule's side of a workspace search (SearchRule, a
+// Rule as a finder: parsed whole, matched with findRule; the search
+// itself is search.go's) and what the tools ask of a compiled rule.
 
 package patterns
 
@@ -12,100 +11,37 @@ import (
 	"strings"
 )
 
-// SearchRule finds the matches of a rule under root. opts.Context and
-// opts.Selector do not apply (a rule's pattern carries its own).
+// SearchRule finds the matches of a rule under root: Search's walk,
+// language choice and prefilter, with each file that passes parsed whole
+// (a rule looks at parents and siblings). opts.Context and opts.Selector
+// do not apply (a rule's pattern carries its own).
 func SearchRule(ctx context.Context, root string, spec *RuleSpec, opts SearchOptions) (*SearchResult, error) {
 	if opts.Context != "" || opts.Selector != "" {
 		return nil, fmt.Errorf(`context and selector apply to pattern; in a rule write "pattern": {"context": "...", "selector": "kind"}`)
 	}
-	var forced *Language
-	if opts.Language != "" {
-		var err error
-		if forced, err = LanguageByName(opts.Language); err != nil {
-			return nil, err
-		}
-	}
-	files, where, deps, err := listFiles(root, opts.Path, forced)
-	if err != nil {
-		return nil, err
-	}
-	res := &SearchResult{Deps: deps}
-	compiled := map[*Language]*Rule{}
-	if forced != nil {
-		r, err := CompileRule(forced, spec)
-		if err != nil {
-			return nil, err
-		}
-		compiled[forced] = r
-	} else {
-		present := map[*Language]bool{}
-		for _, f := range files {
-			present[f.lang] = true
-		}
-		var fails []string
-		for _, id := range sortedIDs(present) {
-			l, _ := LanguageByName(id)
-			r, err := CompileRule(l, spec)
-			if err != nil {
-				fails = append(fails, l.ID+": "+err.Error())
-				res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f searchedFile) bool { return f.lang == l }), err))
-				continue
-			}
-			compiled[l] = r
-		}
-		if len(present) > 0 && len(compiled) == 0 {
-			return nil, fmt.Errorf("the rule compiles in no language found under %s: %s", displayPath(where), strings.Join(fails, " | "))
-		}
-	}
-	ids := make([]string, 0, len(compiled))
-	for l := range compiled {
-		ids = append(ids, l.ID)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		l, _ := LanguageByName(id)
-		res.Rules = append(res.Rules, compiled[l])
-	}
-	kept := files[:0]
-	for _, f := range files {
-		if compiled[f.lang] != nil {
-			kept = append(kept, f)
-		}
-	}
-	files = dropTooLarge(res, kept, opts.MaxFileBytes)
-	res.Searched = len(files)
-	stopped := func() bool { return ctx.Err() != nil }
-	results, partial, err := searchFiles(ctx, files, opts, func(p *parser, f searchedFile, maxBytes int64) *FileMatches {
-		return searchFileRule(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, opts.MaxListed, stopped)
+	res, compiled, err := search(ctx, root, opts, lookFor{
+		compile:     func(l *Language) (finder, error) { return CompileRule(l, spec) },
+		none:        "the rule compiles in no language",
+		prefixFails: true,
 	})
 	if err != nil {
 		return nil, err
 	}
-	res.Partial = partial
-	for _, fm := range results {
-		if fm != nil && fm.Count > 0 {
-			res.Files = append(res.Files, *fm)
-			res.Total += fm.Count
-		}
+	for _, l := range sortedLangs(compiled) {
+		res.Rules = append(res.Rules, compiled[l].(*Rule))
 	}
 	return res, nil
 }
 
-// searchFileRule reads, filters, parses and matches one file.
-func searchFileRule(p *parser, r *Rule, abs, rel string, maxBytes int64, keep bool, listed int, stopped func() bool) *FileMatches {
-	src, ok := p.read(abs, maxBytes)
-	if !ok {
-		return nil
-	}
-	defer p.trim()
-	if !searchable(r.Lang, src, r.literals) {
-		return nil
-	}
+func (r *Rule) prefilter() (*Language, []literal) { return r.Lang, r.literals }
+
+// findIn parses the whole file: a rule looks at parents and siblings.
+func (r *Rule) findIn(p *parser, src []byte, stopped func() bool) []Span {
 	tree, err := p.parse(r.Lang, src, false)
 	if err != nil {
 		return nil
 	}
-	return fileMatches(r.Lang, abs, rel, src, r.findRule(tree, stopped), keep, listed)
+	return r.findRule(tree, stopped)
 }
 
 // Bound lists the metavariables a rule binds outside not, as spelled.

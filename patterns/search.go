@@ -104,21 +104,73 @@ type SearchResult struct {
 
 // Search finds pattern under root.
 func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*SearchResult, error) {
+	res, compiled, err := search(ctx, root, opts, lookFor{
+		compile: func(l *Language) (finder, error) { return Compile(l, pattern, opts.CompileOptions) },
+		none:    "the pattern does not parse in any language",
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range sortedLangs(compiled) {
+		res.Patterns = append(res.Patterns, compiled[l].(*Pattern))
+	}
+	return res, nil
+}
+
+// A finder is what a search looks for in one language, compiled: a
+// *Pattern or a *Rule.
+type finder interface {
+	// prefilter returns the language and the literals every match needs
+	// in a file's code (see searchable).
+	prefilter() (*Language, []literal)
+	// findIn parses src with p and returns the matches; stopped says the
+	// search was cancelled.
+	findIn(p *parser, src []byte, stopped func() bool) []Span
+}
+
+func (pat *Pattern) prefilter() (*Language, []literal) { return pat.Lang, pat.literals }
+
+// findIn parses only what pat needs parsed (see parseFor).
+func (pat *Pattern) findIn(p *parser, src []byte, _ func() bool) []Span {
+	tree, err := p.parseFor(pat, src)
+	if err != nil {
+		return nil
+	}
+	return pat.Find(tree)
+}
+
+// lookFor says what one search looks for.
+type lookFor struct {
+	compile func(l *Language) (finder, error)
+	// none begins the error when it compiles in no language found
+	// ("the pattern does not parse in any language").
+	none string
+	// prefixFails puts each language's id before its reason in that
+	// error (where its errors do not name it).
+	prefixFails bool
+}
+
+// search is Search and SearchRule: it lists the files under opts.Path,
+// compiles what q looks for in each language present (or the forced
+// one), leaves out the files of languages it does not compile in and
+// those too large, and searches the rest in parallel. It returns the
+// compiled finders by language; the caller lists them in the result.
+func search(ctx context.Context, root string, opts SearchOptions, q lookFor) (*SearchResult, map[*Language]finder, error) {
 	var forced *Language
 	if opts.Language != "" {
 		var err error
 		if forced, err = LanguageByName(opts.Language); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	files, where, deps, err := listFiles(root, opts.Path, forced)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res := &SearchResult{Deps: deps}
-	compiled, err := compileFor(res, files, forced, pattern, where, opts.CompileOptions)
+	compiled, err := compileFor(res, files, forced, where, q)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	kept := files[:0]
 	for _, f := range files {
@@ -128,9 +180,9 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 	}
 	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
-	results, partial, err := searchAll(ctx, files, compiled, opts)
+	results, partial, err := searchFiles(ctx, files, compiled, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res.Partial = partial
 	for _, fm := range results {
@@ -139,7 +191,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 			res.Total += fm.Count
 		}
 	}
-	return res, nil
+	return res, compiled, nil
 }
 
 // TooLargeFile is a file not searched because of its size.
@@ -214,57 +266,50 @@ func listFiles(root, path string, forced *Language) (files []searchedFile, where
 	return files, rel, deps, nil
 }
 
-// compileFor compiles pattern for the forced language, or for each
-// language present among files; a language the pattern does not parse in
-// is skipped and noted in res.Skipped, unless none parses at all. It sets
-// res.Patterns.
-func compileFor(res *SearchResult, files []searchedFile, forced *Language, pattern, where string, co CompileOptions) (map[*Language]*Pattern, error) {
-	compiled := map[*Language]*Pattern{}
+// compileFor compiles what q looks for in the forced language, or in
+// each language present among files; a language it does not compile in
+// is skipped and noted in res.Skipped, unless none compiles at all.
+func compileFor(res *SearchResult, files []searchedFile, forced *Language, where string, q lookFor) (map[*Language]finder, error) {
+	compiled := map[*Language]finder{}
 	if forced != nil {
-		p, err := Compile(forced, pattern, co)
+		f, err := q.compile(forced)
 		if err != nil {
 			return nil, err
 		}
-		compiled[forced] = p
-	} else {
-		present := map[*Language]bool{}
-		for _, f := range files {
-			present[f.lang] = true
-		}
-		var fails []string
-		for _, id := range sortedIDs(present) {
-			l, _ := LanguageByName(id)
-			p, err := Compile(l, pattern, co)
-			if err != nil {
-				fails = append(fails, err.Error())
-				res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f searchedFile) bool { return f.lang == l }), err))
-				continue
-			}
-			compiled[l] = p
-		}
-		if len(present) > 0 && len(compiled) == 0 {
-			return nil, fmt.Errorf("the pattern does not parse in any language found under %s: %s", displayPath(where), strings.Join(fails, " | "))
-		}
+		compiled[forced] = f
+		return compiled, nil
 	}
-	for _, id := range sortedLangs(compiled) {
-		res.Patterns = append(res.Patterns, compiled[id])
+	present := map[*Language]bool{}
+	for _, f := range files {
+		present[f.lang] = true
+	}
+	var fails []string
+	for _, id := range sortedIDs(present) {
+		l, _ := LanguageByName(id)
+		f, err := q.compile(l)
+		if err != nil {
+			why := err.Error()
+			if q.prefixFails {
+				why = l.ID + ": " + why
+			}
+			fails = append(fails, why)
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s (%d files): %v", id, count(files, func(f searchedFile) bool { return f.lang == l }), err))
+			continue
+		}
+		compiled[l] = f
+	}
+	if len(present) > 0 && len(compiled) == 0 {
+		return nil, fmt.Errorf("%s found under %s: %s", q.none, displayPath(where), strings.Join(fails, " | "))
 	}
 	return compiled, nil
 }
 
-// searchAll searches files in parallel (opts.Workers parsers, largest
-// files first so no worker is left with a big one at the end) and returns
-// each file's matches in files' order. partial says the search stopped at
-// opts.MaxMatches with files left unsearched.
-func searchAll(ctx context.Context, files []searchedFile, compiled map[*Language]*Pattern, opts SearchOptions) (results []*FileMatches, partial bool, err error) {
-	return searchFiles(ctx, files, opts, func(p *parser, f searchedFile, maxBytes int64) *FileMatches {
-		return searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, opts.MaxListed)
-	})
-}
-
-// searchFiles runs one per files in parallel as searchAll describes; one
-// reads, parses and matches a file with the worker's parser.
-func searchFiles(ctx context.Context, files []searchedFile, opts SearchOptions, one func(p *parser, f searchedFile, maxBytes int64) *FileMatches) (results []*FileMatches, partial bool, err error) {
+// searchFiles searches files in parallel (opts.Workers parsers, largest
+// files first so no worker is left with a big one at the end) with the
+// finder of each file's language, and returns each file's matches in
+// files' order. partial says the search stopped at opts.MaxMatches with
+// files left unsearched.
+func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Language]finder, opts SearchOptions) (results []*FileMatches, partial bool, err error) {
 	maxBytes := opts.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
@@ -273,6 +318,7 @@ func searchFiles(ctx context.Context, files []searchedFile, opts SearchOptions, 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	stopped := func() bool { return ctx.Err() != nil }
 	results = make([]*FileMatches, len(files))
 	order := make([]int, len(files))
 	for i := range order {
@@ -295,7 +341,8 @@ func searchFiles(ctx context.Context, files []searchedFile, opts SearchOptions, 
 					return
 				}
 				i := order[k]
-				results[i] = one(p, files[i], maxBytes)
+				f := files[i]
+				results[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, opts.MaxListed, stopped)
 				if results[i] != nil {
 					found.Add(int64(results[i].Count))
 				}
@@ -325,7 +372,8 @@ func count[T any](xs []T, f func(T) bool) int {
 	return n
 }
 
-func sortedLangs(m map[*Language]*Pattern) []*Language {
+// sortedLangs returns m's languages by id.
+func sortedLangs[V any](m map[*Language]V) []*Language {
 	ls := make([]*Language, 0, len(m))
 	for l := range m {
 		ls = append(ls, l)
@@ -343,20 +391,17 @@ func displayPath(rel string) string {
 
 // searchFile reads, filters, parses and matches one file; nil when it was
 // skipped or has no match.
-func searchFile(p *parser, pat *Pattern, abs, rel string, maxBytes int64, keep bool, listed int) *FileMatches {
+func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool, listed int, stopped func() bool) *FileMatches {
 	src, ok := p.read(abs, maxBytes)
 	if !ok {
 		return nil
 	}
 	defer p.trim()
-	if !searchable(pat.Lang, src, pat.literals) {
+	lang, lits := f.prefilter()
+	if !searchable(lang, src, lits) {
 		return nil
 	}
-	tree, err := p.parseFor(pat, src)
-	if err != nil {
-		return nil
-	}
-	return fileMatches(pat.Lang, abs, rel, src, pat.Find(tree), keep, listed)
+	return fileMatches(lang, abs, rel, src, f.findIn(p, src, stopped), keep, listed)
 }
 
 // searchable says whether src is worth parsing: text (no NUL in its first

@@ -1,11 +1,12 @@
-// This file splits a Python, Go or C file into its top-level statements with
-// a lexical scan, so that a search parses only the statements that hold
-// the pattern's rarest literal (tree-sitter's included ranges). A
-// top-level statement parses the same alone as in its file: it starts at
-// column 0 with no open bracket, string, comment or line continuation,
-// and nothing before it changes how it is read. The scan answers "unsure" (parse the whole
-// file) on anything it cannot follow, and a parse of the chosen ranges
-// that has a syntax error is redone on the whole file.
+// This file splits a Python, Go or C file into its top-level statements
+// with a lexical scan (Python's is pyscan.go's), so that a search parses
+// only the statements that hold the pattern's rarest literal
+// (tree-sitter's included ranges). A top-level statement parses the same
+// alone as in its file: it starts at column 0 with no open bracket,
+// string, comment or line continuation, and nothing before it changes
+// how it is read. The scan answers "unsure" (parse the whole file) on
+// anything it cannot follow, and a parse of the chosen ranges that has a
+// syntax error is redone on the whole file.
 
 package patterns
 
@@ -13,7 +14,6 @@ import (
 	"bytes"
 	"regexp"
 	"slices"
-	"strings"
 )
 
 // A splitter appends to starts the offsets where src's top-level
@@ -159,276 +159,37 @@ func capRanges(out []uint32, max int) []uint32 {
 }
 
 // splitPython finds the lines where a top-level statement starts: at
-// column 0, outside brackets, strings and backslash continuations, not a
-// comment, not else/elif/except/finally (which continue the statement
-// before), and not right after a decorator line.
+// column 0, outside brackets, strings and backslash continuations (the
+// scan is pyScan's), not a comment, not else/elif/except/finally (which
+// continue the statement before), and not right after a decorator line.
 func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	starts = append(starts, 0)
-	depth := 0
 	decorated := len(src) > 0 && src[0] == '@' // the last top-level line was a decorator
-	last := -1                                 // the last byte of code seen (a string's closing quote)
-	header := startsHeader(src)                // in a def or class header, before its ':'
-	for i := 0; i < len(src); {
-		c := src[i]
-		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '#' && c != '\\' {
-			last = i
-		}
-		switch {
-		case c == '#':
-			nl := bytes.IndexByte(src[i:], '\n')
-			if nl < 0 {
-				return starts, true
+	s := newPyScan(src)
+	ok := s.run(func(i int) bool {
+		open := s.open()
+		s.header = nextHeader(src, i, open, s.header)
+		switch b := src[i]; {
+		case b == ' ' || b == '\t' || b == '\f' || b == '\r' || b == '\n' || b == '#':
+			// indented, blank or a comment
+		case b == '@':
+			if !decorated && !open {
+				starts = append(starts, uint32(i))
 			}
-			i += nl
-		case c == '\'' || c == '"':
-			end, ok := skipPyString(src, i)
-			if !ok {
-				return starts, false
-			}
-			i, last = end, end-1
-		case c == '(' || c == '[' || c == '{':
-			depth++
-			i++
-		case c == ')' || c == ']' || c == '}':
-			if depth--; depth < 0 {
-				return starts, false
-			}
-			i++
-		case c == '\\':
-			// A continuation (or a stray backslash, a syntax error the
-			// parser will see): the next line is not a new statement.
-			i += 2
-			if i <= len(src) && src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
-				i++
-			}
-		case c == ':' && depth == 0:
-			header = false
-			i++
-		case c == '\n':
-			i++
-			if depth > 0 || i == len(src) {
-				continue
-			}
-			open := last >= 0 && endsOpen(src[:last+1]) || header
-			header = nextHeader(src, i, open, header)
-			switch b := src[i]; {
-			case b == ' ' || b == '\t' || b == '\f' || b == '\r' || b == '\n' || b == '#':
-				continue // indented, blank or a comment
-			case b == '@':
-				if !decorated && !open {
-					starts = append(starts, uint32(i))
-				}
-				decorated = true
-			default:
-				// A line that starts with, say, '=' goes on the statement
-				// before it for tree-sitter ((a)\n= 0 is one assignment).
-				if !decorated && !open && startsStatement(b) && !continues(src[i:]) {
-					starts = append(starts, uint32(i))
-				}
-				decorated = false
-			}
+			decorated = true
 		default:
-			i, last = plainRun(src, i+1, last)
-		}
-	}
-	return starts, depth == 0
-}
-
-// pySpecial marks the bytes the Python scans act on; runs of the others
-// are skipped by plainRun.
-var pySpecial = func() (t [256]bool) {
-	for _, c := range []byte("#'\"()[]{}\\:\n") {
-		t[c] = true
-	}
-	return t
-}()
-
-// plainRun returns the end of the run of bytes from i that are not
-// pySpecial, and the last byte of code seen by then (last if none).
-func plainRun(src []byte, i, last int) (int, int) {
-	for ; i < len(src) && !pySpecial[src[i]]; i++ {
-		if c := src[i]; c != ' ' && c != '\t' && c != '\r' && c != '\f' {
-			last = i
-		}
-	}
-	return i, last
-}
-
-// endsOpen reports code ending in a token after which a statement cannot
-// end (an operator, a comma, a colon, a keyword such as and): tree-sitter
-// then reads the next line as more of it, newline or not.
-func endsOpen(code []byte) bool {
-	c := code[len(code)-1]
-	switch {
-	case c == '\'' || c == '"' || c == ')' || c == ']' || c == '}':
-		return false
-	case isLetter(c) || isDigit(c) || c >= 0x80:
-		start := len(code) - 1
-		for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
-			start--
-		}
-		switch string(code[start:]) {
-		case "and", "or", "not", "in", "is", "if", "else", "elif", "for", "from", "import", "as",
-			"lambda", "await", "with", "while", "del", "assert", "async", "def", "class", "global", "nonlocal":
-			return true
-		}
-		return false
-	}
-	return true
-}
-
-// startsHeader reports code that opens a def or class header, which
-// tree-sitter goes on reading across newlines until its ':' (def f\n():
-// is one definition to it).
-func startsHeader(code []byte) bool {
-	for _, kw := range []string{"def", "class", "async"} {
-		if len(code) > len(kw) && string(code[:len(kw)]) == kw &&
-			!isLetter(code[len(kw)]) && !isDigit(code[len(kw)]) && code[len(kw)] < 0x80 {
-			return true
-		}
-	}
-	return false
-}
-
-// nextHeader says whether the line starting at i is in a def or class
-// header: it goes on one (open) or opens one. Blank and comment lines
-// leave header as it is.
-func nextHeader(src []byte, i int, open, header bool) bool {
-	j := i
-	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f') {
-		j++
-	}
-	if j == len(src) || src[j] == '\n' || src[j] == '\r' || src[j] == '#' {
-		return header
-	}
-	if open {
-		return header
-	}
-	return startsHeader(src[j:])
-}
-
-// startsStatement reports a byte a top-level statement can start with
-// that cannot go on an expression from the line before: a name, keyword,
-// number, string or bracket (not an operator: statements such as -x or
-// *a, b = c are left with the one before, which costs only speed).
-func startsStatement(b byte) bool {
-	return isLetter(b) || isDigit(b) || b >= 0x80 || b == '\'' || b == '"' || b == '(' || b == '[' || b == '{'
-}
-
-// continues reports a line that goes on the compound statement before it.
-func continues(line []byte) bool {
-	for _, kw := range []string{"else", "elif", "except", "finally"} {
-		if len(line) >= len(kw) && string(line[:len(kw)]) == kw &&
-			(len(line) == len(kw) || !isLetter(line[len(kw)]) && !isDigit(line[len(kw)]) && line[len(kw)] < 0x80) {
-			return true
-		}
-	}
-	return false
-}
-
-// skipPyString returns the offset just past the string whose quote is at
-// q, with any prefix (the letters before it); an f- or t-string's
-// replacement fields are scanned as code, nested strings included. False
-// when the string does not end.
-func skipPyString(src []byte, q int) (int, bool) {
-	prefix, _ := pythonPrefix(src, q) // not a prefix: a plain string after a name
-	interpolated := strings.ContainsAny(prefix, "ft")
-	quote := src[q]
-	triple := q+2 < len(src) && src[q+1] == quote && src[q+2] == quote
-	j := q + 1
-	if triple {
-		j = q + 3
-	}
-	for j < len(src) {
-		switch c := src[j]; {
-		case c == '\\':
-			j += 2
-		case c == quote && (!triple || j+2 < len(src) && src[j+1] == quote && src[j+2] == quote):
-			if triple {
-				return j + 3, true
+			// A line that starts with, say, '=' goes on the statement
+			// before it for tree-sitter ((a)\n= 0 is one assignment).
+			if !decorated && !open && startsStatement(b) && !continues(src[i:]) {
+				starts = append(starts, uint32(i))
 			}
-			return j + 1, true
-		case c == '\n' && !triple:
-			return j, false
-		case c == '{' && interpolated:
-			if j+1 < len(src) && src[j+1] == '{' {
-				j += 2
-				continue
-			}
-			end, ok := skipPyField(src, j+1)
-			if !ok {
-				return j, false
-			}
-			j = end
-		default:
-			j++
+			decorated = false
 		}
-	}
-	return len(src), false
-}
-
-// skipPyField returns the offset just past the '}' that closes the
-// replacement field whose code starts at i: code with brackets and
-// strings, then optionally !conversion and :format spec, which may hold
-// fields of its own.
-func skipPyField(src []byte, i int) (int, bool) {
-	depth := 0
-	for i < len(src) {
-		switch c := src[i]; {
-		case c == '\'' || c == '"':
-			end, ok := skipPyString(src, i)
-			if !ok {
-				return i, false
-			}
-			i = end
-		case c == '(' || c == '[' || c == '{':
-			depth++
-			i++
-		case c == ')' || c == ']':
-			if depth--; depth < 0 {
-				return i, false
-			}
-			i++
-		case c == '}':
-			if depth == 0 {
-				return i + 1, true
-			}
-			depth--
-			i++
-		case c == ':' && depth == 0:
-			return skipPySpec(src, i+1)
-		case c == '#':
-			nl := bytes.IndexByte(src[i:], '\n')
-			if nl < 0 {
-				return i, false
-			}
-			i += nl
-		default:
-			i++
-		}
-	}
-	return i, false
-}
-
-// skipPySpec skips a format spec up to and past its field's closing '}'.
-func skipPySpec(src []byte, i int) (int, bool) {
-	for i < len(src) {
-		switch src[i] {
-		case '{':
-			end, ok := skipPyField(src, i+1)
-			if !ok {
-				return i, false
-			}
-			i = end
-		case '}':
-			return i + 1, true
-		case '\n', '\'', '"':
-			return i, false // unsure
-		default:
-			i++
-		}
-	}
-	return i, false
+		return true
+	}, nil)
+	// A file that ends in a comment inside open brackets is split all the
+	// same: that parse's syntax error sends the search to the whole file.
+	return starts, ok && (s.depth == 0 || s.endComment)
 }
 
 // splitGo finds the lines where a top-level declaration starts: func,

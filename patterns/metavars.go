@@ -1,0 +1,146 @@
+// This file handles metavariables in a pattern's text: the rewrite of
+// '$' to the placeholder a grammar accepts in identifiers (and back), and
+// the recognition of a node whose whole text is one.
+
+package patterns
+
+import "strings"
+
+type metaKind uint8
+
+const (
+	metaNone   metaKind = iota
+	metaSingle          // $X: one named node
+	metaAny             // $$X: one node, named or not
+	metaMulti           // $$$X: zero or more siblings
+)
+
+// expand rewrites metavariables for grammars that cannot parse '$' in
+// identifiers: every $$$, and $ or $$ before [A-Z_].
+func expand(s, e string) string {
+	if e == "" {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] != '$' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		k := 0
+		for i+k < len(s) && s[i+k] == '$' {
+			k++
+		}
+		switch {
+		case k >= 3:
+			b.WriteString(strings.Repeat(e, 3))
+			i += 3
+		case i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z'):
+			b.WriteString(strings.Repeat(e, k))
+			i += k
+		default:
+			b.WriteString(s[i : i+k])
+			i += k
+		}
+	}
+	return b.String()
+}
+
+// expand rewrites a pattern's metavariables for l's grammar. TOML has
+// no token that is both a key and a value but a quoted string, so there
+// each metavariable not already inside quotes is also quoted.
+func (l *Language) expand(s string) string {
+	x := expand(s, l.expando)
+	if !l.quoteMeta {
+		return x
+	}
+	var b strings.Builder
+	e := l.expando
+	for i := 0; i < len(x); {
+		if !strings.HasPrefix(x[i:], e) {
+			b.WriteByte(x[i])
+			i++
+			continue
+		}
+		j := i
+		for strings.HasPrefix(x[j:], e) {
+			j += len(e)
+		}
+		for j < len(x) && (x[j] == '_' || x[j] >= 'A' && x[j] <= 'Z' || x[j] >= '0' && x[j] <= '9') {
+			j++
+		}
+		if i > 0 && x[i-1] == '"' {
+			if l.quotedContent {
+				b.WriteString(restore(x[i:j], e)) // "$V": see metaText
+			} else {
+				b.WriteString(x[i:j])
+			}
+		} else {
+			b.WriteString(`"` + x[i:j] + `"`)
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// metaText recognises a node whose whole text is a metavariable (for
+// TOML, inside the quotes expand added).
+func (l *Language) metaText(text string) (metaKind, string) {
+	if l.quotedContent && strings.HasPrefix(text, "$") {
+		return metaOf(text, "$") // a string's content the user quoted
+	}
+	if l.quoteMeta && len(text) >= 2 && text[0] == '"' && text[len(text)-1] == '"' {
+		text = text[1 : len(text)-1]
+	}
+	if l.altPrefix != "" && strings.HasPrefix(text, l.altPrefix+l.expando) {
+		text = text[len(l.altPrefix):] // a metavariable read as a PHP variable or Ruby constant
+	}
+	return metaOf(text, l.expando)
+}
+
+func restore(s, e string) string {
+	if e == "" || e == "_" {
+		return s
+	}
+	return strings.ReplaceAll(s, e, "$")
+}
+
+// metaOf recognises a node whose whole text is a metavariable.
+func metaOf(text, e string) (metaKind, string) {
+	if e == "" {
+		e = "$"
+	}
+	if !strings.HasPrefix(text, e) {
+		return metaNone, ""
+	}
+	kind, rest := metaSingle, text[len(e):]
+	if strings.HasPrefix(rest, e+e) {
+		kind, rest = metaMulti, rest[2*len(e):]
+		if rest == "" {
+			return metaMulti, ""
+		}
+	} else if strings.HasPrefix(rest, e) {
+		kind, rest = metaAny, rest[len(e):]
+	}
+	if !validMetaName(rest) {
+		return metaNone, ""
+	}
+	if rest[0] == '_' {
+		rest = ""
+	}
+	return kind, rest
+}
+
+func validMetaName(s string) bool {
+	if s == "" || !(s[0] == '_' || s[0] >= 'A' && s[0] <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
