@@ -34,6 +34,9 @@ type lang struct {
 	// ciSeed, ciFiles, ciSpots: the CI draw.
 	ciSeed           uint64
 	ciFiles, ciSpots int
+	// listed names the differences known to be the server's own, not
+	// lspbridge's (nil: none): the class, or "" when this one is not.
+	listed func(d *differ, action string, sp spot, ours, raw answer) string
 }
 
 // ops are the actions compared, with the raw request and provider.
@@ -55,10 +58,11 @@ const (
 	fewerMarked   = "fewer, said incomplete"
 	fewerUnmarked = "FEWER, NOT SAID"
 	differs       = "DIFFERS"
+	listedDiff    = "listed difference"
 	rawUnsettled  = "raw unsettled (skipped)"
 )
 
-var outcomeOrder = []string{agreeSome, agreeEmpty, fewerMarked, fewerUnmarked, differs, rawUnsettled}
+var outcomeOrder = []string{agreeSome, agreeEmpty, fewerMarked, fewerUnmarked, differs, listedDiff, rawUnsettled}
 
 // answer is one side's answer after conversion: locations (and call
 // sites) as path:line:col, inside the root relative to it.
@@ -234,6 +238,12 @@ func (d *differ) spot(ctx context.Context, sp spot) {
 				continue
 			}
 		}
+		if (outcome == fewerUnmarked || outcome == differs) && d.l.listed != nil {
+			if class := d.l.listed(d, op.action, sp, ours, rawA); class != "" {
+				d.t.Logf("%s at %s: %s (listed: %s)", op.action, sp, detail, class)
+				outcome = listedDiff
+			}
+		}
 		d.count(op.action, outcome)
 		if os.Getenv("LSPDIFF_TRACE") != "" && (outcome == agreeEmpty) == (os.Getenv("LSPDIFF_TRACE") == "empty") {
 			d.t.Logf("%s %s: %s\nours:\n%s\nraw:\n%s", op.action, sp, outcome, indent(ours.String()), indent(rawA.String()))
@@ -377,11 +387,20 @@ func compareHover(ours, raw answer) (string, string) {
 		return fewerMarked, ""
 	case ours.hover == "":
 		return fewerUnmarked, "ours has no hover"
-	case !strings.Contains(squash(ours.hover), squash(sig)):
-		return differs, fmt.Sprintf("ours lacks the signature %q", sig)
+	case strings.Contains(squash(ours.hover), squash(sig)):
+		return agreeSome, ""
+	case cutHoverRe.MatchString(ours.hover) && strings.HasPrefix(squash(sig), squash(signature(ours.hover))):
+		// lspbridge cuts a hover after 40 lines and says how many more.
+		return fewerMarked, ""
 	}
-	return agreeSome, ""
+	if len(sig) > 300 {
+		sig = sig[:300] + "…"
+	}
+	return differs, fmt.Sprintf("ours lacks the signature %q", sig)
 }
+
+// cutHoverRe is how lspbridge ends a hover it cut.
+var cutHoverRe = regexp.MustCompile(`\n… \(\d+ more lines\)$`)
 
 var fenceRe = regexp.MustCompile("(?s)```[a-zA-Z0-9_+-]*\n(.*?)\n```")
 
@@ -609,7 +628,7 @@ var tsLang = &lang{
 var cLang = &lang{
 	name: "C", argv: []string{"clangd"}, tools: []string{"clangd", "go"},
 	corpus: cCorpus, kinds: []string{"identifier", "field_identifier", "type_identifier"},
-	index:  "index",
+	index: "index", listed: cListed,
 	ciSeed: 1796170000000000004, ciFiles: 3, ciSpots: 20,
 }
 
@@ -622,4 +641,48 @@ func TestRawDiffC(t *testing.T) {
 	// cache: a temp one, not the machine's.
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	runDiff(t, cLang)
+}
+
+var mainRe = regexp.MustCompile(`(?m)^(?:int|void)\s+main\s*\(`)
+
+// cListed: a directory of separate programs (several files define main)
+// gives clangd's index one symbol for all their same-named functions
+// (their USRs are equal: c:@F@main), and which definition's call sites
+// or references its index keeps varies from one clangd to the next. A
+// difference is this one when every location that differs is in another
+// file than the one asked about and the corpus has several mains.
+func cListed(d *differ, action string, sp spot, ours, raw answer) string {
+	if action == "hover" || action == "definition" {
+		return ""
+	}
+	mains := 0
+	for _, f := range relFiles(d.c.ours, ext(".c")) {
+		if data, err := os.ReadFile(filepath.Join(d.c.ours, f)); err == nil && mainRe.Match(data) {
+			mains++
+		}
+	}
+	if mains < 2 {
+		return ""
+	}
+	for _, k := range symmetricDiff(ours.keys, raw.keys) {
+		if strings.HasPrefix(k, sp.file+":") {
+			return ""
+		}
+	}
+	return fmt.Sprintf("clangd merges the same-named functions of the %d programs in one directory", mains)
+}
+
+func symmetricDiff(a, b []string) []string {
+	var out []string
+	for _, k := range a {
+		if !slices.Contains(b, k) {
+			out = append(out, k)
+		}
+	}
+	for _, k := range b {
+		if !slices.Contains(a, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
