@@ -443,7 +443,6 @@ type rawItem struct {
 	Name           string   `json:"name"`
 	URI            string   `json:"uri"`
 	SelectionRange rawRange `json:"selectionRange"`
-	raw            json.RawMessage
 }
 
 // rawAsk sends the request of action at sp to the raw server and
