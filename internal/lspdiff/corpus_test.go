@@ -15,10 +15,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -111,10 +111,10 @@ func goEnv(name string) string {
 	return strings.TrimSpace(string(r.Stdout))
 }
 
-var requireRe = regexp.MustCompile(`(?m)^require`)
-
-// goCorpus draws a module of the module cache that needs no other module
-// (so that it builds offline) and has 3 to 130 Go files.
+// goCorpus draws a module of the module cache with 3 to 200 Go files
+// that builds offline: copied with its go.mod and go.sum, `go list` must
+// find every package it needs in the cache (GOPROXY=off, set by the
+// test). Up to 8 are tried.
 func goCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 	cache := goEnv("GOMODCACHE")
 	if cache == "" {
@@ -131,25 +131,36 @@ func goCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 		if d.Name() != "go.mod" || !strings.Contains(p, "@") {
 			return nil
 		}
-		data, err := os.ReadFile(p)
-		if err != nil || requireRe.Match(data) {
-			return nil
-		}
-		if n := len(relFiles(filepath.Dir(p), ext(".go"))); n >= 3 && n <= 130 {
+		if n := len(relFiles(filepath.Dir(p), ext(".go"))); n >= 3 && n <= 200 {
 			cands = append(cands, filepath.Dir(p))
 		}
 		return nil
 	})
+	slices.Sort(cands)
 	if len(cands) == 0 {
-		return nil, "no module without dependencies in " + cache
+		return nil, "no module with 3 to 200 Go files in " + cache
 	}
-	src := cands[rng.IntN(len(cands))]
-	name := fmt.Sprintf("%s (of %d modules)", strings.TrimPrefix(src, cache+"/"), len(cands))
-	c := twoCopies(t, name, src, ".", func(rel string) bool {
-		return filepath.Ext(rel) == ".go" || rel == "go.mod" || rel == "go.sum"
-	}, nil)
-	c.files = relFiles(c.ours, func(rel string) bool { return filepath.Ext(rel) == ".go" && !strings.Contains(rel, "testdata/") })
-	return c, ""
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	var tried []string
+	for _, src := range cands[:min(8, len(cands))] {
+		mod := strings.TrimPrefix(src, cache+"/")
+		c := twoCopies(t, fmt.Sprintf("%s (of %d modules)", mod, len(cands)), src, ".", func(rel string) bool {
+			return filepath.Ext(rel) == ".go" || rel == "go.mod" || rel == "go.sum"
+		}, nil)
+		r, err := proc.Output(context.Background(), proc.Spec{Path: "go", Args: []string{"list", "./..."}, Dir: c.ours}, 2*time.Minute, 1<<20)
+		if err != nil {
+			tried = append(tried, mod+": "+lastLine(r.Stderr))
+			continue
+		}
+		c.files = relFiles(c.ours, func(rel string) bool { return filepath.Ext(rel) == ".go" && !strings.Contains(rel, "testdata/") })
+		return c, ""
+	}
+	return nil, "no drawn module builds offline: " + strings.Join(tried, "; ")
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 // pythonCorpus draws a pure-Python package of Debian's dist-packages with
