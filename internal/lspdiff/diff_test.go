@@ -44,6 +44,7 @@ var ops = []struct {
 	action, method, provider string
 }{
 	{"definition", "textDocument/definition", "definitionProvider"},
+	{"type_definition", "textDocument/typeDefinition", "typeDefinitionProvider"},
 	{"references", "textDocument/references", "referencesProvider"},
 	{"implementation", "textDocument/implementation", "implementationProvider"},
 	{"hover", "textDocument/hover", "hoverProvider"},
@@ -470,7 +471,9 @@ func (d *differ) rawAsk(ctx context.Context, action, method string, sp spot) ans
 			Contents json.RawMessage `json:"contents"`
 		}
 		if json.Unmarshal(res, &h) == nil {
-			a.hover = hoverText(h.Contents)
+			// A hover may name the file it is in (clangd expands
+			// __FILE__ in a macro's body): the copies differ in root.
+			a.hover = strings.ReplaceAll(hoverText(h.Contents), d.c.raw, d.c.ours)
 		}
 		a.text = a.hover
 		return a

@@ -88,6 +88,7 @@ func startRaw(ctx context.Context, name string, argv []string, root string, init
 				"synchronization":    map[string]any{},
 				"publishDiagnostics": map[string]any{},
 				"definition":         map[string]any{"linkSupport": true},
+				"typeDefinition":     map[string]any{"linkSupport": true},
 				"implementation":     map[string]any{"linkSupport": true},
 				"references":         map[string]any{},
 				"hover":              map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
