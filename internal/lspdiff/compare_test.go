@@ -22,6 +22,7 @@ func TestCompare(t *testing.T) {
 		{"capped, total short", "references", answer{keys: raw.keys[:1], total: 2}, raw, fewerUnmarked},
 		{"capped, total over", "references", answer{keys: raw.keys[:1], total: 4}, raw, differs},
 		{"an extra one", "definition", answer{keys: []string{"a.go:1:1", "c.go:9:9"}, total: 2}, raw, differs},
+		{"an extra one, said", "definition", answer{keys: []string{"c.go:9:9"}, total: 1, text: "busy: definitions may be incomplete"}, raw, differsMarked},
 		{"hover same signature", "hover", answer{hover: "```go\nfunc F(x  int)\n```\n\nDoc."}, answer{hover: "```go\nfunc F(x int)\n```"}, agreeSome},
 		{"hover other signature", "hover", answer{hover: "```go\nfunc G()\n```"}, answer{hover: "```go\nfunc F(x int)\n```"}, differs},
 		{"hover missing, silent", "hover", answer{}, answer{hover: "x: int"}, fewerUnmarked},

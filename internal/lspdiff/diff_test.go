@@ -59,11 +59,12 @@ const (
 	fewerMarked   = "fewer, said incomplete"
 	fewerUnmarked = "FEWER, NOT SAID"
 	differs       = "DIFFERS"
+	differsMarked = "differs, said incomplete"
 	listedDiff    = "listed difference"
 	rawUnsettled  = "raw unsettled (skipped)"
 )
 
-var outcomeOrder = []string{agreeSome, agreeEmpty, fewerMarked, fewerUnmarked, differs, listedDiff, rawUnsettled}
+var outcomeOrder = []string{agreeSome, agreeEmpty, fewerMarked, differsMarked, fewerUnmarked, differs, listedDiff, rawUnsettled}
 
 // answer is one side's answer after conversion: locations (and call
 // sites) as path:line:col, inside the root relative to it.
@@ -149,7 +150,7 @@ func runDiff(t *testing.T, l *lang) {
 	defer raw.close()
 
 	d := &differ{t: t, l: l, c: c, raw: raw, sup: sup, seed: seed, lines: map[string][]string{},
-		counts: map[string]map[string]int{}, index: l.index}
+		counts: map[string]map[string]int{}, index: l.index, silent: map[string]bool{}}
 	start := time.Now()
 	for _, sp := range spots {
 		d.spot(ctx, sp)
@@ -175,6 +176,9 @@ type differ struct {
 	// index is the progress still awaited before raw answers; cleared
 	// when the server never begins one (nothing to index).
 	index string
+	// silent are the files the raw server never published for: their
+	// diagnostics are not waited for again.
+	silent map[string]bool
 }
 
 // maxFailures bounds the disagreements printed in full.
@@ -203,6 +207,16 @@ func (d *differ) report() {
 		}
 		d.t.Logf("%-15s %3d: %s", op.action, n, strings.Join(parts, ", "))
 	}
+	unsettled, all := 0, 0
+	for _, m := range d.counts {
+		unsettled += m[rawUnsettled]
+		for _, n := range m {
+			all += n
+		}
+	}
+	if unsettled*10 > all {
+		d.t.Errorf("seed %d: %d of %d comparisons were skipped because the raw server had not settled: too few compared", d.seed, unsettled, all)
+	}
 	if d.capped > 0 {
 		d.t.Logf("%d answers were capped lists: their totals matched the raw counts", d.capped)
 	}
@@ -226,6 +240,9 @@ func (d *differ) spot(ctx context.Context, sp spot) {
 			continue
 		}
 		if why := d.settle(ctx, rawPath); why != "" {
+			if err := d.raw.deadErr(); err != nil {
+				d.t.Fatalf("seed %d: at %s: %v", d.seed, sp, err)
+			}
 			d.count(op.action, rawUnsettled)
 			d.t.Logf("%s %s: raw %s not settled: still %s", op.action, sp, d.raw.name, why)
 			continue
@@ -270,11 +287,16 @@ func (d *differ) spot(ctx context.Context, sp spot) {
 func (d *differ) settle(ctx context.Context, path string) string {
 	sctx, cancel := context.WithTimeout(ctx, 2*testutil.IntegrationTimeout())
 	defer cancel()
-	why := d.raw.settle(sctx, path, d.index)
-	if strings.Contains(why, "to begin") && !strings.Contains(why, ",") {
+	why := d.raw.settle(sctx, path, d.index, !d.silent[path])
+	switch {
+	case strings.Contains(why, ","):
+	case strings.Contains(why, "to begin"):
 		d.t.Logf("raw %s never began a progress %q: not waited for again", d.raw.name, d.index)
 		d.index = ""
 		return ""
+	case strings.HasPrefix(why, "diagnostics of"):
+		d.t.Logf("raw %s published no diagnostics for %s: not waited for again", d.raw.name, path)
+		d.silent[path] = true
 	}
 	return why
 }
@@ -323,7 +345,7 @@ func (d *differ) ours(ctx context.Context, action string, sp spot) answer {
 	}
 	for _, c := range r.Calls {
 		if c.Level == 1 {
-			a.keys = append(a.keys, fmt.Sprintf("%s:%d:%d", c.Path, c.Line, c.Col))
+			a.keys = append(a.keys, fmt.Sprintf("%s:%d:%d %s", c.Path, c.Line, c.Col, c.Name))
 		}
 	}
 	a.keys = sortedSet(a.keys)
@@ -368,6 +390,9 @@ func (d *differ) compare(action string, ours, raw answer) (string, string) {
 		short = len(rs) - ours.total // ours lists a capped part; its total counts the rest
 	}
 	switch {
+	case len(extra) > 0 && saysIncomplete(ours):
+		// Given while the server still worked, and saying so.
+		return differsMarked, ""
 	case len(extra) > 0:
 		return differs, fmt.Sprintf("ours has %d the raw server has not: %s; it lacks %d: %s", len(extra), clip(extra), len(missing), clip(missing))
 	case capped && ours.total > len(rs):
@@ -522,8 +547,12 @@ func (d *differ) rawCalls(ctx context.Context, action, method string, params map
 			if len(sites) == 0 && other != nil {
 				uri, sites = other.URI, []rawRange{other.SelectionRange}
 			}
+			name := ""
+			if other != nil {
+				name = other.Name
+			}
 			for _, r := range sites {
-				keys = append(keys, d.key(pathOf(uri), r.Start.Line, r.Start.Character))
+				keys = append(keys, d.key(pathOf(uri), r.Start.Line, r.Start.Character)+" "+name)
 			}
 		}
 	}

@@ -131,6 +131,13 @@ func (s *rawServer) supports(provider string) bool {
 	return t != "false" && t != "null"
 }
 
+// deadErr is why the connection ended, or nil.
+func (s *rawServer) deadErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.dead
+}
+
 func (s *rawServer) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -321,11 +328,12 @@ func (s *rawServer) open(path string) error {
 		"uri": uriOf(path), "languageId": languageIDs[filepath.Ext(path)], "version": 1, "text": string(text)}})
 }
 
-// settle waits until the server has published diagnostics for path, has
+// settle waits until the server has published diagnostics for path
+// (when needDiags), has
 // no work-done progress running and, when index names a progress title
 // (clangd's background "indexing"), has begun and ended one with it. It
 // reports what it still waited for when ctx ended ("" when settled).
-func (s *rawServer) settle(ctx context.Context, path, index string) string {
+func (s *rawServer) settle(ctx context.Context, path, index string, needDiags bool) string {
 	uri := uriOf(path)
 	for {
 		s.mu.Lock()
@@ -333,7 +341,7 @@ func (s *rawServer) settle(ctx context.Context, path, index string) string {
 		if s.dead != nil {
 			why = append(why, s.dead.Error())
 		}
-		if s.diags[uri] == 0 {
+		if needDiags && s.diags[uri] == 0 {
 			why = append(why, "diagnostics of "+filepath.Base(path))
 		}
 		for _, t := range s.progress {
