@@ -685,10 +685,13 @@ var mainRe = regexp.MustCompile(`(?m)^(?:int|void)\s+main\s*\(`)
 
 // cListed: a directory of separate programs (several files define main)
 // gives clangd's index one symbol for all their same-named functions
-// (their USRs are equal: c:@F@main), and which definition's call sites
-// or references its index keeps varies from one clangd to the next. A
-// difference is this one when every location that differs is in another
-// file than the one asked about and the corpus has several mains.
+// (their USRs are equal: c:@F@main). clangd 14 then names as the caller
+// of a call in nbody.c the main of another program (mandelbrot.c, or
+// binary-tree.c: which one varies from one clangd to the next), with the
+// call's ranges, so the call site is put in the wrong file. lspbridge
+// shows what clangd says; a difference is this one when every location
+// that differs is in another file than the one asked about and the
+// corpus has several mains.
 func cListed(d *differ, action string, sp spot, ours, raw answer) string {
 	if action == "hover" || action == "definition" {
 		return ""
