@@ -48,3 +48,26 @@ func TestOccurrence(t *testing.T) {
 		}
 	}
 }
+
+// TestCListed checks that the listed C difference covers only names that
+// several programs of the corpus define.
+func TestCListed(t *testing.T) {
+	root := canonicalTemp(t)
+	writeFile(t, root+"/a.c", "static int f(int x) { return x; }\nint main(void) { return f(1); }\n")
+	writeFile(t, root+"/b.c", "int\nmain (int argc, char **argv)\n{ return g(); }\n")
+	d := &differ{c: &corpus{ours: root}}
+	sp := spot{file: "a.c", line: 2, col: 5, name: "main"}
+	if got := cListed(d, "definition", sp, answer{keys: []string{"a.c:2:5"}}, answer{keys: []string{"b.c:2:1"}}); got == "" {
+		t.Errorf("main, defined by two programs: not listed")
+	}
+	sp.name = "f"
+	if got := cListed(d, "definition", sp, answer{keys: []string{"a.c:1:12"}}, answer{keys: []string{"b.c:1:1"}}); got != "" {
+		t.Errorf("f, defined once: listed as %q", got)
+	}
+	if got := cListed(d, "incoming_calls", sp, answer{keys: []string{"a.c:2:25 main"}}, answer{keys: []string{"b.c:2:25 main"}}); got == "" {
+		t.Errorf("a call line from main: not listed")
+	}
+	if got := cListed(d, "incoming_calls", sp, answer{keys: []string{"a.c:2:25 main", "a.c:9:1 f"}}, answer{}); got != "" {
+		t.Errorf("a call line from f among them: listed as %q", got)
+	}
+}

@@ -681,36 +681,50 @@ func TestRawDiffC(t *testing.T) {
 	runDiff(t, cLang)
 }
 
-var mainRe = regexp.MustCompile(`(?m)^(?:int|void)\s+main\s*\(`)
-
 // cListed: a directory of separate programs (several files define main)
 // gives clangd's index one symbol for all their same-named functions
 // (their USRs are equal: c:@F@main). clangd 14 then names as the caller
 // of a call in nbody.c the main of another program (mandelbrot.c, or
 // binary-tree.c: which one varies from one clangd to the next), with the
-// call's ranges, so the call site is put in the wrong file. lspbridge
-// shows what clangd says; a difference is this one when every location
-// that differs is in another file than the one asked about and the
-// corpus has several mains.
+// call's ranges, so the call site is put in the wrong file; and the
+// definition of main asked at nbody.c's own main is, from the index, one
+// of the others. lspbridge shows what clangd says. A difference is this
+// one when the name of every line that differs (the caller or callee of
+// a call line, else the name asked about) is a function that two or
+// more .c files of the corpus declare at top level.
 func cListed(d *differ, action string, sp spot, ours, raw answer) string {
-	if action == "hover" || action == "definition" {
+	if action == "hover" {
 		return ""
 	}
-	mains := 0
-	for _, f := range relFiles(d.c.ours, ext(".c")) {
-		if data, err := os.ReadFile(filepath.Join(d.c.ours, f)); err == nil && mainRe.Match(data) {
-			mains++
+	diff := symmetricDiff(ours.keys, raw.keys)
+	if len(diff) == 0 {
+		return ""
+	}
+	var names []string
+	for _, k := range diff {
+		name := sp.name
+		if _, n, ok := strings.Cut(k, " "); ok {
+			name = n
 		}
-	}
-	if mains < 2 {
-		return ""
-	}
-	for _, k := range symmetricDiff(ours.keys, raw.keys) {
-		if strings.HasPrefix(k, sp.file+":") {
+		if c := d.topLevelIn(name); c < 2 {
 			return ""
 		}
+		names = append(names, name)
 	}
-	return fmt.Sprintf("clangd merges the same-named functions of the %d programs in one directory", mains)
+	return fmt.Sprintf("clangd takes the same-named functions %s of several programs in one directory for one", strings.Join(sortedSet(names), ", "))
+}
+
+// topLevelIn counts the .c files of the corpus that declare name as a
+// function at top level (a line that starts with its type or the name).
+func (d *differ) topLevelIn(name string) int {
+	re := regexp.MustCompile(`(?m)^(?:[A-Za-z_][\w \t*]*[ \t*])?` + regexp.QuoteMeta(name) + `\s*\(`)
+	n := 0
+	for _, f := range relFiles(d.c.ours, ext(".c")) {
+		if data, err := os.ReadFile(filepath.Join(d.c.ours, f)); err == nil && re.Match(data) {
+			n++
+		}
+	}
+	return n
 }
 
 func symmetricDiff(a, b []string) []string {
