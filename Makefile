@@ -2,6 +2,7 @@
 #
 #   make run     install tools, build, and show agent-tools serving this repo
 #   make test    install tools and run every test (what CI runs)
+#   make soak    larger random samples of the differential tests
 
 GO       ?= go
 BIN      := bin/agent-tools
@@ -30,7 +31,7 @@ FUZZTIME  ?=
 TEST_TIMEOUT ?= 30m
 fuzzbudget = $(if $(FUZZTIME),$(FUZZTIME),$(1))
 
-.PHONY: all tools build run test test-race fuzz bench vet clean
+.PHONY: all tools build run test test-race fuzz bench vet soak clean
 
 all: build
 
@@ -79,6 +80,12 @@ fuzz:
 bench: tools build
 	AGENT_TOOLS_BENCH=1 AGENT_TOOLS_BENCH_ROWS='$(ROWS)' $(GO) test $(TAGS) -count=1 -timeout 60m -run '^TestBenchTable$$' -v ./cmd/agent-tools/ \
 		| grep -v -e '^=== RUN' -e '^--- PASS' -e '^PASS' -e '^ok'
+
+# The differential tests against the raw language servers on a larger
+# sample drawn from the clock (the seed is printed; AGENT_TOOLS_SEED=n
+# replays a draw, AGENT_TOOLS_POSITIONS=n sets the positions per language).
+soak: tools
+	AGENT_TOOLS_SOAK=1 $(GO) test $(TAGS) -count=1 -timeout 60m -v -run '^TestRawDiff' ./internal/lspdiff/
 
 clean:
 	rm -rf bin
