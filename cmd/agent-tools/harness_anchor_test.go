@@ -637,3 +637,41 @@ func appendStrings(out []string, v any) []string {
 	}
 	return out
 }
+
+// TestAnchorScoring holds the scoring to texts of both shapes, as Claude
+// Code joins them (no CLI needed).
+func TestAnchorScoring(t *testing.T) {
+	lang := anchorLangs[0]
+	joined := "PostToolUse:Edit hook additional context: " + ourMarker + " new errors and warnings after this write:\n" +
+		"cmd/app/main.go:9:47  error  " + lang.callerErr + " have (string) want (string, int)\nchecked: greet/greet.go, cmd/app/main.go\n\n" +
+		"<new-diagnostics>The following new diagnostic issues were detected:\n\nmain.go:\n  ✘ [Line 9:47] " + lang.callerErr + "</new-diagnostics>\n\n" +
+		"The user hasn't heard from you in a while."
+	ours, anchor := splitSides(joined)
+	if !strings.HasPrefix(ours, ourMarker) || !strings.HasSuffix(ours, "cmd/app/main.go") || len(anchor) != 1 || !strings.Contains(anchor[0], "main.go:\n") {
+		t.Fatalf("splitSides: ours %q, anchor %q", ours, anchor)
+	}
+	// A side that reports like ours holds all six; one that reports the
+	// caller once, a turn late, by base name, with the old error, holds
+	// only "a caller the model never opened".
+	good := map[int][]string{
+		turnBreak + 1:   {ours},
+		turnFix + 1:     {ourMarker + " no new errors or warnings (checked: greet/greet.go, cmd/app/main.go)"},
+		turnRebreak + 1: {ours},
+		turnEditOld + 1: {ourMarker + " no new errors or warnings after this write; 1 already there before remain (legacy/legacy.go:4)"},
+	}
+	bad := map[int][]string{
+		turnBreakExtra + 1: {anchor[0], "<new-diagnostics>legacy.go:\n  ✘ [Line 4:28] cannot use \"forty-two\" " + lang.oldErr + "</new-diagnostics>"},
+	}
+	g, b := scoreAnchor(lang, good), scoreAnchor(lang, bad)
+	for _, c := range anchorCriteria {
+		if !g.ok[c] || b.ok[c] != (c == anchorCriteria[2]) {
+			t.Errorf("%q: the good side scores %s, the bad one %s", c, g.why[c], b.why[c])
+		}
+	}
+	if want := "no: a turn later"; b.why[anchorCriteria[0]] != want {
+		t.Errorf("late delivery scored %q, want %q", b.why[anchorCriteria[0]], want)
+	}
+	if want := "no: called new at the break"; b.why[anchorCriteria[5]] != want {
+		t.Errorf("old error scored %q, want %q", b.why[anchorCriteria[5]], want)
+	}
+}
