@@ -177,7 +177,10 @@ type cliRun struct {
 	defaultTimeout bool
 	// allow names more of the CLI's own tools a headless Claude Code run
 	// may use (Read, Edit), besides ours.
-	allow   string
+	allow string
+	// cliArgs are more arguments for the CLI's headless command (Claude
+	// Code's --plugin-dir).
+	cliArgs []string
 	stdout  bytes.Buffer
 	stderr  bytes.Buffer
 	exitErr error
@@ -420,7 +423,7 @@ func (h *harnessEnv) command(ctx context.Context, r *cliRun) *exec.Cmd {
 		if r.allow != "" {
 			allowed += "," + r.allow
 		}
-		cmd = exec.CommandContext(ctx, bin, "-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", allowed)
+		cmd = exec.CommandContext(ctx, bin, append([]string{"-p", "go", "--output-format", "stream-json", "--verbose", "--allowedTools", allowed}, r.cliArgs...)...)
 		env = append(env, "ANTHROPIC_BASE_URL="+r.model.URL(), "ANTHROPIC_API_KEY=sk-scripted-model-not-a-key",
 			"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_TELEMETRY=1", "ENABLE_TOOL_SEARCH=false",
 			// claude -p starts its first turn without waiting for MCP

@@ -18,11 +18,11 @@ func anthropicMessage(id string, content []any, stop string) map[string]any {
 // anthropicTurn streams one assistant message: message_start, a block per
 // tool call (tool_use, its arguments as one input_json_delta) or one text
 // block, message_delta with the stop reason, message_stop.
-func (s *Server) anthropicTurn(w http.ResponseWriter, turn int, t Turn) {
+func (s *Server) anthropicTurn(w http.ResponseWriter, turn, rep int, t Turn) {
 	startSSE(w)
 	id := "msg_helper"
 	if turn >= 0 {
-		id = CallID(turn, 0)
+		id = callID(turn, rep, 0)
 	}
 	start := anthropicMessage(id, []any{}, "")
 	start["stop_reason"] = nil
@@ -38,7 +38,7 @@ func (s *Server) anthropicTurn(w http.ResponseWriter, turn int, t Turn) {
 		stop = "tool_use"
 		for i, c := range t.Calls {
 			sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": i,
-				"content_block": map[string]any{"type": "tool_use", "id": CallID(turn, i), "name": callName(Anthropic, c), "input": map[string]any{}}})
+				"content_block": map[string]any{"type": "tool_use", "id": callID(turn, rep, i), "name": callName(Anthropic, c), "input": map[string]any{}}})
 			sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": i,
 				"delta": map[string]any{"type": "input_json_delta", "partial_json": string(args(c))}})
 			sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": i})

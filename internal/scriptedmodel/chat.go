@@ -16,7 +16,7 @@ func chatChunk(delta map[string]any, finish any) map[string]any {
 
 // chatTurn streams one completion: a chunk with the tool calls (or the
 // text), a chunk with the finish reason and usage, then [DONE].
-func (s *Server) chatTurn(w http.ResponseWriter, turn int, t Turn) {
+func (s *Server) chatTurn(w http.ResponseWriter, turn, rep int, t Turn) {
 	startSSE(w)
 	finish := "stop"
 	if len(t.Calls) == 0 {
@@ -25,7 +25,7 @@ func (s *Server) chatTurn(w http.ResponseWriter, turn int, t Turn) {
 		finish = "tool_calls"
 		var calls []any
 		for i, c := range t.Calls {
-			calls = append(calls, map[string]any{"index": i, "id": CallID(turn, i), "type": "function",
+			calls = append(calls, map[string]any{"index": i, "id": callID(turn, rep, i), "type": "function",
 				"function": map[string]any{"name": callName(Chat, c), "arguments": string(args(c))}})
 		}
 		sse(w, "", chatChunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": calls}, nil))

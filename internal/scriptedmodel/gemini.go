@@ -21,14 +21,14 @@ func geminiResponse(parts []any) map[string]any {
 
 // geminiTurn streams one candidate as a single data event: functionCall
 // parts for the tool calls, or one text part.
-func (s *Server) geminiTurn(w http.ResponseWriter, turn int, t Turn) {
+func (s *Server) geminiTurn(w http.ResponseWriter, turn, rep int, t Turn) {
 	var parts []any
 	if len(t.Calls) == 0 {
 		parts = append(parts, map[string]any{"text": t.Text})
 	}
 	for i, c := range t.Calls {
 		parts = append(parts, map[string]any{"functionCall": map[string]any{
-			"id": CallID(turn, i), "name": callName(Gemini, c), "args": args(c)}})
+			"id": callID(turn, rep, i), "name": callName(Gemini, c), "args": args(c)}})
 	}
 	startSSE(w)
 	sse(w, "", geminiResponse(parts))

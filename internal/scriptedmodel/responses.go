@@ -11,11 +11,11 @@ import (
 // responsesTurn streams one response: response.created, an output item per
 // tool call (a function_call in our namespace) or one assistant message,
 // response.completed.
-func (s *Server) responsesTurn(w http.ResponseWriter, turn int, t Turn) {
+func (s *Server) responsesTurn(w http.ResponseWriter, turn, rep int, t Turn) {
 	startSSE(w)
 	id := "resp_helper"
 	if turn >= 0 {
-		id = "resp_" + CallID(turn, 0)
+		id = "resp_" + callID(turn, rep, 0)
 	}
 	sse(w, "response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": id}})
 	var items []any
@@ -24,8 +24,8 @@ func (s *Server) responsesTurn(w http.ResponseWriter, turn int, t Turn) {
 			"content": []any{map[string]any{"type": "output_text", "text": t.Text}}})
 	}
 	for i, c := range t.Calls {
-		item := map[string]any{"type": "function_call", "id": "fc_" + CallID(turn, i),
-			"namespace": CodexNamespace, "name": c.Tool, "call_id": CallID(turn, i), "arguments": string(args(c))}
+		item := map[string]any{"type": "function_call", "id": "fc_" + callID(turn, rep, i),
+			"namespace": CodexNamespace, "name": c.Tool, "call_id": callID(turn, rep, i), "arguments": string(args(c))}
 		if c.Native {
 			delete(item, "namespace") // Codex's own tools are top-level functions
 		}

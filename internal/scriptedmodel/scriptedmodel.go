@@ -100,14 +100,26 @@ func callName(api API, c Call) string {
 type Turn struct {
 	Calls []Call
 	Text  string
+	// Until, when set on a turn with calls, makes the turn a wait on the
+	// CLI: the turn is served again (the same calls, new ids) until the
+	// results of its calls, as the CLI passed them back, satisfy Until —
+	// at most MaxRepeats times, then the script goes on. For a resource
+	// the CLI starts in the background (Claude Code's plugin language
+	// servers answer "server is starting" at first). [Server.Result] gives
+	// the first serving's results.
+	Until func(results []Result) bool
 }
+
+// MaxRepeats bounds how often a turn with Until is served again.
+const MaxRepeats = 200
 
 // Request is one HTTP request a CLI sent.
 type Request struct {
 	Method, Path string // Path includes the query
 	Body         []byte
 	// Turn is the script turn this request was answered with, or -1 for a
-	// helper request (a title, a token count, a JSON-schema question).
+	// helper request (a title, a token count, a JSON-schema question). A
+	// turn served again (Until) answers several requests.
 	Turn int
 }
 
@@ -121,6 +133,7 @@ type Server struct {
 	mu       sync.Mutex
 	requests []Request
 	next     int           // next turn to serve
+	reps     map[int]int   // times a turn with Until was served again
 	finished chan struct{} // closed when the last turn was served
 	changed  chan struct{} // closed and replaced on every request
 }
@@ -136,7 +149,7 @@ func Start(api API, script []Turn) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{api: api, script: script, ln: ln, finished: make(chan struct{}), changed: make(chan struct{})}
+	s := &Server{api: api, script: script, ln: ln, reps: map[int]int{}, finished: make(chan struct{}), changed: make(chan struct{})}
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve)}
 	go s.srv.Serve(ln)
 	return s, nil
@@ -177,13 +190,56 @@ func (s *Server) TurnsServed() int {
 // refers back to it.
 func CallID(turn, c int) string { return fmt.Sprintf("call_%d_%d", turn, c) }
 
+// callID is the id of call c of turn t served for the rep'th time again
+// (0: the first serving, [CallID]).
+func callID(turn, rep, c int) string {
+	if rep == 0 {
+		return CallID(turn, c)
+	}
+	return fmt.Sprintf("call_%d_%d_again%d", turn, c, rep)
+}
+
+// again tells whether the request body, which carries the results of the
+// last serving of turn prev, must be answered with prev once more.
+func (s *Server) again(prev int, body []byte) bool {
+	if prev < 0 || prev >= len(s.script)-1 || s.script[prev].Until == nil || len(s.script[prev].Calls) == 0 || s.reps[prev] >= MaxRepeats {
+		return false
+	}
+	found := map[string]Result{}
+	var err error
+	switch s.api {
+	case Anthropic:
+		err = s.anthropicResults(body, found)
+	case Responses:
+		err = s.responsesResults(body, found)
+	case Gemini:
+		err = s.geminiResults(body, found)
+	case Chat:
+		err = s.chatResults(body, found)
+	}
+	if err != nil {
+		return true
+	}
+	var rs []Result
+	for i, c := range s.script[prev].Calls {
+		r := found[callID(prev, s.reps[prev], i)]
+		r.Turn, r.Index, r.Tool = prev, i, c.Tool
+		rs = append(rs, r)
+	}
+	return !s.script[prev].Until(rs)
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	path := r.URL.RequestURI()
-	turn := -1
+	turn, rep := -1, 0
 	main := r.Method == http.MethodPost && s.isMain(path, body)
 	s.mu.Lock()
-	if main {
+	if main && s.again(s.next-1, body) {
+		turn = s.next - 1
+		s.reps[turn]++
+		rep = s.reps[turn]
+	} else if main {
 		turn = s.next
 		if turn >= len(s.script) {
 			turn = len(s.script) - 1 // the script is over: say the last text again
@@ -209,13 +265,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	switch s.api {
 	case Anthropic:
-		s.anthropicTurn(w, turn, t)
+		s.anthropicTurn(w, turn, rep, t)
 	case Responses:
-		s.responsesTurn(w, turn, t)
+		s.responsesTurn(w, turn, rep, t)
 	case Gemini:
-		s.geminiTurn(w, turn, t)
+		s.geminiTurn(w, turn, rep, t)
 	case Chat:
-		s.chatTurn(w, turn, t)
+		s.chatTurn(w, turn, rep, t)
 	}
 }
 
@@ -291,12 +347,12 @@ func (s *Server) helper(w http.ResponseWriter, path string, body []byte) {
 		}
 		json.Unmarshal(body, &b)
 		if b.Stream {
-			s.anthropicTurn(w, -1, Turn{Text: "ok"})
+			s.anthropicTurn(w, -1, 0, Turn{Text: "ok"})
 			return
 		}
 		writeJSON(w, anthropicMessage("msg_helper", []any{map[string]any{"type": "text", "text": "ok"}}, "end_turn"))
 	case Responses:
-		s.responsesTurn(w, -1, Turn{Text: "ok"})
+		s.responsesTurn(w, -1, 0, Turn{Text: "ok"})
 	case Gemini:
 		s.geminiHelper(w, path, body)
 	case Chat:
@@ -305,7 +361,7 @@ func (s *Server) helper(w http.ResponseWriter, path string, body []byte) {
 		}
 		json.Unmarshal(body, &b)
 		if b.Stream {
-			s.chatTurn(w, -1, Turn{Text: "ok"})
+			s.chatTurn(w, -1, 0, Turn{Text: "ok"})
 			return
 		}
 		writeJSON(w, map[string]any{

@@ -156,3 +156,51 @@ func TestModelName(t *testing.T) {
 		}
 	}
 }
+
+// TestUntil serves a turn with Until again, with fresh call ids, until its
+// result satisfies it, in each API (the follow-ups carry the result text
+// "starting" or "ready" under the id the last answer gave).
+func TestUntil(t *testing.T) {
+	for api, w := range wires {
+		t.Run(string(api), func(t *testing.T) {
+			var seen []string
+			s, err := Start(api, []Turn{
+				{Calls: []Call{{Tool: "lsp", Args: json.RawMessage(`{"action":"status"}`)}}, Until: func(rs []Result) bool {
+					// (opencode's shape adds the image's text after it)
+					first, _, _ := strings.Cut(rs[0].AllText(), "\n")
+					seen = append(seen, rs[0].ID+"="+first)
+					return first == "ready"
+				}},
+				{Text: "all done"},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			follow := func(id, text string) string {
+				body := strings.ReplaceAll(strings.ReplaceAll(w.followUp, "call_0_0", id), "hover text", text)
+				return post(t, s.URL()+w.path, body)
+			}
+			if first := post(t, s.URL()+w.path, w.first); !strings.Contains(first, `call_0_0"`) {
+				t.Fatalf("first answer lacks call_0_0:\n%s", first)
+			}
+			for rep, id := range []string{"call_0_0", "call_0_0_again1"} {
+				got := follow(id, "starting")
+				want := "call_0_0_again" + string(rune('1'+rep))
+				if !strings.Contains(got, want) || s.TurnsServed() != 1 {
+					t.Fatalf("after %q: want the turn again as %s (1 turn served, got %d):\n%s", id, want, s.TurnsServed(), got)
+				}
+			}
+			if got := follow("call_0_0_again2", "ready"); !strings.Contains(got, "all done") {
+				t.Fatalf("after ready: not the final text:\n%s", got)
+			}
+			<-s.Finished()
+			if want := "call_0_0=starting call_0_0_again1=starting call_0_0_again2=ready"; strings.Join(seen, " ") != want {
+				t.Errorf("Until saw %q; want %q", strings.Join(seen, " "), want)
+			}
+			if r, ok := s.Result(0, 0); !ok || r.Text[0] != "starting" {
+				t.Errorf("Result(0, 0) = %+v, %v; want the first serving's", r, ok)
+			}
+		})
+	}
+}
