@@ -30,6 +30,10 @@ type Request struct {
 	// IgnoreTextual makes lsp_rename apply the server's edits although a
 	// word search finds uses of the old name in files it does not touch.
 	IgnoreTextual bool
+	// Since makes diagnostics list only what is new: "head" (against the
+	// file at git HEAD) or "last" (against this session's previous
+	// answer); "" lists everything.
+	Since string
 	// Progress, when set, is told what a long wait is waiting for (the
 	// tool adapter turns it into MCP progress notifications).
 	Progress func(message string)

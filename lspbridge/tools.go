@@ -88,13 +88,17 @@ type lspArgs struct {
 	Direction        string `json:"direction,omitempty" jsonschema:"enum=subtypes,enum=supertypes" jsonschema_description:"type_hierarchy: subtypes (default) or supertypes"`
 	Format           string `json:"format,omitempty" jsonschema:"enum=text,enum=claude_hook" jsonschema_description:"written: claude_hook answers as a Claude Code PostToolUse hook"`
 	IncludeLibraries bool   `json:"include_libraries,omitempty" jsonschema_description:"symbols with query: also list matches outside the root"`
+	Since            string `json:"since,omitempty" jsonschema:"enum=head,enum=last" jsonschema_description:"diagnostics: only new ones, vs the file at git HEAD or vs your last diagnostics call"`
 }
 
 func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
 	root := t.runRoot(ctx)
 	req := Request{Root: root, File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence, Query: a.Query,
-		Depth: a.Depth, IncludeLibraries: a.IncludeLibraries,
+		Depth: a.Depth, IncludeLibraries: a.IncludeLibraries, Since: a.Since,
 		Progress: func(m string) { rpc.ReportProgress(ctx, 0, 0, m) }}
+	if a.Since != "" && a.Action != "diagnostics" {
+		return nil, fmt.Errorf("argument 'since': only diagnostics takes since, not %s", a.Action)
+	}
 	switch a.Action {
 	case "definition", "type_definition", "implementation", "references":
 		if err := needFileLine(a); err != nil {
