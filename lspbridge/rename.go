@@ -33,6 +33,7 @@ type RenameResult struct {
 	Server      string        `json:"server" jsonschema_description:"the language server that computed the rename"`
 	Target      string        `json:"target" jsonschema_description:"what line+symbol resolved to"`
 	NewName     string        `json:"new_name" jsonschema_description:"the new name"`
+	Warning     string        `json:"warning,omitempty" jsonschema_description:"with ignore_textual: the uses of the old name a word search found that keep it (see textual)"`
 	Files       []RenamedFile `json:"files" jsonschema_description:"the files changed, with edit counts"`
 	Edits       int           `json:"edits" jsonschema_description:"total edits applied"`
 	Diagnostics []Diag        `json:"diagnostics" jsonschema_description:"errors and warnings that are new after the rename, in the renamed files and in files that use them"`
@@ -50,8 +51,8 @@ type RenameResult struct {
 func (r *RenameResult) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "renamed %s → %s: %d edits in %d files\n", r.Target, r.NewName, r.Edits, len(r.Files))
-	if tc := r.textual; tc != nil && len(tc.uses) > 0 {
-		fmt.Fprintf(&b, "warning: %s; they keep the old name (ignore_textual was set):\n%s\n", tc.summary(), tc.places(textualShown))
+	if r.Warning != "" {
+		fmt.Fprintf(&b, "warning: %s:\n%s\n", r.Warning, r.textual.places(textualShown))
 	}
 	if tc := r.textual; tc != nil && tc.partial != "" {
 		b.WriteString(tc.partial + "\n")
@@ -151,6 +152,9 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	res := &RenameResult{Server: srv.cfg.Name, Target: a.target, NewName: newName, Diagnostics: []Diag{}}
 	if textual != nil {
 		res.textual = textual
+		if len(textual.uses) > 0 {
+			res.Warning = textual.summary() + "; they keep the old name (ignore_textual was set)"
+		}
 		for _, u := range textual.uses {
 			res.Textual = append(res.Textual, fmt.Sprintf("%s:%d", u.path, u.line))
 		}

@@ -196,8 +196,8 @@ func isWordRune(r rune) bool {
 // renameIsLocal reports whether a rename's edits name a local of one
 // function (a variable, a parameter, a nested function): nothing outside
 // that function can use it, so there is nothing to search for. It is
-// true when every edit lies in one file, inside one function or method,
-// and the declaration (when the outline lists it) has a function as its
+// true when every edit lies in one file, inside one function or method
+// (or in the doc comment right above it), and the declaration (when the outline lists it) has a function as its
 // nearest enclosing entry, not a class (a method of a class defined in a
 // function, a mixin factory's, is used from elsewhere).
 func (s *Supervisor) renameIsLocal(ctx context.Context, srv *server, changes []fileChange) bool {
@@ -210,6 +210,7 @@ func (s *Supervisor) renameIsLocal(ctx context.Context, srv *server, changes []f
 		return false
 	}
 	within := func(r Range, p Position) bool { return !before(p, r.Start) && !before(r.End, p) }
+	lines := splitLines(c.old)
 	// enclosing is the innermost function-like entry containing every
 	// edit; decl is the entry whose name is an edit, with its parent.
 	var enclosing *DocumentSymbol
@@ -223,7 +224,7 @@ func (s *Supervisor) renameIsLocal(ctx context.Context, srv *server, changes []f
 			}
 			all := true
 			for _, r := range c.ranges {
-				if !within(d.Range, r.Start) {
+				if !within(d.Range, r.Start) && !inDocComment(lines, r.Start.Line, d.Range.Start.Line) {
 					all = false
 				}
 				if within(d.SelectionRange, r.Start) && !declFound {
@@ -247,6 +248,23 @@ func (s *Supervisor) renameIsLocal(ctx context.Context, srv *server, changes []f
 		}
 	}
 	return !declFound || isFunction(declParent)
+}
+
+// inDocComment reports whether line (0-based) lies in the comment right
+// above a declaration starting on line start: every line from it down to
+// the declaration is a comment line (a JSDoc's @param x names the
+// parameter, and servers rename it there too).
+func inDocComment(lines []string, line, start int) bool {
+	if line >= start || start > len(lines) {
+		return false
+	}
+	for _, l := range lines[line:start] {
+		t := strings.TrimSpace(l)
+		if !strings.HasPrefix(t, "*") && !strings.HasPrefix(t, "/*") && !strings.HasPrefix(t, "//") && !strings.HasPrefix(t, "#") {
+			return false
+		}
+	}
+	return true
 }
 
 func isFunction(kind string) bool {

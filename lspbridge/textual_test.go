@@ -125,6 +125,7 @@ func TestRenameBlindMixin(t *testing.T) {
 		t.Errorf("want the server's edit in scanner.py and %d textual uses named, got files %v and %d:\n%s", wantLines, rr.Files, len(rr.Textual), text)
 	}
 	mustContain(t, strings.SplitN(text, "\n", 3)[1], "warning: a word search finds", "they keep the old name")
+	mustContain(t, rr.Warning, "a word search finds "+itoa(wantLines)+" uses of peek_token")
 	if out, err := load(); err == nil || !strings.Contains(string(out), "peek_token") {
 		t.Errorf("after the forced rename yaml.safe_load should fail on the uses left behind, got %v: %s", err, out)
 	}
@@ -213,5 +214,43 @@ func TestWordLines(t *testing.T) {
 		if got := wordLines(tc.text, tc.name); !slices.Equal(got, tc.want) {
 			t.Errorf("wordLines(%q, %q) = %v, want %v", tc.text, tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestRenameBlindObjectAssign: a minimal reproduction of the JavaScript
+// mixin idiom (Object.assign(Animal.prototype, Walker)): tsserver does not
+// link a.walk() in main.js to Walker.walk, so its rename edits mixin.js
+// alone; the word search finds main.js's call, not its comment or string.
+func TestRenameBlindObjectAssign(t *testing.T) {
+	testutil.Needs(t, "typescript-language-server")
+	root := canonical(t.TempDir())
+	testutil.WriteTree(t, root, `
+-- package.json --
+{"name": "mx", "version": "1.0.0", "private": true, "type": "module"}
+-- mixin.js --
+export const Walker = {
+  walk() { return "walking"; },
+};
+-- animal.js --
+import { Walker } from "./mixin.js";
+
+export class Animal {}
+Object.assign(Animal.prototype, Walker);
+-- main.js --
+import { Animal } from "./animal.js";
+
+const a = new Animal();
+// walk is mixed in
+console.log(a.walk(), "walk");
+`)
+	s := newSup(t, &Options{Identifiers: grammarIdentifiers})
+	req := Request{Root: root, File: "mixin.js", Line: 2, Symbol: "walk"}
+	_, err := s.Rename(testCtx(t), req, "stroll")
+	if err == nil {
+		t.Fatal("the rename went ahead although main.js calls walk through the mixin")
+	}
+	mustContain(t, err.Error(), "a word search finds 1 use of walk in 1 file the rename does not touch (main.js)", "main.js:5  console.log(a.walk(), \"walk\");")
+	if strings.Contains(err.Error(), "main.js:4") {
+		t.Errorf("the comment in main.js was counted:\n%v", err)
 	}
 }
