@@ -63,20 +63,59 @@ func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Resu
 	if len(ran) == 0 && len(notes) == 0 {
 		return nil, fmt.Errorf("no project under the root has a marker any server knows (%s)", s.known())
 	}
+	all = mergeDuplicates(all)
 	sortDiags(all)
-	all = slices.CompactFunc(all, func(a, b Diag) bool {
-		return a.Path == b.Path && a.Line == b.Line && a.Col == b.Col && normalizeMessage(a.Message) == normalizeMessage(b.Message)
-	})
 	shown := min(len(all), projectDiagnosticsCap)
-	r := &Result{Action: "diagnostics", Diagnostics: all[:shown], Shown: shown, Total: len(all)}
-	r.Summary = shownOf(shown, len(all), "errors and warnings")
+	r := &Result{Action: "diagnostics", Diagnostics: all[:shown], Shown: shown, Total: len(all), all: all}
 	if len(ran) > 0 {
-		r.Summary += " (ran " + strings.Join(ran, "; ") + ")"
+		r.how = " (ran " + strings.Join(ran, "; ") + ")"
 	}
 	if len(notes) > 0 {
-		r.Summary += "; not checked: " + strings.Join(notes, "; ")
+		r.how += "; not checked: " + strings.Join(notes, "; ")
 	}
+	r.Summary = shownOf(shown, len(all), "errors and warnings") + r.how
 	return r, nil
+}
+
+// mergeDuplicates keeps one entry per file, line and message, whoever
+// reported it: go vet and gopls both report a package's type errors (vet
+// as errors without a source or code, its column in bytes; gopls with its
+// source, code and a column in characters), and vet's analyzers again as
+// gopls's warnings. The entry kept is the most severe, with the details
+// of the one that has a source; sources that differ are joined.
+func mergeDuplicates(ds []Diag) []Diag {
+	type key struct {
+		path    string
+		line    int
+		message string
+	}
+	at := map[key]int{}
+	var out []Diag
+	for _, d := range ds {
+		k := key{d.Path, d.Line, normalizeMessage(d.Message)}
+		i, dup := at[k]
+		if !dup {
+			at[k] = len(out)
+			out = append(out, d)
+			continue
+		}
+		m := &out[i]
+		sev := m.Severity
+		if severityRank(d.Severity) < severityRank(sev) {
+			sev = d.Severity
+		}
+		switch {
+		case m.Source == "" && d.Source != "":
+			*m = d
+		case d.Source != "" && d.Source != m.Source && !slices.Contains(strings.Split(m.Source, "+"), d.Source):
+			m.Source += "+" + d.Source
+		}
+		if m.Code == "" {
+			m.Code = d.Code
+		}
+		m.Severity = sev
+	}
+	return out
 }
 
 // nestedRoot reports whether dir lies inside another marker directory of
@@ -141,22 +180,35 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 		// (an external test package: only its first), and a package whose
 		// internal tests break hides its external tests' errors: gopls
 		// diagnoses every file of each package that has an error.
-		more, dirs, err := s.recheckPackages(ctx, root, dir, ds)
-		if err != nil {
+		more, broken, users, cut, err := s.recheckPackages(ctx, root, dir, ds)
+		if err != nil && more == nil {
 			return nil, "", err
 		}
 		ds = append(ds, more...)
-		if len(dirs) > 0 {
-			how += fmt.Sprintf(", then gopls on every file of the packages with errors (%s): vet stops at a package's first type error", strings.Join(dirs, ", "))
+		if len(broken) > 0 {
+			how += fmt.Sprintf(", then gopls on every file of the packages with errors (%s)", strings.Join(broken, ", "))
+			if len(users) > 0 {
+				how += fmt.Sprintf(" and of those that import them (%s)", strings.Join(users, ", "))
+			}
+			how += ": vet stops at a package's first type error, and skips the packages that import a broken one"
+		}
+		if cut != "" {
+			how += "; " + cut
+		}
+		if err != nil {
+			how += "; " + err.Error()
 		}
 	}
 	return ds, how, nil
 }
 
 // recheckPackages has the server diagnose every source file in the
-// directories of ds's errors; it returns what it found and the
-// directories, relative to root.
-func (s *Supervisor) recheckPackages(ctx context.Context, root, dir string, ds []Diag) ([]Diag, []string, error) {
+// directories of ds's errors, and in the packages that import those
+// (go vet does not check a package whose dependency fails to type-check,
+// so a caller broken by the change would go unreported); it returns what
+// it found, the broken directories and the importers' (relative to root),
+// and what was left out.
+func (s *Supervisor) recheckPackages(ctx context.Context, root, dir string, ds []Diag) (found []Diag, broken, importers []string, cut string, err error) {
 	seen := map[string]bool{}
 	var dirs []string
 	for _, d := range ds {
@@ -169,19 +221,79 @@ func (s *Supervisor) recheckPackages(ctx context.Context, root, dir string, ds [
 			dirs = append(dirs, filepath.Dir(p))
 		}
 	}
+	if len(dirs) == 0 {
+		return nil, nil, nil, "", nil
+	}
+	users, why := goImporters(ctx, dir, dirs)
+	if why != "" {
+		cut = "the packages that import them were not found (" + why + ")"
+	}
 	var files []string
-	var rel []string
-	for _, d := range dirs {
+	skipped := 0
+	for _, d := range append(dirs, users...) {
 		ents, _ := os.ReadDir(d)
 		for _, e := range ents {
-			if !e.IsDir() && strings.HasSuffix(e.Name(), ".go") && len(files) < syncedFilesCap {
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") {
+				continue
+			}
+			if len(files) < syncedFilesCap {
 				files = append(files, filepath.Join(d, e.Name()))
+			} else {
+				skipped++
 			}
 		}
-		rel = append(rel, displayRoot(root, d))
 	}
-	more, err := s.diagnoseFiles(ctx, root, files)
-	return more, rel, err
+	if skipped > 0 {
+		cut = strings.TrimPrefix(cut+"; ", "; ") + fmt.Sprintf("%d more files of them were not diagnosed (cap %d)", skipped, syncedFilesCap)
+	}
+	for _, d := range dirs {
+		broken = append(broken, displayRoot(root, d))
+	}
+	for _, d := range users {
+		importers = append(importers, displayRoot(root, d))
+	}
+	found, err = s.diagnoseFiles(ctx, root, files)
+	return found, broken, importers, cut, err
+}
+
+// goImporters returns the directories of the packages under dir (the
+// module) that import a package in one of dirs, tests included; why says
+// what went wrong when go list could not tell.
+func goImporters(ctx context.Context, dir string, dirs []string) (users []string, why string) {
+	if _, err := proc.LookPath("go"); err != nil {
+		return nil, "go not found on PATH"
+	}
+	res, err := proc.Output(ctx, proc.Spec{Name: "go list", Path: "go", Dir: dir, StderrTail: 4096,
+		Args: []string{"list", "-e", "-f", "{{.Dir}}\t{{.ImportPath}}\t{{join .Imports \" \"}} {{join .TestImports \" \"}} {{join .XTestImports \" \"}}", "./..."}},
+		checkerTimeout, checkerOutputCap)
+	if err != nil && len(res.Stdout) == 0 {
+		return nil, "go list: " + proc.Describe(err)
+	}
+	type pkg struct{ dir, path, imports string }
+	var pkgs []pkg
+	brokenPaths := map[string]bool{}
+	for _, line := range strings.Split(string(res.Stdout), "\n") {
+		f := strings.SplitN(line, "\t", 3)
+		if len(f) != 3 {
+			continue
+		}
+		pkgs = append(pkgs, pkg{f[0], f[1], f[2]})
+		if slices.Contains(dirs, f[0]) {
+			brokenPaths[f[1]] = true
+		}
+	}
+	for _, p := range pkgs {
+		if slices.Contains(dirs, p.dir) || slices.Contains(users, p.dir) {
+			continue
+		}
+		for _, imp := range strings.Fields(p.imports) {
+			if brokenPaths[imp] {
+				users = append(users, p.dir)
+				break
+			}
+		}
+	}
+	return users, ""
 }
 
 // diagnoseFiles syncs files through their server and collects their

@@ -176,6 +176,10 @@ type Options struct {
 	// default 30 s. An answer given while it still runs says so.
 	IndexTimeout time.Duration
 	PerFileCap   int // new diagnostics shown per file on write; default 20
+	// Identifiers reads files with their grammar for lsp_rename's word
+	// search of the uses a server did not see; nil: a plain word search
+	// (comments and strings count).
+	Identifiers IdentifierFinder
 }
 
 var defaultOptions = Options{

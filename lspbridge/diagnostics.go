@@ -5,6 +5,7 @@ package lspbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -101,22 +102,64 @@ func (s *Supervisor) syncFile(ctx context.Context, root, path string) (*server, 
 }
 
 // Diagnostics returns a file's errors and warnings, fresh for its current
-// content; file "*" runs the project checkers instead.
+// content; file "*" runs the project checkers instead. req.Since lists
+// only the new ones (newdiags.go).
 func (s *Supervisor) Diagnostics(ctx context.Context, req Request) (*Result, error) {
+	if req.Since != "" && req.Since != "head" && req.Since != "last" {
+		return nil, fmt.Errorf("argument 'since': want head or last, got %q", req.Since)
+	}
 	if req.File == "*" {
-		return s.projectDiagnostics(ctx, req.Root)
+		if req.Since == "head" {
+			return nil, errors.New(`argument 'since': head compares one file with its committed content; for "*" use since last (this session's previous "*" answer), or name a file`)
+		}
+		r, err := s.projectDiagnostics(ctx, req.Root)
+		if err != nil || req.Since == "" {
+			if err == nil {
+				s.answers.swap("*", &answer{diags: r.all})
+			}
+			return r, err
+		}
+		s.projectNewOnly(r)
+		return r, nil
 	}
 	path, err := existingFile(req.Root, req.File)
 	if err != nil {
 		return nil, err
+	}
+	var base []Diag
+	var baseText, why string
+	baseKnown := false
+	if req.Since == "head" {
+		srv, err := s.serverFor(ctx, req.Root, path)
+		if err != nil {
+			return nil, err
+		}
+		base, baseText, baseKnown, why = s.headBaseline(ctx, srv, req.Root, path)
 	}
 	srv, ds, note, err := s.fileDiagnosticsState(ctx, req.Root, path)
 	if err != nil {
 		return nil, err
 	}
 	ds, dropped := errorsAndWarnings(ds)
+	cur, _ := srv.textOf(path)
+	prev := s.answers.swap(path, &answer{diags: ds, text: cur})
+	shown := displayPath(req.Root, path)
 	r := &Result{Action: "diagnostics", Server: srv.cfg.Name, Diagnostics: ds, Shown: len(ds), Total: len(ds)}
-	r.Summary = fmt.Sprintf("%d errors and warnings in %s", len(ds), displayPath(req.Root, path))
+	r.Summary = fmt.Sprintf("%d errors and warnings in %s", len(ds), shown)
+	switch req.Since {
+	case "last":
+		if prev != nil {
+			base, baseText, baseKnown = prev.diags, prev.text, true
+		} else {
+			why = "the first diagnostics answer for it in this session"
+		}
+		fallthrough
+	case "head":
+		if why == "same" {
+			base, baseText, why = ds, cur, ""
+		}
+		s.newOnly(r, req.Since, shown, base, baseText, cur, baseKnown, why)
+	}
 	if dropped > 0 {
 		r.Summary += fmt.Sprintf(" (%d infos and hints not shown)", dropped)
 	}

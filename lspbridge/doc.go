@@ -20,13 +20,15 @@
 //     readiness. supervisor.go: lazy start, failures, crashes, status,
 //     reload. config.go: the built-in servers and the config section.
 //   - position.go: line + symbol → position in the negotiated encoding.
-//   - nav.go, symbols.go, diagnostics.go, checker.go: the lsp actions;
+//   - nav.go, symbols.go, diagnostics.go, checker.go: the lsp actions
+//     (newdiags.go: diagnostics since git HEAD or the previous answer);
 //     outline.go shapes an outline (document order, declarations),
 //     wsymbols.go runs and ranks workspace symbols, pointed.go lets read
 //     actions follow an answer to a file outside the root.
 //   - probe.go: doctor's probe of each server (initialize in a temp dir).
 //   - didwrite.go, registry.go: diagnostics on write and the registry of
-//     what was already reported. rename.go: lsp_rename, transactional.
+//     what was already reported. rename.go: lsp_rename, transactional;
+//     textual.go: its word search for the uses a server did not see.
 //
 // # Goroutines
 //

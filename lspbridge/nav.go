@@ -27,6 +27,13 @@ type Request struct {
 	Depth int
 	// IncludeLibraries lists workspace symbols outside the root too.
 	IncludeLibraries bool
+	// IgnoreTextual makes lsp_rename apply the server's edits although a
+	// word search finds uses of the old name in files it does not touch.
+	IgnoreTextual bool
+	// Since makes diagnostics list only what is new: "head" (against the
+	// file at git HEAD) or "last" (against this session's previous
+	// answer); "" lists everything.
+	Since string
 	// Progress, when set, is told what a long wait is waiting for (the
 	// tool adapter turns it into MCP progress notifications).
 	Progress func(message string)
@@ -63,6 +70,7 @@ type aimed struct {
 	pos     Position
 	target  string // path:line:col symbol
 	inside  string // the longer name the symbol was found in, if only part of one
+	name    string // the symbol's text at pos
 	aimNote string // says so, for the result
 	ready   bool
 }
@@ -83,7 +91,7 @@ func (s *Supervisor) aim(ctx context.Context, req Request) (*aimed, error) {
 		return nil, fmt.Errorf("%s: %w", displayPath(req.Root, path), err)
 	}
 	line := splitLines(sr.text)[tgt.Line]
-	a := &aimed{srv: srv, path: path, pos: Position{Line: tgt.Line, Character: srv.enc.character(line, tgt.StartByte)}}
+	a := &aimed{srv: srv, path: path, pos: Position{Line: tgt.Line, Character: srv.enc.character(line, tgt.StartByte)}, name: line[tgt.StartByte:tgt.EndByte]}
 	a.target = fmt.Sprintf("%s:%d:%d %s", displayPath(req.Root, path), req.Line, runeCol(line, tgt.StartByte), line[tgt.StartByte:tgt.EndByte])
 	if tgt.Inside != "" {
 		a.inside = tgt.Inside

@@ -33,6 +33,7 @@ type RenameResult struct {
 	Server      string        `json:"server" jsonschema_description:"the language server that computed the rename"`
 	Target      string        `json:"target" jsonschema_description:"what line+symbol resolved to"`
 	NewName     string        `json:"new_name" jsonschema_description:"the new name"`
+	Warning     string        `json:"warning,omitempty" jsonschema_description:"with ignore_textual: the uses of the old name a word search found that keep it (see textual)"`
 	Files       []RenamedFile `json:"files" jsonschema_description:"the files changed, with edit counts"`
 	Edits       int           `json:"edits" jsonschema_description:"total edits applied"`
 	Diagnostics []Diag        `json:"diagnostics" jsonschema_description:"errors and warnings that are new after the rename, in the renamed files and in files that use them"`
@@ -41,13 +42,21 @@ type RenameResult struct {
 	Checked     []string      `json:"checked,omitempty" jsonschema_description:"the files whose diagnostics were read after the rename"`
 	Skipped     []string      `json:"skipped,omitempty" jsonschema_description:"files not checked, with the reason"`
 	Notes       []string      `json:"notes,omitempty" jsonschema_description:"what the answer may miss, and why"`
+	Textual     []string      `json:"textual,omitempty" jsonschema_description:"with ignore_textual: uses of the old name a word search found in files the rename did not touch, which keep it (path:line)"`
 	check       *writeCheck
+	textual     *textualCheck
 }
 
 // Text is the result for a model.
 func (r *RenameResult) Text() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "renamed %s → %s: %d edits in %d files\n", r.Target, r.NewName, r.Edits, len(r.Files))
+	if r.Warning != "" {
+		fmt.Fprintf(&b, "warning: %s:\n%s\n", r.Warning, r.textual.places(textualShown))
+	}
+	if tc := r.textual; tc != nil && tc.partial != "" {
+		b.WriteString(tc.partial + "\n")
+	}
 	for _, f := range r.Files {
 		fmt.Fprintf(&b, "%s  %d edits\n", f.Path, f.Edits)
 	}
@@ -117,6 +126,13 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	if err := s.coversReferences(ctx, a, changes); err != nil {
 		return nil, fmt.Errorf("renaming %s: %w; nothing was changed", a.target, err)
 	}
+	var textual *textualCheck
+	if !s.renameIsLocal(ctx, srv, changes) {
+		textual = s.textualUses(ctx, srv, req.Root, a.name, changes)
+		if len(textual.uses) > 0 && !req.IgnoreTextual {
+			return nil, textualRefusal(srv, a, changes, textual)
+		}
+	}
 	// The renamed files' diagnostics before the rename are its baseline:
 	// open those the server has not opened yet, while they are unchanged.
 	var unopened []*checkTarget
@@ -134,6 +150,18 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
 	}
 	res := &RenameResult{Server: srv.cfg.Name, Target: a.target, NewName: newName, Diagnostics: []Diag{}}
+	if textual != nil {
+		res.textual = textual
+		if len(textual.uses) > 0 {
+			res.Warning = textual.summary() + "; they keep the old name (ignore_textual was set)"
+		}
+		for _, u := range textual.uses {
+			res.Textual = append(res.Textual, fmt.Sprintf("%s:%d", u.path, u.line))
+		}
+		if textual.partial != "" {
+			res.Notes = append(res.Notes, textual.partial)
+		}
+	}
 	paths := make([]string, len(changes))
 	for i, c := range changes {
 		paths[i] = c.path
@@ -143,9 +171,26 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	// Sync every touched file and report what the rename broke.
 	wc := s.checkWrite(ctx, req.Root, paths)
 	res.check = wc
-	res.Diagnostics, res.Suppressed, res.Checked, res.Skipped, res.Notes = wc.fresh, wc.suppressed, wc.checked, wc.skipped, wc.notes
+	res.Diagnostics, res.Suppressed, res.Checked, res.Skipped = wc.fresh, wc.suppressed, wc.checked, wc.skipped
+	res.Notes = append(res.Notes, wc.notes...)
 	res.Remaining = wc.remaining[:min(len(wc.remaining), remainingShown)]
 	return res, nil
+}
+
+// textualRefusal is the error of a rename refused because a word search
+// found uses of the old name in files the server's edits leave.
+func textualRefusal(srv *server, a *aimed, changes []fileChange, tc *textualCheck) error {
+	edits := 0
+	for _, c := range changes {
+		edits += c.edits
+	}
+	msg := fmt.Sprintf("cannot rename %s: %s's rename changes %s in %s, but %s. Uses the server cannot see (a mixin's method called through self, a dynamic attribute) would keep the old name and break at run time; nothing was changed.\n%s\n"+
+		"If they are other symbols that share the name, call again with ignore_textual: true; if they are this one, do that and then rename them too (ast_edit, or edit them).",
+		a.target, srv.cfg.Name, count(edits, "place"), count(len(changes), "file"), tc.summary(), tc.places(textualShown))
+	if tc.partial != "" {
+		msg += " (" + tc.partial + ")"
+	}
+	return errors.New(msg)
 }
 
 // coversReferences refuses a rename that would leave some of the symbol's

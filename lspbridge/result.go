@@ -117,8 +117,11 @@ type Result struct {
 	CodeActions    []Action       `json:"codeActions,omitempty" jsonschema_description:"code_actions (titles only: nothing is applied)"`
 	Servers        []ServerStatus `json:"servers,omitempty" jsonschema_description:"status and reload"`
 	Hidden         int            `json:"hidden,omitempty" jsonschema_description:"symbols: entries left out (an outline's parameters, locals, anonymous and deeper entries; workspace symbols outside the root), with how to see them in the summary"`
+	Old            int            `json:"old,omitempty" jsonschema_description:"diagnostics with since: errors and warnings that were there before, not listed"`
 	Incomplete     string         `json:"incomplete,omitempty" jsonschema_description:"set when the answer may be incomplete (the server was still loading or indexing), with why"`
 	raw            string         // when set, the whole text (a hook's JSON answer)
+	all            []Diag         // diagnostics "*": every one found, before the cap
+	how            string         // diagnostics "*": what ran and what was not checked
 }
 
 // Text is the result for a model: the target and summary, then one

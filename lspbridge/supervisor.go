@@ -32,6 +32,7 @@ type Supervisor struct {
 	servers map[serverKey]*entry
 
 	pointed pointedFiles // files outside the root that servers named (pointed.go)
+	answers answers      // this session's diagnostics answers, for since last (newdiags.go)
 }
 
 type serverKey struct{ name, root string }

@@ -20,12 +20,14 @@ import (
 // file's "lsp" section, or nil; log gets the servers' lifecycle (starts,
 // crashes, restarts, hangs; nil: discarded). The tools are always
 // attached: whether a server can start is decided per call, and status
-// says why not.
-func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
+// says why not. idents reads files with their grammar for lsp_rename's
+// search of uses the server missed (nil: a plain word search).
+func Attach(root string, section json.RawMessage, log *zerolog.Logger, idents IdentifierFinder) rpc.Attachment {
 	opts, err := ParseConfig(section)
 	if err != nil {
 		return rpc.Attachment{Capability: "lsp", Reason: err.Error()}
 	}
+	opts.Identifiers = idents
 	sup := NewSupervisor(opts, log)
 	t := &toolSet{sup: sup, root: root}
 	a := rpc.Attachment{
@@ -86,13 +88,17 @@ type lspArgs struct {
 	Direction        string `json:"direction,omitempty" jsonschema:"enum=subtypes,enum=supertypes" jsonschema_description:"type_hierarchy: subtypes (default) or supertypes"`
 	Format           string `json:"format,omitempty" jsonschema:"enum=text,enum=claude_hook" jsonschema_description:"written: claude_hook answers as a Claude Code PostToolUse hook"`
 	IncludeLibraries bool   `json:"include_libraries,omitempty" jsonschema_description:"symbols with query: also list matches outside the root"`
+	Since            string `json:"since,omitempty" jsonschema:"enum=head,enum=last" jsonschema_description:"diagnostics: only new ones, vs the file at git HEAD or vs your last diagnostics call"`
 }
 
 func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
 	root := t.runRoot(ctx)
 	req := Request{Root: root, File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence, Query: a.Query,
-		Depth: a.Depth, IncludeLibraries: a.IncludeLibraries,
+		Depth: a.Depth, IncludeLibraries: a.IncludeLibraries, Since: a.Since,
 		Progress: func(m string) { rpc.ReportProgress(ctx, 0, 0, m) }}
+	if a.Since != "" && a.Action != "diagnostics" {
+		return nil, fmt.Errorf("argument 'since': only diagnostics takes since, not %s", a.Action)
+	}
 	switch a.Action {
 	case "definition", "type_definition", "implementation", "references":
 		if err := needFileLine(a); err != nil {
@@ -176,6 +182,8 @@ type renameArgs struct {
 	Symbol     string `json:"symbol" jsonschema_description:"the symbol's current name on that line"`
 	Occurrence int    `json:"occurrence,omitempty" jsonschema_description:"which occurrence on the line (1-based), when it appears more than once"`
 	NewName    string `json:"new_name" jsonschema_description:"the new name: an identifier"`
+	// A refusal lists the uses; the flag is how the model says it read them.
+	IgnoreTextual bool `json:"ignore_textual,omitempty" jsonschema_description:"rename although a word search finds the old name in files the server leaves (a refusal lists them)"`
 }
 
 func (t *toolSet) rename(ctx context.Context, a renameArgs) (*RenameResult, error) {
@@ -185,7 +193,7 @@ func (t *toolSet) rename(ctx context.Context, a renameArgs) (*RenameResult, erro
 	if a.Line < 1 {
 		return nil, fmt.Errorf("argument 'line': want a 1-based line, got %d", a.Line)
 	}
-	req := Request{Root: t.runRoot(ctx), File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence,
+	req := Request{Root: t.runRoot(ctx), File: a.File, Line: a.Line, Symbol: a.Symbol, Occurrence: a.Occurrence, IgnoreTextual: a.IgnoreTextual,
 		Progress: func(m string) { rpc.ReportProgress(ctx, 0, 0, m) }}
 	return t.sup.Rename(ctx, req, a.NewName)
 }
