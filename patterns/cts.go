@@ -186,7 +186,9 @@ static const char *pt_read(void *payload, uint32_t byte, TSPoint at, uint32_t *r
 	return in->s + byte;
 }
 
-// pt_deadline stops a parse that runs past its time or memory: some
+// pt_deadline stops a parse that runs past its time or memory (the CPU
+// time of the parsing thread, so that a loaded machine stretches nothing:
+// a cgo call stays on its thread): some
 // grammars loop forever on some inputs (tree-sitter-dart on a top-level
 // declaration missing its ';', allocating 200 MB a second), and a parse
 // in C cannot be interrupted otherwise.
@@ -204,7 +206,7 @@ static bool pt_progress(TSParseState *st) {
 		return true;
 	}
 	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
 	if (now.tv_sec > d->until.tv_sec || (now.tv_sec == d->until.tv_sec && now.tv_nsec >= d->until.tv_nsec)) {
 		d->expired = 1;
 		return true; // halt
@@ -237,7 +239,7 @@ static TSTree *pt_parse(pt_arena *a, const TSLanguage *lang, const char *s, uint
 	}
 	pt_deadline d = {{0, 0}, mem_cap, a, 0};
 	if (ok) {
-		clock_gettime(CLOCK_MONOTONIC, &d.until);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &d.until);
 		d.until.tv_sec += budget_us / 1000000;
 		d.until.tv_nsec += (budget_us % 1000000) * 1000;
 		if (d.until.tv_nsec >= 1000000000) {
@@ -526,15 +528,15 @@ func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error
 // ErrParseTimeout is a parse stopped at its budget (parseBudget).
 var ErrParseTimeout = errors.New("parse stopped")
 
-// parseBudget is how long a parse of n bytes may take and how much memory
-// it may ask for: far more than any grammar needs (tens of megabytes a
-// second, tens of bytes per source byte), so that only a parse that loops
-// is stopped.
+// parseBudget is how much CPU time a parse of n bytes may take and how
+// much memory it may ask for: far more than any grammar needs (a few
+// megabytes a second, tens of bytes per source byte), so that only a
+// parse that loops is stopped.
 func parseBudget(n int) (time.Duration, int) {
-	return parseBudgetBase + time.Duration(n)*2*time.Microsecond, 256<<20 + 256*n
+	return parseBudgetBase + time.Duration(n)*5*time.Microsecond, 256<<20 + 256*n
 }
 
-// parseBudgetBase is the time budget of an empty source (shortened by
+// parseBudgetBase is the CPU time budget of an empty source (shortened by
 // tests).
 var parseBudgetBase = 3 * time.Second
 
@@ -568,7 +570,7 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 	}
 	switch expired {
 	case 1:
-		return nil, fmt.Errorf("%w: the %s grammar was still parsing after %s (%d bytes); tree-sitter loops on some inputs, often incomplete code",
+		return nil, fmt.Errorf("%w: the %s grammar was still parsing after %s of CPU time (%d bytes); tree-sitter loops on some inputs, often incomplete code",
 			ErrParseTimeout, lang.ID, budget.Round(time.Millisecond), len(src))
 	case 2:
 		return nil, fmt.Errorf("%w: the %s grammar had asked for %d MB parsing %d bytes; tree-sitter loops on some inputs, often incomplete code",

@@ -42,6 +42,8 @@
 //	               pynest.go
 //	pynest.go      Python only: nested statements that cannot hold a match
 //	               left out of the parse too
+//	identifiers.go where a name is written as an identifier in one file
+//	               (lsp_rename's check for uses the server did not edit)
 //	rewrite.go     templates filled from captures, re-indented, applied
 //	stage.go       staged edits: hashes at staging, all-or-nothing accept
 //	dump.go        trees shown to people (ast_grep's dump option)
