@@ -55,7 +55,8 @@ func TestDebugpy(t *testing.T) {
 	r := newRig(t, testOptions, pyFixture)
 	r.do(Request{Op: "breakpoints", File: "app.py", Lines: []int{6, 15}})
 	res := r.do(Request{Op: "launch", Program: "app.py"})
-	wantStop(t, r.settle(res), "breakpoint", "app.py", 15)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "app.py", 15)
 	if len(res.Breakpoints) != 2 || !res.Breakpoints[0].Verified {
 		t.Errorf("breakpoints at launch: %+v", res.Breakpoints)
 	}
@@ -67,7 +68,8 @@ func TestDebugpy(t *testing.T) {
 		t.Errorf("xs children: shown %d of %d", kids.Shown, kids.Total)
 	}
 	res = r.do(Request{Op: "continue"})
-	wantStop(t, r.settle(res), "breakpoint", "app.py", 6)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "app.py", 6)
 	ev := r.do(Request{Op: "evaluate", Expression: "t + x + 100"})
 	if ev.Value.Value != "100" {
 		t.Errorf("evaluate t + x + 100 = %q", ev.Value.Value)
@@ -77,14 +79,16 @@ func TestDebugpy(t *testing.T) {
 		t.Errorf("stack: %+v", st.Frames)
 	}
 	res = r.do(Request{Op: "step_over"})
-	wantStop(t, r.settle(res), "step", "app.py", 5)
+	res = r.settle(res)
+	wantStop(t, res, "step", "app.py", 5)
 	// Clearing the file's breakpoints: the loop line is not hit again.
 	bp := r.do(Request{Op: "breakpoints", File: "app.py", Lines: []int{}})
 	if len(bp.Breakpoints) != 0 {
 		t.Errorf("cleared: %+v", bp.Breakpoints)
 	}
 	res = r.do(Request{Op: "step_out"})
-	wantStop(t, r.settle(res), "step", "app.py", 15)
+	res = r.settle(res)
+	wantStop(t, res, "step", "app.py", 15)
 	res = r.settle(r.do(Request{Op: "continue"}))
 	if res.State != stateEnded {
 		t.Fatalf("continue after clearing: %s %+v", res.State, res.Stop)
@@ -195,7 +199,8 @@ while True:
 	port, p = startDebugpyListener(t, r.root)
 	r.do(Request{Op: "breakpoints", File: "wait.py", Lines: []int{3}})
 	res = attachWhenListening(t, r, port)
-	wantStop(t, r.settle(res), "breakpoint", "wait.py", 3)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "wait.py", 3)
 	r.do(Request{Op: "terminate"})
 	select {
 	case <-p.Done():
@@ -270,7 +275,8 @@ func TestDebugpyParkedThread(t *testing.T) {
 	r := newRig(t, testOptions, pyThreadsFixture)
 	r.do(Request{Op: "breakpoints", File: "app.py", Lines: []int{5}})
 	res := r.do(Request{Op: "launch", Program: "app.py"})
-	wantStop(t, r.settle(res), "breakpoint", "app.py", 5)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "app.py", 5)
 	first := res.Stop.ThreadID
 	if len(res.Stop.Parked) == 1 {
 		p := res.Stop.Parked[0]
@@ -283,7 +289,7 @@ func TestDebugpyParkedThread(t *testing.T) {
 		}
 		return
 	}
-	res = r.do(Request{Op: "continue"})
+	res = r.settle(r.do(Request{Op: "continue"}))
 	if res.Stop == nil || res.Stop.ThreadID == first || res.Stop.Line != 5 {
 		t.Fatalf("the second thread's hit was not reported, neither at the stop nor at the next continue:\n%s", res.Text())
 	}
@@ -377,12 +383,13 @@ func TestDebugpyRelativeImports(t *testing.T) {
 	r := newRig(t, testOptions, pyPackageFixture)
 	r.do(Request{Op: "breakpoints", File: "pkg/util.py", Lines: []int{2}})
 	res := r.do(Request{Op: "launch", Program: "pkg/main.py"})
-	wantStop(t, r.settle(res), "breakpoint", "pkg/util.py", 2)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "pkg/util.py", 2)
 	if !strings.Contains(res.Text(), "ran pkg/main.py as the module pkg.main (python -m)") {
 		t.Errorf("launch pkg/main.py does not say how it ran:\n%s", res.Text())
 	}
 	r.do(Request{Op: "terminate"})
-	res = r.do(Request{Op: "launch", Program: "script.py"})
+	res = r.settle(r.do(Request{Op: "launch", Program: "script.py"}))
 	if res.State != stateEnded || strings.Contains(res.Text(), "as the module") {
 		t.Errorf("launch script.py:\n%s", res.Text())
 	}

@@ -67,7 +67,8 @@ func TestDelve(t *testing.T) {
 	r := newRig(t, testOptions, goFixture)
 	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{25}})
 	res := r.do(Request{Op: "launch", Program: "main.go"})
-	wantStop(t, r.settle(res), "breakpoint", "main.go", 25)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "main.go", 25)
 	if res.Stop.Source != "\ts := sum(xs[:3])" {
 		t.Errorf("stop source = %q", res.Stop.Source)
 	}
@@ -87,9 +88,10 @@ func TestDelve(t *testing.T) {
 
 	// Step in to sum, over twice, evaluate, out.
 	res = r.do(Request{Op: "step_in"})
-	wantStop(t, r.settle(res), "step", "main.go", 9)
+	res = r.settle(res)
+	wantStop(t, res, "step", "main.go", 9)
 	r.do(Request{Op: "step_over"})
-	res = r.do(Request{Op: "step_over"})
+	res = r.settle(r.do(Request{Op: "step_over"}))
 	if res.Stop == nil || res.Stop.Line != 11 {
 		t.Fatalf("after two steps: %+v", res.Stop)
 	}
@@ -105,7 +107,8 @@ func TestDelve(t *testing.T) {
 		t.Errorf("stack: %+v", st.Frames)
 	}
 	res = r.do(Request{Op: "step_out"})
-	wantStop(t, r.settle(res), "step", "main.go", 25)
+	res = r.settle(res)
+	wantStop(t, res, "step", "main.go", 25)
 
 	// A second launch is rejected while this one runs.
 	if msg := r.fail(Request{Op: "launch", Program: "main.go"}); !strings.Contains(msg, "rejected") || !strings.Contains(msg, "delve launch main.go") {
@@ -167,7 +170,8 @@ func TestDelveAttach(t *testing.T) {
 	port, p = startHeadlessDlv(t, r.root)
 	r.do(Request{Op: "breakpoints", File: "main.go", Lines: []int{32}})
 	res = r.do(Request{Op: "attach", Port: port, Adapter: "delve"})
-	wantStop(t, r.settle(res), "breakpoint", "main.go", 32)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "main.go", 32)
 	r.do(Request{Op: "terminate"})
 	select {
 	case <-p.Done():
@@ -277,14 +281,15 @@ func TestDelveLaunchFileOfPackage(t *testing.T) {
 	if len(progress) == 0 || !strings.Contains(progress[0], "delve is building .") {
 		t.Errorf("progress of the launch: %q", progress)
 	}
-	wantStop(t, r.settle(res), "breakpoint", "shout.go", 6)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "shout.go", 6)
 	if text := res.Text(); !strings.Contains(text, "built the package . (main.go and 1 other file), not main.go alone") {
 		t.Errorf("launch main.go does not say what it built:\n%s", text)
 	}
 	r.do(Request{Op: "terminate"})
 
 	r.do(Request{Op: "breakpoints", File: "shout.go", Lines: []int{}})
-	res = r.do(Request{Op: "launch", Program: "gen.go"})
+	res = r.settle(r.do(Request{Op: "launch", Program: "gen.go"}))
 	if res.State != stateEnded || strings.Contains(res.Text(), "built the package") {
 		t.Errorf("launch gen.go:\n%s", res.Text())
 	}

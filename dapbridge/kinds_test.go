@@ -87,7 +87,8 @@ func testBreakpointKinds(t *testing.T, r *rig, k kindsCase) {
 		t.Helper()
 		r.do(Request{Op: "breakpoints", File: k.file, Specs: []LineSpec{spec}})
 		res := r.do(Request{Op: "launch", Program: k.program})
-		wantStop(t, r.settle(res), "breakpoint", k.file, k.loopLine)
+		res = r.settle(res)
+		wantStop(t, res, "breakpoint", k.file, k.loopLine)
 		if ev := r.do(Request{Op: "evaluate", Expression: k.iVar}); ev.Value.Value != wantI {
 			t.Errorf("%+v: stopped with i = %s, want %s", spec, ev.Value.Value, wantI)
 		}
@@ -156,6 +157,7 @@ func TestDelveBreakpointKinds(t *testing.T) {
 	r := newRig(t, testOptions, goKinds)
 	testBreakpointKinds(t, r, kindsCase{file: "main.go", program: "main.go", loopLine: 11, iVar: "i", exactHits: true})
 	res := r.do(Request{Op: "launch", Program: "main.go", Args: []string{"crash"}})
+	res = r.settle(res)
 	wantException(t, res, "panic", "index out of range [3] with length 3", "main.go", 14, "main.main")
 	if res.Stop.Depth == 0 {
 		t.Errorf("a panic's current frame is main.main, below the runtime's: depth 0")
@@ -179,6 +181,7 @@ func TestDebugpyBreakpointKinds(t *testing.T) {
 	r := newRig(t, testOptions, pyKinds)
 	testBreakpointKinds(t, r, kindsCase{file: "app.py", program: "app.py", loopLine: 7, iVar: "i", exactHits: true})
 	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"crash"}})
+	res = r.settle(res)
 	wantException(t, res, "ValueError", "bad value 4", "app.py", 4, "check")
 	if !strings.Contains(res.Notice, "stops on exceptions: uncaught") {
 		t.Errorf("launch does not say it stops on uncaught exceptions: %q", res.Notice)
@@ -192,7 +195,7 @@ func TestDebugpyBreakpointKinds(t *testing.T) {
 	}
 	r.do(Request{Op: "exceptions", Filters: &[]string{}})
 	r.do(Request{Op: "terminate"})
-	res = r.do(Request{Op: "launch", Program: "app.py", Args: []string{"crash"}})
+	res = r.settle(r.do(Request{Op: "launch", Program: "app.py", Args: []string{"crash"}}))
 	if res.State != stateEnded {
 		t.Errorf("with no exception filters the crash still stopped: %s", res.Text())
 	}
@@ -211,6 +214,7 @@ func TestLLDBBreakpointKinds(t *testing.T) {
 	testBreakpointKinds(t, r, kindsCase{file: "main.cpp", program: "app", loopLine: 6, iVar: "i"})
 	r.do(Request{Op: "exceptions", Adapter: "lldb", Filters: &[]string{"cpp_throw"}})
 	res := r.do(Request{Op: "launch", Program: "app", Args: []string{"crash"}})
+	res = r.settle(res)
 	wantException(t, res, "std::runtime_error", "bad value 3", "main.cpp", 9, "main")
 	r.do(Request{Op: "terminate"})
 }

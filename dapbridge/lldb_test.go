@@ -73,7 +73,8 @@ func TestLLDB(t *testing.T) {
 	buildC(t, r.root)
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{7}})
 	res := r.do(Request{Op: "launch", Program: "app"})
-	wantStop(t, r.settle(res), "breakpoint", "main.c", 7)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "main.c", 7)
 	st := r.do(Request{Op: "stack"})
 	if len(st.Frames) < 2 || !strings.HasPrefix(st.Frames[0].Function, "sum") || st.Frames[1].Line != 22 {
 		t.Fatalf("stack: %+v", st.Frames)
@@ -90,9 +91,10 @@ func TestLLDB(t *testing.T) {
 		t.Errorf("xs children: shown %d of %d", kids.Shown, kids.Total)
 	}
 	res = r.do(Request{Op: "step_over"})
-	wantStop(t, r.settle(res), "step", "main.c", 6)
+	res = r.settle(res)
+	wantStop(t, res, "step", "main.c", 6)
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{}})
-	res = r.do(Request{Op: "step_out"})
+	res = r.settle(r.do(Request{Op: "step_out"}))
 	if res.Stop == nil || res.Stop.Line != 22 {
 		t.Fatalf("step_out: %+v", res.Stop)
 	}
@@ -133,7 +135,7 @@ func TestLLDBAttachPid(t *testing.T) {
 	}
 	t.Cleanup(func() { p.Stop(context.Background(), nil) })
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{18}})
-	res := r.do(Request{Op: "attach", Pid: p.Pid(), Program: "app"})
+	res := r.settle(r.do(Request{Op: "attach", Pid: p.Pid(), Program: "app"}))
 	if res.Stop == nil || res.Stop.Reason != "breakpoint" || res.Stop.File != "main.c" || res.Stop.Line != 18 {
 		t.Fatalf("attach: %+v", res.Stop)
 	}
@@ -185,7 +187,8 @@ func TestLLDBRust(t *testing.T) {
 	}
 	r.do(Request{Op: "breakpoints", File: "main.rs", Lines: []int{4}})
 	res := r.do(Request{Op: "launch", Program: "app"})
-	wantStop(t, r.settle(res), "breakpoint", "main.rs", 4)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "main.rs", 4)
 	st := r.do(Request{Op: "stack"})
 	if len(st.Frames) < 2 || !strings.Contains(st.Frames[0].Function, "total") || st.Frames[1].Line != 13 {
 		t.Fatalf("stack: %+v", st.Frames)
@@ -203,7 +206,7 @@ func TestLLDBRust(t *testing.T) {
 		t.Errorf("xs children: shown %d of %d", kids.Shown, kids.Total)
 	}
 	r.do(Request{Op: "breakpoints", File: "main.rs", Lines: []int{}})
-	res = r.do(Request{Op: "continue"})
+	res = r.settle(r.do(Request{Op: "continue"}))
 	if res.State != stateEnded {
 		t.Fatalf("continue: %s", res.State)
 	}
@@ -226,9 +229,10 @@ func TestLLDBStepTruthAndArrays(t *testing.T) {
 	r.do(Request{Op: "launch", Program: "app"})
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{5, 7}})
 	res := r.do(Request{Op: "step_out"})
-	wantStop(t, r.settle(res), "breakpoint", "main.c", 7)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "main.c", 7)
 	r.do(Request{Op: "breakpoints", File: "main.c", Lines: []int{}})
-	res = r.do(Request{Op: "continue"})
+	res = r.settle(r.do(Request{Op: "continue"}))
 	if res.Stop == nil {
 		t.Fatalf("continue: lldb-dap no longer keeps the interrupted step_out (fine: then this test can go): %s", res.Text())
 	}

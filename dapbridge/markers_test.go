@@ -104,14 +104,16 @@ func TestLaunchInSubfolders(t *testing.T) {
 	r := newRig(t, testOptions, monorepo)
 	r.do(Request{Op: "breakpoints", File: "go/main.go", Lines: []int{6}})
 	res := r.do(Request{Op: "launch", Program: "go/main.go"})
-	wantStop(t, r.settle(res), "breakpoint", "go/main.go", 6)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "go/main.go", 6)
 	if res.Marker != "go/go.mod" {
 		t.Errorf("delve went by %q, want go/go.mod", res.Marker)
 	}
 	r.do(Request{Op: "terminate"})
 	r.do(Request{Op: "breakpoints", File: "py/app.py", Lines: []int{2}})
 	res = r.do(Request{Op: "launch", Program: "py/app.py"})
-	wantStop(t, r.settle(res), "breakpoint", "py/app.py", 2)
+	res = r.settle(res)
+	wantStop(t, res, "breakpoint", "py/app.py", 2)
 	if res.Marker != "py/pyproject.toml" {
 		t.Errorf("debugpy went by %q, want py/pyproject.toml", res.Marker)
 	}
