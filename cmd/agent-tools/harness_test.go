@@ -141,7 +141,12 @@ func buildHarness(clis string) (*harnessEnv, error) {
 	}
 	h.fakeAgt, _ = filepath.Abs("../../workers/testdata/fakeagent.sh")
 	h.config = filepath.Join(base, "agent-tools.json")
-	if err := os.WriteFile(h.config, []byte(`{"eval": {"python": "/usr/bin/python3"}}`), 0o644); err != nil {
+	// The language servers' waits are raised as in writtenServe: 13 CLIs
+	// start their own gopls at once on two cores, and a rename then waited
+	// past the default 30 s index wait (the answer rightly refused it, but
+	// these runs are about what reaches the model).
+	conf := `{"eval": {"python": "/usr/bin/python3"}, "lsp": {"ready_timeout": "90s", "index_timeout": "120s", "diagnostic_timeout": "60s"}}`
+	if err := os.WriteFile(h.config, []byte(conf), 0o644); err != nil {
 		return nil, err
 	}
 	return h, nil
