@@ -181,6 +181,9 @@ func (s *Supervisor) walkHierarchy(ctx context.Context, h hierarchy, req Request
 		return nil, err
 	}
 	w.outsideNote(a.path)
+	if !a.ready {
+		w.notes = append(w.notes, loadingNote(a.srv, s.opts, h.what))
+	}
 	return w.result(r, depth, pending), nil
 }
 
@@ -283,6 +286,9 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 		return nil, err
 	}
 	w.outsideNote(a.path)
+	if !a.ready {
+		w.notes = append(w.notes, loadingNote(a.srv, s.opts, h.what))
+	}
 	return w.result(r, depth, pending), nil
 }
 

@@ -184,9 +184,23 @@ func (s *Supervisor) Locations(ctx context.Context, action string, req Request) 
 	}
 	if pending != "" || a.srv.failure() != "" {
 		r.Incomplete = incompleteNote(a.srv, pending, m.what)
+	}
+	if !a.ready {
+		r.Incomplete = strings.TrimPrefix(r.Incomplete+"; ", "; ") + loadingNote(a.srv, s.opts, m.what)
+	}
+	if r.Incomplete != "" {
 		r.Summary += "; " + r.Incomplete
 	}
 	return r, nil
+}
+
+// loadingNote says an answer came while the server was still loading the
+// project: typescript-language-server, asked for a definition before it
+// had read the project, answered with the import line itself (found by
+// internal/lspdiff on zod).
+func loadingNote(srv *server, opts Options, what string) string {
+	return fmt.Sprintf("%s had not finished loading %s after %s when it answered: %s may be wrong or incomplete; ask again in a few seconds",
+		srv.cfg.Name, displayRoot(srv.root, srv.root), opts.ReadyTimeout, what)
 }
 
 func loadingError(srv *server, opts Options) error {
@@ -290,6 +304,10 @@ func (s *Supervisor) Hover(ctx context.Context, req Request) (*Result, error) {
 	r := &Result{Action: "hover", Server: a.srv.cfg.Name, Target: a.target, Aim: a.aimNote, Hover: text, HoverMoreLines: more, Shown: 1, Total: 1}
 	if text == "" {
 		r.Summary, r.Shown, r.Total = "no hover information (the server answered with none)", 0, 0
+	}
+	if !a.ready {
+		r.Incomplete = loadingNote(a.srv, s.opts, "the hover")
+		r.Summary = strings.TrimPrefix(r.Summary+"; ", "; ") + r.Incomplete
 	}
 	return r, nil
 }
