@@ -36,12 +36,12 @@ func SearchRule(ctx context.Context, root string, spec *RuleSpec, opts SearchOpt
 func (r *Rule) prefilter() (*Language, []literal) { return r.Lang, r.literals }
 
 // findIn parses the whole file: a rule looks at parents and siblings.
-func (r *Rule) findIn(p *parser, src []byte, stopped func() bool) []Span {
+func (r *Rule) findIn(p *parser, src []byte, stopped func() bool) ([]Span, error) {
 	tree, err := p.parse(r.Lang, src, false)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return r.findRule(tree, stopped)
+	return r.findRule(tree, stopped), nil
 }
 
 // Bound lists the metavariables a rule binds outside not, as spelled.

@@ -92,6 +92,9 @@ type SearchResult struct {
 	Deps []string
 	// TooLarge are the files left out for being over MaxFileBytes.
 	TooLarge []TooLargeFile
+	// Unparsed are the files whose parse failed or was stopped at its
+	// budget (a grammar that loops on them): not searched, in path order.
+	Unparsed []UnparsedFile
 	// MaxFileBytes is the size limit the search applied.
 	MaxFileBytes int64
 	Files        []FileMatches // files with matches, in path order
@@ -124,19 +127,20 @@ type finder interface {
 	// in a file's code (see searchable).
 	prefilter() (*Language, []literal)
 	// findIn parses src with p and returns the matches; stopped says the
-	// search was cancelled.
-	findIn(p *parser, src []byte, stopped func() bool) []Span
+	// search was cancelled. An error is a parse that failed (or was
+	// stopped at its budget): the file was not searched.
+	findIn(p *parser, src []byte, stopped func() bool) ([]Span, error)
 }
 
 func (pat *Pattern) prefilter() (*Language, []literal) { return pat.Lang, pat.literals }
 
 // findIn parses only what pat needs parsed (see parseFor).
-func (pat *Pattern) findIn(p *parser, src []byte, _ func() bool) []Span {
+func (pat *Pattern) findIn(p *parser, src []byte, _ func() bool) ([]Span, error) {
 	tree, err := p.parseFor(pat, src)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return pat.Find(tree)
+	return pat.Find(tree), nil
 }
 
 // lookFor says what one search looks for.
@@ -180,11 +184,12 @@ func search(ctx context.Context, root string, opts SearchOptions, q lookFor) (*S
 	}
 	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
-	results, partial, err := searchFiles(ctx, files, compiled, opts)
+	results, unparsed, partial, err := searchFiles(ctx, files, compiled, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	res.Partial = partial
+	res.Unparsed = unparsed
 	for _, fm := range results {
 		if fm != nil && fm.Count > 0 {
 			res.Files = append(res.Files, *fm)
@@ -192,6 +197,12 @@ func search(ctx context.Context, root string, opts SearchOptions, q lookFor) (*S
 		}
 	}
 	return res, compiled, nil
+}
+
+// UnparsedFile is a file not searched because its parse did not finish.
+type UnparsedFile struct {
+	Path string `json:"path"`
+	Why  string `json:"why"`
 }
 
 // TooLargeFile is a file not searched because of its size.
@@ -309,7 +320,7 @@ func compileFor(res *SearchResult, files []searchedFile, forced *Language, where
 // finder of each file's language, and returns each file's matches in
 // files' order. partial says the search stopped at opts.MaxMatches with
 // files left unsearched.
-func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Language]finder, opts SearchOptions) (results []*FileMatches, partial bool, err error) {
+func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Language]finder, opts SearchOptions) (results []*FileMatches, unparsed []UnparsedFile, partial bool, err error) {
 	maxBytes := opts.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
@@ -320,6 +331,7 @@ func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Langua
 	}
 	stopped := func() bool { return ctx.Err() != nil }
 	results = make([]*FileMatches, len(files))
+	failed := make([]error, len(files))
 	order := make([]int, len(files))
 	for i := range order {
 		order[i] = i
@@ -342,7 +354,7 @@ func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Langua
 				}
 				i := order[k]
 				f := files[i]
-				results[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, opts.MaxListed, stopped)
+				results[i], failed[i] = searchFile(p, compiled[f.lang], f.abs, f.rel, maxBytes, opts.KeepSource, opts.MaxListed, stopped)
 				if results[i] != nil {
 					found.Add(int64(results[i].Count))
 				}
@@ -356,10 +368,15 @@ func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Langua
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, false, err
+		return nil, nil, false, err
+	}
+	for i, err := range failed { // files are in path order
+		if err != nil {
+			unparsed = append(unparsed, UnparsedFile{Path: files[i].rel, Why: err.Error()})
+		}
 	}
 	partial = opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) && int(next.Load()) < len(files)
-	return results, partial, nil
+	return results, unparsed, partial, nil
 }
 
 func count[T any](xs []T, f func(T) bool) int {
@@ -390,18 +407,22 @@ func displayPath(rel string) string {
 }
 
 // searchFile reads, filters, parses and matches one file; nil when it was
-// skipped or has no match.
-func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool, listed int, stopped func() bool) *FileMatches {
+// skipped or has no match, and the error of a parse that did not finish.
+func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool, listed int, stopped func() bool) (*FileMatches, error) {
 	src, ok := p.read(abs, maxBytes)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	defer p.trim()
 	lang, lits := f.prefilter()
 	if !searchable(lang, src, lits) {
-		return nil
+		return nil, nil
 	}
-	return fileMatches(lang, abs, rel, src, f.findIn(p, src, stopped), keep, listed)
+	spans, err := f.findIn(p, src, stopped)
+	if err != nil {
+		return nil, err
+	}
+	return fileMatches(lang, abs, rel, src, spans, keep, listed), nil
 }
 
 // searchable says whether src is worth parsing: text (no NUL in its first

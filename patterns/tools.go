@@ -292,6 +292,8 @@ type GrepResult struct {
 	NotSearched []string `json:"notSearched,omitempty" jsonschema_description:"what was not searched: node_modules directories under path (dependencies; those .gitignore leaves out are not listed; pass a path inside one to search it), then the files over max_file_bytes (see tooLarge)"`
 	// TooLarge are files left out for their size.
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched for being over max_file_bytes (a config key)"`
+	// Unparsed are files whose parse did not finish.
+	Unparsed []UnparsedFile `json:"unparsed,omitempty" jsonschema_description:"files not searched because their grammar could not finish parsing them (it loops on some inputs)"`
 	// MaxFileBytes is the size limit applied.
 	MaxFileBytes int64 `json:"maxFileBytes,omitempty" jsonschema_description:"the size limit: larger files are not searched"`
 	// Dump answers the dump option (nothing is searched then).
@@ -358,6 +360,7 @@ func (r GrepResult) Text() string {
 		fmt.Fprintf(&b, "not searched: %s over max_file_bytes (%d): %s; raise max_file_bytes in the patterns section of the agent-tools config to search them, or use grep\n",
 			plural(n, "file"), r.MaxFileBytes, someOf(names, n))
 	}
+	unparsedLine(&b, r.Unparsed, "not searched")
 	lines := make([]string, len(r.Matches))
 	for i, m := range r.Matches {
 		lines[i] = matchLine(m)
@@ -459,7 +462,7 @@ func (e *engine) grepTool() *rpc.Tool {
 		}
 		out := GrepResult{ReadAs: readings(res), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
 			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped, NotSearched: res.Deps,
-			TooLarge: res.TooLarge, budget: rpc.OutputBudget(ctx)}
+			TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
 		if len(res.TooLarge) > 0 {
 			out.MaxFileBytes = res.MaxFileBytes
 			out.NotSearched = slices.Clone(res.Deps)
@@ -519,6 +522,8 @@ type EditResult struct {
 	SyntaxErrors []SyntaxError `json:"syntaxErrors,omitempty" jsonschema_description:"syntax errors the rewrite introduces, the first after each replacement that breaks the syntax (staged because allow_syntax_errors was true)"`
 	// TooLarge are files not searched for their size.
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched (so not rewritten) for being over max_file_bytes"`
+	// Unparsed are files whose parse did not finish.
+	Unparsed []UnparsedFile `json:"unparsed,omitempty" jsonschema_description:"files not searched (so not rewritten) because their grammar could not finish parsing them"`
 
 	budget int // text budget in bytes (0: the default)
 }
@@ -541,6 +546,7 @@ func (r EditResult) Text() string {
 		}
 		fmt.Fprintf(&b, "not searched, so not rewritten: %s over max_file_bytes: %s; edit them another way\n", plural(n, "file"), someOf(names, n))
 	}
+	unparsedLine(&b, r.Unparsed, "not searched, so not rewritten")
 	if len(r.SyntaxErrors) > 0 {
 		fmt.Fprintf(&b, "warning: the rewrite breaks the syntax after %s (staged because allow_syntax_errors is true):\n", plural(len(r.SyntaxErrors), "replacement"))
 		for i, se := range r.SyntaxErrors {
@@ -598,6 +604,9 @@ func (e *engine) editTool() *rpc.Tool {
 			if n := len(res.TooLarge); n > 0 {
 				big = fmt.Sprintf("; %s over max_file_bytes (%s) not searched", plural(n, "file"), res.TooLarge[0].Path)
 			}
+			if n := len(res.Unparsed); n > 0 {
+				big += fmt.Sprintf("; %s not searched, its grammar could not finish parsing it (%s)", plural(n, "file"), res.Unparsed[0].Path)
+			}
 			return EditResult{}, fmt.Errorf("no match for %s in %s searched (%s)%s: nothing to stage", what, plural(res.Searched, "file"), readAsLine(readings(res)), big)
 		}
 		st, err := e.stager.Stage(res, a.Rewrite, a.AllowSyntaxErrors)
@@ -605,7 +614,7 @@ func (e *engine) editTool() *rpc.Tool {
 			return EditResult{}, err
 		}
 		out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors,
-			TooLarge: res.TooLarge, budget: rpc.OutputBudget(ctx)}
+			TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
 		var diff strings.Builder
 		lines := 0
 		for _, f := range st.sortedFiles() {
@@ -703,4 +712,18 @@ func plural(n int, noun string) string {
 		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// unparsedLine names the files whose parse did not finish, with the first
+// one's reason: they were not searched, so the answer may miss matches.
+func unparsedLine(b *strings.Builder, us []UnparsedFile, what string) {
+	if len(us) == 0 {
+		return
+	}
+	names := make([]string, 0, 3)
+	for _, u := range us[:min(len(us), 3)] {
+		names = append(names, u.Path)
+	}
+	fmt.Fprintf(b, "%s: %s the grammar could not finish parsing (%s): %s; matches there may be missing, use grep for them\n",
+		what, plural(len(us), "file"), us[0].Why, someOf(names, len(us)))
 }
