@@ -35,6 +35,8 @@ func TestGenDiffersClassify(t *testing.T) {
 			"# define $A\n", "spaced directive"},
 		{"c", "c", ".c", "int f(struct sockaddr_pn *spn) { return 0; }\n",
 			"struct $A *spn", "sequence"},
+		{"cpp", "cpp", ".cpp", "struct V { V & operator=(const V & rhs); };\n",
+			"const $A & rhs", "sequence"},
 		{"typescript", "typescript", ".ts", "expect(() => m.parse(new File([\"\"], \"test.txt\"))).toThrow;\n",
 			"expect(() => m.$A(new $B([\"\"], \"test.txt\", $$$))).$C", "empty $$$ takes its comma"},
 	}

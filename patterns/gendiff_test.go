@@ -389,8 +389,9 @@ func genPeerFinds(pat string, src []byte, s [2]uint32) bool {
 	return perr == "" && slices.Contains(got[name], s)
 }
 
-// genSiblingRun says src[s] is a run of consecutive named siblings whose
-// kinds are kinds, in order.
+// genSiblingRun says src[s] is a run of len(kinds) consecutive named
+// siblings, the first and the last of kinds' first and last kinds (those
+// between may stand for a metavariable).
 func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 	pr := newParser()
 	defer pr.close()
@@ -400,7 +401,13 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 	}
 	for i := range tree.nodes {
 		n := tree.nodes[i]
-		if n.start != s[0] || !n.named() || l.kindName(l.kind(n.sym)) != kinds[0] {
+		same := func(sym uint16, kind string) bool {
+			k := l.kind(sym)
+			return l.kindName(k) == kind || slices.ContainsFunc(l.kindNames, func(name string) bool {
+				return name == kind && l.sameFamily(k, int32(slices.Index(l.kindNames, name)))
+			})
+		}
+		if n.start != s[0] || !n.named() || !same(n.sym, kinds[0]) {
 			continue
 		}
 		k, j := 1, i
@@ -409,7 +416,9 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 			for j > 0 && j < len(tree.nodes) && !tree.nodes[j].named() {
 				j = int(tree.nodes[j].next)
 			}
-			if j <= 0 || j >= len(tree.nodes) || l.kindName(l.kind(tree.nodes[j].sym)) != kinds[k] {
+			// The kinds between the first and the last may be a
+			// metavariable's (any node).
+			if j <= 0 || j >= len(tree.nodes) || k == len(kinds)-1 && !same(tree.nodes[j].sym, kinds[k]) {
 				break
 			}
 			k++

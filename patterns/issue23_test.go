@@ -560,3 +560,41 @@ func TestStringCaptureKeepsItsBlanks(t *testing.T) {
 		}
 	}
 }
+
+// TestCppSameCodeOtherKinds: C++ gives the same code other kinds by
+// context inside one node kind (a qualified_identifier's name is an
+// identifier in an expression, a type_identifier in a type; vector<T> is
+// a template_function or a template_type), so a pattern cut from a type
+// and read as an expression did not match the code it was cut from (the
+// generated suite's soak, seeds 6, 11 and 77, on Boost and libstdc++:
+// std::true_type, _Alloc::size_type, std::vector<boost::filesystem::path>).
+// It matches both uses now; ast-grep matches the type uses.
+func TestCppSameCodeOtherKinds(t *testing.T) {
+	dir := writeTree(t, map[string]string{"a.cpp": "template <class T> struct is_x : std::true_type {};\n" +
+		"typename _Alloc::size_type n;\n" +
+		"std::vector<boost::filesystem::path> paths;\n" +
+		"int f() { return _Alloc::size_type(1) + std::vector<int>::npos; }\n"})
+	for _, c := range []struct {
+		pat  string
+		want []string
+	}{
+		{"$A::true_type", []string{"std::true_type"}},
+		{"$A::size_type", []string{"_Alloc::size_type", "_Alloc::size_type"}},
+		{"$A::vector<$B::filesystem::$C>", []string{"std::vector<boost::filesystem::path>"}},
+		{"std::vector<$T> $V;", []string{"std::vector<boost::filesystem::path> paths;"}},
+	} {
+		res, err := Search(context.Background(), dir, c.pat, SearchOptions{Language: "cpp", KeepSource: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, f := range res.Files {
+			for _, m := range f.Matches {
+				got = append(got, string(f.Src[m.Start:m.End]))
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: got %q, want %q", c.pat, got, c.want)
+		}
+	}
+}

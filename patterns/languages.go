@@ -51,6 +51,16 @@ type Language struct {
 	// trimsBlankTail: a match ends at its last non-space byte, not at the
 	// node's end (TOML's tables own the blank lines after them).
 	trimsBlankTail bool
+	// wordsAcross: the grammar gives the same code other kinds by context
+	// inside the same node kind (C++'s qualified_identifier holds an
+	// identifier in an expression, a type_identifier in a type or base
+	// clause, and vector<T> is a template_function or a template_type, so
+	// $A::size_type read alone did not match the _Alloc::size_type it was
+	// cut from); a pattern's node then matches code of any kind of its
+	// family (family: the named *identifier kinds, 1; template_function,
+	// template_type and template_method, 2).
+	wordsAcross bool
+	family      []uint8 // canonical kind → its family, 0 for none (with wordsAcross)
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -94,6 +104,18 @@ func (l *Language) load() {
 				l.comment = append(l.comment, strings.Contains(name, "comment"))
 			}
 			l.kinds[i] = k
+		}
+		if l.wordsAcross {
+			l.family = make([]uint8, len(l.kindNames))
+			for i, name := range names {
+				switch {
+				case !named[i]:
+				case strings.HasSuffix(name, "identifier"):
+					l.family[l.kinds[i]] = 1
+				case name == "template_function" || name == "template_type" || name == "template_method":
+					l.family[l.kinds[i]] = 2
+				}
+			}
 		}
 		l.keywords = map[string]bool{}
 		for i, name := range names {
@@ -224,9 +246,9 @@ var languages = []*Language{
 	{ID: "bash", Aliases: []string{"sh", "shell"}, Exts: []string{".sh", ".bash"}, ladder: []scaffold{
 		{name: "statement", suffix: "\n"},
 	}},
-	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _")},
+	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _"), wordsAcross: true},
 	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void x_()", "object x_ = ")},
-	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: cLike("void _()", "class _")},
+	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: cLike("void _()", "class _"), wordsAcross: true},
 	{ID: "css", Exts: []string{".css"}, expando: "_", ladder: []scaffold{
 		{name: "member", prefix: "a {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
@@ -375,4 +397,10 @@ func sortedIDs(ls map[*Language]bool) []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// sameFamily says kinds a and b are of one family of a grammar that gives
+// the same code several kinds by context (wordsAcross).
+func (l *Language) sameFamily(a, b int32) bool {
+	return l.family != nil && a >= 0 && b >= 0 && int(a) < len(l.family) && int(b) < len(l.family) && l.family[a] != 0 && l.family[a] == l.family[b]
 }

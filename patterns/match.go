@@ -469,7 +469,9 @@ func (m *matcher) node(p *pnode, t uint32) bool {
 	case metaMulti:
 		return false
 	}
-	if m.t.Lang.kind(n.sym) != p.kind {
+	if k := m.t.Lang.kind(n.sym); k != p.kind && !m.t.Lang.sameFamily(k, p.kind) {
+		// Another kind of the same family matches (C++: a type_identifier
+		// where the pattern, read as an expression, has an identifier).
 		return false
 	}
 	if p.leaf {
