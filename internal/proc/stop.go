@@ -27,7 +27,11 @@ var DefaultTimeouts = Timeouts{
 	Goodbye: 2 * time.Second,
 	Grace:   1 * time.Second,
 	Term:    2 * time.Second,
-	Kill:    2 * time.Second,
+	// A SIGKILLed child may take seconds to be gone on a loaded machine
+	// (clangd writing its index, or tearing down gigabytes, took over 2 s
+	// at load 8 in every clangd test): only one still there after this is
+	// reported unresponsive.
+	Kill: 10 * time.Second,
 }
 
 // ErrUnresponsive is wrapped by Stop's error when a child survives SIGKILL
