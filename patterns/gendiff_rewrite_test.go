@@ -30,19 +30,7 @@ import (
 )
 
 func TestGeneratedRewriteDifferential(t *testing.T) {
-	bin := astGrepPath()
-	testutil.NeedsFunc(t, "the ast-grep CLI", func() string {
-		if bin == "" {
-			return "not on PATH nor in third_party/npm (scripts/install-tools.sh)"
-		}
-		return ""
-	})
-	size, seed, soak := genSampleSize()
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d, soak %v)", seed, seed, soak)
-		}
-	})
+	bin, size, seed := genStart(t)
 	cands := genCandidates()
 	var summary []string
 	for _, gl := range genLangs() {
@@ -56,15 +44,7 @@ func TestGeneratedRewriteDifferential(t *testing.T) {
 			}
 			testutil.NeedsFunc(t, gl.lang+" grammar", func() string { _, why := l.Available(); return why })
 			rng := rand.New(rand.NewPCG(seed^0x5eed, uint64(len(gl.lang))*104729+uint64(gl.lang[0])))
-			srcs := genPickFiles(rng, l, cands[gl.lang], size.files)
-			if len(srcs) == 0 {
-				if g, ok := moduleGrammars[gl.lang]; ok {
-					srcs = genCorpusFiles(g.module, l, rng, size.files)
-				}
-			}
-			if len(srcs) == 0 {
-				t.Skipf("no %s file here (the match suite says so under AGENT_TOOLS_REQUIRE_ALL)", gl.lang)
-			}
+			srcs, _ := genDraw(t, rng, l, cands[gl.lang], size.files)
 			dir := t.TempDir()
 			var trees []*Tree
 			pr := newParser()

@@ -461,13 +461,10 @@ func genAll(x genFileSpans, f func(src []byte, s [2]uint32) bool) bool {
 	return true
 }
 
-// genDir is the directory of the language being checked by genDiffers.
-var genDir string
-
-// genFileSpans is one side's matches: file → sorted spans.
-type genFileSpans = map[string][][2]uint32
-
-func TestGeneratedDifferential(t *testing.T) {
+// genStart is what both generated suites begin with: the ast-grep CLI
+// (needed), the sample size and the seed, logged for a replay on failure.
+func genStart(t *testing.T) (string, genSample, uint64) {
+	t.Helper()
 	bin := astGrepPath()
 	testutil.NeedsFunc(t, "the ast-grep CLI", func() string {
 		if bin == "" {
@@ -481,6 +478,38 @@ func TestGeneratedDifferential(t *testing.T) {
 			t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d, soak %v)", seed, seed, soak)
 		}
 	})
+	return bin, size, seed
+}
+
+// genDraw draws n real files of l from cands, or, with none here, examples
+// of its grammar's test corpus; the source says which. No file at all is
+// a missing tool (testutil.NeedsFunc).
+func genDraw(t *testing.T, rng *rand.Rand, l *Language, cands []string, n int) ([][]byte, string) {
+	t.Helper()
+	srcs, source := genPickFiles(rng, l, cands, n), "real files"
+	if len(srcs) == 0 {
+		source = "grammar test corpus"
+		if g, ok := moduleGrammars[l.ID]; ok {
+			srcs = genCorpusFiles(g.module, l, rng, n)
+		}
+	}
+	testutil.NeedsFunc(t, "real "+l.ID+" files (or its grammar's test corpus)", func() string {
+		if len(srcs) == 0 {
+			return "no " + l.ID + " file on this machine"
+		}
+		return ""
+	})
+	return srcs, source
+}
+
+// genDir is the directory of the language being checked by genDiffers.
+var genDir string
+
+// genFileSpans is one side's matches: file → sorted spans.
+type genFileSpans = map[string][][2]uint32
+
+func TestGeneratedDifferential(t *testing.T) {
+	bin, size, seed := genStart(t)
 	cands := genCandidates()
 	type tally struct {
 		files, cases, agree, peerCtx, peerRefuses, differ, fail, bothMiss int
@@ -506,20 +535,8 @@ func TestGeneratedDifferential(t *testing.T) {
 			mu.Lock()
 			tallies[gl.lang] = tl
 			mu.Unlock()
-			srcs := genPickFiles(rng, l, cands[gl.lang], size.files)
-			if len(srcs) == 0 {
-				// No real file of this language here: the grammar's test corpus.
-				tl.source = "grammar test corpus"
-				if g, ok := moduleGrammars[gl.lang]; ok {
-					srcs = genCorpusFiles(g.module, l, rng, size.files)
-				}
-			}
-			testutil.NeedsFunc(t, "real "+gl.lang+" files (or its grammar's test corpus)", func() string {
-				if len(srcs) == 0 {
-					return "no " + gl.lang + " file on this machine"
-				}
-				return ""
-			})
+			var srcs [][]byte
+			srcs, tl.source = genDraw(t, rng, l, cands[gl.lang], size.files)
 			var trees []*Tree
 			names := map[*Tree]string{}
 			pr := newParser()

@@ -200,12 +200,9 @@ type anchorVerdict struct {
 	seen map[int][]string // deliveries by turn, for the log
 }
 
-// TestHarnessAnchor runs the comparison for Go and Python at once and logs
-// the table the README shows.
-func TestHarnessAnchor(t *testing.T) {
-	if underRace {
-		t.Skip("the harness suite drives a separately built binary; it runs without -race only")
-	}
+// harnessAnchor runs the comparison for Go and Python at once and logs
+// the table the README shows (TestHarnessAnchor).
+func harnessAnchor(t *testing.T) {
 	h := setupHarness(t)
 	testutil.Needs(t, "pyright-langserver")
 	var mu sync.Mutex

@@ -153,16 +153,10 @@ func (h *harnessEnv) scenarioServe() []string {
 	return []string{"--vibe", "--worker", "fast=/bin/sh " + h.fakeAgt, "--config", h.config}
 }
 
-// TestHarness runs the scenario in each CLI, the Codex run on the plan
+// harnessSuite runs the scenario in each CLI, the Codex run on the plan
 // surface and the long calls under Codex and opencode, all at once, and
-// checks what each CLI passed to its model.
-func TestHarness(t *testing.T) {
-	if underRace {
-		// Not a missing tool (those go through testutil.Needs in
-		// setupHarness): the CLIs drive a binary built here without
-		// -race, so the race pass would repeat the plain pass's runs.
-		t.Skip("the harness suite drives a separately built binary; it runs without -race only")
-	}
+// checks what each CLI passed to its model (TestHarness).
+func harnessSuite(t *testing.T) {
 	h := setupHarness(t)
 	start := time.Now()
 	t.Cleanup(func() { t.Logf("harness suite: %s", time.Since(start).Round(time.Second)) })
