@@ -37,10 +37,6 @@ type Options struct {
 	// 60 s without progress, which the server's heartbeat resets).
 	// Default 120 s.
 	LaunchTimeout time.Duration
-	// Log receives the supervisor's events: adapters started and exited
-	// (with the end of their stderr), sessions ended, TTL expiries, kills
-	// and timeouts. Nil discards them.
-	Log *zerolog.Logger
 }
 
 // DefaultOptions are the defaults of [Options].
@@ -60,7 +56,6 @@ func (o *Options) withDefaults() Options {
 	if o.LaunchTimeout > 0 {
 		d.LaunchTimeout = o.LaunchTimeout
 	}
-	d.Log = o.Log
 	return d
 }
 
@@ -123,11 +118,14 @@ type conversation struct {
 	timer      *time.Timer // the live session's TTL
 }
 
-// NewSupervisor returns a supervisor; opts may be nil.
-func NewSupervisor(opts *Options) *Supervisor {
+// NewSupervisor returns a supervisor; nil opts means the defaults. log
+// receives the supervisor's events: adapters started and exited (with the
+// end of their stderr), sessions ended, TTL expiries, kills and timeouts;
+// nil discards them.
+func NewSupervisor(opts *Options, log *zerolog.Logger) *Supervisor {
 	s := &Supervisor{opts: opts.withDefaults(), res: newResolver(), convs: map[string]*conversation{}}
-	if s.opts.Log != nil {
-		s.log = *s.opts.Log
+	if log != nil {
+		s.log = *log
 	}
 	return s
 }

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rs/zerolog"
 	"io"
 	"maps"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 )
@@ -49,8 +50,8 @@ const maxLine = 1 << 20
 // mutable fields; an attempt's monitor goroutine owns its stdout and its
 // Extractor until it publishes the outcome under mu and closes done.
 type Pool struct {
-	cfg Config
-	log zerolog.Logger // the supervisor's log: starts, exits, kills
+	opts Options
+	log  zerolog.Logger // the supervisor's log: starts, exits, kills
 
 	mu      sync.Mutex // guards the fields below and the workers' and attempts' fields
 	workers map[string]*worker
@@ -78,7 +79,7 @@ type attempt struct {
 	stopReason string // why it was stopped, when it was
 	result     string
 	exit       string      // the exit status of a failed attempt
-	log        *lockedTail // stdout as it arrives, bounded by Config.LogBytes
+	log        *lockedTail // stdout as it arrives, bounded by Options.LogBytes
 	done       chan struct{}
 }
 
@@ -101,10 +102,11 @@ func (l *lockedTail) String() string {
 	return l.t.String()
 }
 
-// NewPool returns a pool running cfg's commands.
-// log may be nil: nothing is logged.
-func NewPool(cfg Config, log *zerolog.Logger) *Pool {
-	p := &Pool{cfg: cfg, workers: map[string]*worker{}}
+// NewPool returns a pool running opts' commands; nil opts means the
+// defaults (and no commands). log receives the workers' starts, exits and
+// kills; nil discards them.
+func NewPool(opts *Options, log *zerolog.Logger) *Pool {
+	p := &Pool{opts: opts.withDefaults(), workers: map[string]*worker{}}
 	if log != nil {
 		p.log = *log
 	}
@@ -115,7 +117,7 @@ func NewPool(cfg Config, log *zerolog.Logger) *Pool {
 func (p *Pool) ConfiguredTiers() []string {
 	var out []string
 	for _, t := range Tiers {
-		if _, ok := p.cfg.Commands[t]; ok {
+		if _, ok := p.opts.Commands[t]; ok {
 			out = append(out, t)
 		}
 	}
@@ -157,7 +159,7 @@ func (p *Pool) tier(t string) (string, error) {
 		}
 		t = "fast"
 	}
-	if _, ok := p.cfg.Commands[t]; !ok {
+	if _, ok := p.opts.Commands[t]; !ok {
 		return "", fmt.Errorf("argument 'tier': no worker command for tier %q; configured: %s", t, strings.Join(configured, ", "))
 	}
 	return t, nil
@@ -168,7 +170,7 @@ func (p *Pool) admitLocked() error {
 	if p.closed {
 		return errors.New("the run is ending: no new workers")
 	}
-	if n := p.runningLocked(); n >= p.cfg.MaxRunning {
+	if n := p.runningLocked(); n >= p.opts.MaxRunning {
 		return fmt.Errorf("%d workers are running, the maximum: wait for one (vibe_wait) or stop one (vibe_kill) first; vibe_list shows them", n)
 	}
 	return nil
@@ -202,7 +204,7 @@ func (w *worker) fullBrief() string {
 // start gives a failed attempt, not an error: the table stays consistent.
 func (p *Pool) startLocked(w *worker, root string) {
 	a := &attempt{n: len(w.attempts) + 1, started: time.Now(), state: Running, done: make(chan struct{}),
-		log: &lockedTail{t: tail{max: p.cfg.LogBytes}}}
+		log: &lockedTail{t: tail{max: p.opts.LogBytes}}}
 	w.attempts = append(w.attempts, a)
 	env := append(os.Environ(),
 		"AGENT_TOOLS_WORKER_ID="+w.id,
@@ -210,17 +212,17 @@ func (p *Pool) startLocked(w *worker, root string) {
 		"AGENT_TOOLS_WORKER_TIER="+w.tier,
 		"AGENT_TOOLS_WORKER_ATTEMPT="+strconv.Itoa(a.n),
 	)
-	creds := credentialsFor(p.cfg.Commands[w.tier])
+	creds := credentialsFor(p.opts.Commands[w.tier])
 	pr, err := proc.Start(proc.Spec{
 		Name:        "worker " + w.id,
 		Path:        "/bin/sh",
-		Args:        []string{"-c", shellCommand(p.cfg.Commands[w.tier])},
+		Args:        []string{"-c", shellCommand(p.opts.Commands[w.tier])},
 		Dir:         root,
 		Env:         env,
 		Credentials: creds, // its agent CLI's own key; see credentials.go
 		Stdin:       true,
 		Stdout:      true,
-		StderrTail:  p.cfg.LogBytes,
+		StderrTail:  p.opts.LogBytes,
 		Timeouts:    &stopTimeouts,
 	})
 	if err != nil {
@@ -488,7 +490,7 @@ func (p *Pool) logOf(id string) string {
 func (p *Pool) List() ListResult {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := ListResult{Workers: []Status{}, MaxRunning: p.cfg.MaxRunning}
+	r := ListResult{Workers: []Status{}, MaxRunning: p.opts.MaxRunning}
 	for _, w := range p.order {
 		st := p.statusLocked(w)
 		st.History = nil
