@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/config"
+	"github.com/rs/zerolog"
 )
 
 // ServerConfig describes one language server.
@@ -233,9 +233,11 @@ func (o *Options) withDefaults() Options {
 }
 
 // ParseConfig decodes the lsp section (see internal/config: unknown keys
-// are errors, old spellings warn on stderr) into Options. A nil section
-// gives the defaults.
-func ParseConfig(section json.RawMessage) (*Options, error) { return parseConfig(section, os.Stderr) }
+// are errors, old spellings are warned about as lines of log) into
+// Options. A nil section gives the defaults.
+func ParseConfig(section json.RawMessage, log *zerolog.Logger) (*Options, error) {
+	return parseConfig(section, config.LogWarnings(log))
+}
 
 // parseConfig is ParseConfig writing deprecation warnings to warn.
 func parseConfig(section json.RawMessage, warn io.Writer) (*Options, error) {
