@@ -257,8 +257,12 @@ type rwc struct {
 	io.WriteCloser
 }
 
-func startDirect(b *testing.B, dir string) *directLSP {
-	cmd := exec.Command("gopls")
+func startDirect(b *testing.B, dir string) *directLSP { return startDirectCmd(b, dir, "gopls") }
+
+// startDirectCmd starts argv as a bare LSP server in dir, declaring no
+// more than versioned publications: the peer as its users' editors get it.
+func startDirectCmd(b *testing.B, dir string, argv ...string) *directLSP {
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
