@@ -108,7 +108,7 @@ func TestDebugpy(t *testing.T) {
 	if !strings.Contains(stderr, "second 3\n") {
 		t.Errorf("stderr not captured: %q\n%s", stderr, out.Text())
 	}
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 }
 
 // TestDebugpyTTL: a short TTL ends the session and kills the debuggee;
@@ -117,8 +117,8 @@ func TestDebugpy(t *testing.T) {
 // loop is paused first.
 func TestDebugpyTTL(t *testing.T) {
 	needDebugpy(t)
-	var log logBuf
-	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second, Log: log.logger()}, pyFixture)
+	var log testutil.LogBuffer
+	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second, Log: logger(&log)}, pyFixture)
 	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}})
 	if res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
@@ -140,7 +140,7 @@ func TestDebugpyTTL(t *testing.T) {
 	if testutil.Alive(adapter) || testutil.Alive(debuggee) {
 		t.Errorf("after the TTL: adapter alive %v, debuggee alive %v", testutil.Alive(adapter), testutil.Alive(debuggee))
 	}
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 	pid := fmt.Sprintf(`"pid":%d`, adapter)
 	wantLog(t, &log, `"level":"info"`, `"adapter":"debugpy"`, pid, `"message":"debug adapter started"`)
 	wantLog(t, &log, `"level":"info"`, `"ttl":4000`, `"message":"debug session's TTL expired"`)
@@ -152,23 +152,21 @@ func TestDebugpyTTL(t *testing.T) {
 // session ends it, and the log has a warning with the exit status.
 func TestDebugpyAdapterCrashLogged(t *testing.T) {
 	needDebugpy(t)
-	var log logBuf
-	r := newRig(t, &Options{StopWait: time.Second, Log: log.logger()}, pyFixture)
+	var log testutil.LogBuffer
+	r := newRig(t, &Options{StopWait: time.Second, Log: logger(&log)}, pyFixture)
 	if res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}}); res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
 	}
 	sess := r.session()
 	syscall.Kill(sess.proc.Pid(), syscall.SIGKILL)
-	for deadline := time.Now().Add(10 * time.Second); !sess.ended() && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.Poll(10*time.Second, sess.ended)
 	res := r.do(Request{Op: "status"})
 	if res.State != stateEnded || !strings.Contains(res.Ended, "the debug adapter exited") {
 		t.Errorf("after the crash: state %s, ended %q", res.State, res.Ended)
 	}
 	wantLog(t, &log, `"level":"warn"`, `"adapter":"debugpy"`, fmt.Sprintf(`"pid":%d`, sess.proc.Pid()), `"status":"`, `signal: killed"`, `"message":"debug adapter exited"`)
 	wantLog(t, &log, `"level":"info"`, `"reason":"the debug adapter exited`, `"message":"debug session ended"`)
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 }
 
 // TestDebugpyAttach attaches to a program listening with

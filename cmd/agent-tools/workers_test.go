@@ -193,23 +193,17 @@ func fakeAgent(t *testing.T) string {
 func fakePids(t *testing.T, root, id string) []int {
 	t.Helper()
 	path := filepath.Join(root, "fakeagent-"+id+".pids")
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
-		if data, err := os.ReadFile(path); err == nil {
-			var pids []int
-			for _, f := range strings.Fields(string(data)) {
-				n, _ := strconv.Atoi(f)
-				pids = append(pids, n)
-			}
-			if len(pids) == 2 {
-				return pids
-			}
+	var pids []int
+	testutil.Eventually(t, func() bool {
+		data, _ := os.ReadFile(path)
+		pids = nil
+		for _, f := range strings.Fields(string(data)) {
+			n, _ := strconv.Atoi(f)
+			pids = append(pids, n)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("worker %s never wrote %s", id, path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(pids) == 2
+	}, "worker %s never wrote %s", id, path)
+	return pids
 }
 
 func TestWorkersSDK(t *testing.T) {
