@@ -27,23 +27,13 @@ import (
 	"github.com/agent-tools/agent-tools/workers"
 )
 
-// connectSDK starts agent-tools with args and connects the official Go SDK
-// client with opts.
-func connectSDK(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
+// connectSDKWorkers connects the Go SDK client with opts at 2025-11-25
+// to agent-tools serving --structured and args: these tests read the
+// structured results, as a program would (and the SDK checks them against
+// outputSchema).
+func connectSDKWorkers(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
-	t.Cleanup(cancel)
-	// --structured: these tests read the structured results, as a
-	// program would (and the SDK checks them against outputSchema).
-	cmd := testBinaryCmd(ctx, append([]string{"serve", "--log-level", "warn", "--structured"}, args...)...)
-	cmd.Stderr = t.Output()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-workers", Version: "v0"}, opts)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return session
+	return connectSDK(t, "sdk-workers", opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}, append([]string{"--structured"}, args...)...)
 }
 
 func toolNamesOf(t *testing.T, s *mcp.ClientSession) []string {
@@ -108,7 +98,7 @@ func TestAskUserSDK(t *testing.T) {
 		}
 		return nil, errors.New("no person is attached to this harness")
 	}
-	s := connectSDK(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", t.TempDir())
+	s := connectSDKWorkers(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", t.TempDir())
 	if !slices.Contains(toolNamesOf(t, s), "ask_user") {
 		t.Fatal("a client with elicitation does not see ask_user")
 	}
@@ -155,7 +145,7 @@ func TestAskUserTimeoutSDK(t *testing.T) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
 	}
-	s := connectSDK(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", dir, "--config", cfg)
+	s := connectSDKWorkers(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", dir, "--config", cfg)
 	text, isErr, _ := call(t, s, "ask_user", map[string]any{"question": "Slow?", "allow_free_text": true})
 	if !isErr || !strings.Contains(text, "the person did not answer within 300ms; the question was withdrawn. "+skipInstruction) {
 		t.Errorf("ask_user past the timeout = %q (isError %v)", text, isErr)
@@ -168,7 +158,7 @@ func TestAskUserTimeoutSDK(t *testing.T) {
 }
 
 func TestAskUserHiddenWithoutElicitation(t *testing.T) {
-	s := connectSDK(t, nil, "--root", t.TempDir())
+	s := connectSDKWorkers(t, nil, "--root", t.TempDir())
 	if names := toolNamesOf(t, s); slices.Contains(names, "ask_user") {
 		t.Errorf("a client without elicitation sees ask_user: %v", names)
 	}
@@ -208,7 +198,7 @@ func fakePids(t *testing.T, root, id string) []int {
 
 func TestWorkersSDK(t *testing.T) {
 	root := t.TempDir()
-	s := connectSDK(t, nil, "--root", root, "--vibe", "--worker", "fast="+fakeAgent(t), "--worker", "good="+fakeAgent(t))
+	s := connectSDKWorkers(t, nil, "--root", root, "--vibe", "--worker", "fast="+fakeAgent(t), "--worker", "good="+fakeAgent(t))
 	names := toolNamesOf(t, s)
 	for _, want := range []string{"vibe_kill", "vibe_list", "vibe_send", "vibe_spawn", "vibe_wait"} {
 		if !slices.Contains(names, want) {
@@ -266,37 +256,6 @@ func TestWorkersSDK(t *testing.T) {
 	if !isErr || !strings.Contains(text, "tier") {
 		t.Errorf("unknown tier: %q (isError %v)", text, isErr)
 	}
-}
-
-// collectUntil reads the server's lines until the response with id and
-// returns the methods of the notifications seen before it.
-func (s *server) collectUntil(id int) (resp map[string]any, notes []string) {
-	s.t.Helper()
-	timeout := time.After(testutil.IntegrationTimeout())
-	for {
-		select {
-		case line, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("stdout closed while waiting for response %d", id)
-			}
-			m := mustFrame(s.t, line)
-			if method, ok := m["method"].(string); ok {
-				notes = append(notes, method)
-				continue
-			}
-			if v, ok := m["id"].(float64); ok && int(v) == id {
-				return m, notes
-			}
-		case <-timeout:
-			s.t.Fatalf("no response %d", id)
-		}
-	}
-}
-
-func (s *server) callTool(id int, name, args string) map[string]any {
-	s.t.Helper()
-	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, name, args))
-	return s.until(id)
 }
 
 func TestVibeOffHidesWorkerTools(t *testing.T) {
