@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	corpora "github.com/agent-tools/agent-tools/internal/corpus"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 	"github.com/agent-tools/agent-tools/lspbridge"
 )
@@ -719,7 +720,7 @@ func cListed(d *differ, action string, sp spot, ours, raw answer) string {
 func (d *differ) topLevelIn(name string) int {
 	re := regexp.MustCompile(`(?m)^(?:[A-Za-z_][\w \t*]*[ \t*])?` + regexp.QuoteMeta(name) + `\s*\(`)
 	n := 0
-	for _, f := range relFiles(d.c.ours, ext(".c")) {
+	for _, f := range corpora.Files(d.c.ours, corpora.Ext(".c")) {
 		if data, err := os.ReadFile(filepath.Join(d.c.ours, f)); err == nil && re.Match(data) {
 			n++
 		}
