@@ -83,19 +83,7 @@ var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
 // replays one draw, so that a class still open (see the report of issue
 // 23) fails the soak, not every other CI run.
 func mutationSeed(t *testing.T, ci uint64) uint64 {
-	seed := ci
-	if os.Getenv("AGENT_TOOLS_SOAK") == "1" || os.Getenv("AGENT_TOOLS_MUTATIONS") != "" {
-		seed = uint64(time.Now().UnixNano())
-	}
-	if s := os.Getenv("AGENT_TOOLS_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("AGENT_TOOLS_SEED=%q: %v", s, err)
-		}
-		seed = n
-	}
-	t.Logf("seed %d (replay with AGENT_TOOLS_SEED=%d)", seed, seed)
-	return seed
+	return testutil.Seed(t, ci, os.Getenv("AGENT_TOOLS_SOAK") == "1" || os.Getenv("AGENT_TOOLS_MUTATIONS") != "")
 }
 
 // mutationCount is the sample size: n in CI, soak under AGENT_TOOLS_SOAK=1,

@@ -87,19 +87,7 @@ func (a answer) String() string {
 // seedOf is the draw's seed: AGENT_TOOLS_SEED, else the clock under
 // AGENT_TOOLS_SOAK=1, else ci.
 func seedOf(t *testing.T, ci uint64) uint64 {
-	seed := ci
-	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
-		seed = uint64(time.Now().UnixNano())
-	}
-	if s := os.Getenv("AGENT_TOOLS_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("AGENT_TOOLS_SEED=%q: %v", s, err)
-		}
-		seed = n
-	}
-	t.Logf("seed %d (replay with AGENT_TOOLS_SEED=%d)", seed, seed)
-	return seed
+	return testutil.Seed(t, ci, os.Getenv("AGENT_TOOLS_SOAK") == "1")
 }
 
 // sampleOf is the number of files and positions: the CI sample, or under

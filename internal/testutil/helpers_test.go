@@ -155,3 +155,30 @@ func (r *recordingErrorf) Helper() {}
 func (r *recordingErrorf) Errorf(format string, args ...any) {
 	r.msgs = append(r.msgs, fmt.Sprintf(format, args...))
 }
+
+type logfTB struct {
+	fatalfTB
+	logs []string
+}
+
+func (r *logfTB) Logf(format string, args ...any) { r.logs = append(r.logs, fmt.Sprintf(format, args...)) }
+
+func TestSeed(t *testing.T) {
+	rec := &logfTB{fatalfTB: fatalfTB{TB: t}}
+	t.Setenv(seedEnv, "")
+	if got := Seed(rec, 7, false); got != 7 {
+		t.Errorf("CI seed = %d, want 7", got)
+	}
+	if got := Seed(rec, 7, true); got == 7 {
+		t.Error("a soak took the CI seed")
+	}
+	t.Setenv(seedEnv, "42")
+	if got := Seed(rec, 7, true); got != 42 || rec.logs[len(rec.logs)-1] != "seed 42 (replay with AGENT_TOOLS_SEED=42)" {
+		t.Errorf("replayed seed = %d, logged %q", got, rec.logs)
+	}
+	t.Setenv(seedEnv, "x")
+	Seed(rec, 7, false)
+	if !rec.failed || !strings.Contains(rec.msg, `AGENT_TOOLS_SEED="x"`) {
+		t.Errorf("a bad AGENT_TOOLS_SEED: failed %v, %q", rec.failed, rec.msg)
+	}
+}
