@@ -161,7 +161,9 @@ type logfTB struct {
 	logs []string
 }
 
-func (r *logfTB) Logf(format string, args ...any) { r.logs = append(r.logs, fmt.Sprintf(format, args...)) }
+func (r *logfTB) Logf(format string, args ...any) {
+	r.logs = append(r.logs, fmt.Sprintf(format, args...))
+}
 
 func TestSeed(t *testing.T) {
 	rec := &logfTB{fatalfTB: fatalfTB{TB: t}}
