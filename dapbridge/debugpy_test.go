@@ -229,18 +229,19 @@ func startDebugpyListener(t *testing.T, root string) (int, *proc.Process) {
 // (debugpy --listen prints no readiness line).
 func attachWhenListening(t *testing.T, r *rig, port int) *Result {
 	t.Helper()
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
-		res, err := r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
-		if err == nil {
-			r.t.Logf("attach →\n%s", res.Text())
-			return res
-		}
-		if time.Now().After(deadline) || !strings.Contains(err.Error(), "connection refused") {
+	var res *Result
+	var err error
+	if !testutil.Poll(testutil.IntegrationTimeout(), func() bool {
+		res, err = r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
+		if err != nil && !strings.Contains(err.Error(), "connection refused") {
 			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatal(err)
 	}
+	r.t.Logf("attach →\n%s", res.Text())
+	return res
 }
 
 // pyThreadsFixture: two threads released together by a barrier reach the

@@ -88,18 +88,21 @@ func (r *rig) session() *session {
 // (or the integration timeout passes), and returns that answer.
 func (r *rig) settle(res *Result) *Result {
 	r.t.Helper()
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for res.Stop == nil && res.State == stateRunning && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
+	if res.Stop != nil || res.State != stateRunning {
+		return res
+	}
+	testutil.Poll(testutil.IntegrationTimeout(), func() bool {
 		st, err := r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "status"})
 		if err != nil {
 			r.t.Fatalf("status while waiting for a stop: %v", err)
 		}
-		if st.Stop != nil || st.State != stateRunning {
-			r.t.Logf("status after a late stop →\n%s", st.Text())
-			return st
+		if st.Stop == nil && st.State == stateRunning {
+			return false
 		}
-	}
+		r.t.Logf("status after a late stop →\n%s", st.Text())
+		res = st
+		return true
+	})
 	return res
 }
 
