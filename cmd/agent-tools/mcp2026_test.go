@@ -125,15 +125,10 @@ func TestMCP2026AskUserMRTR(t *testing.T) {
 	handler := func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked.Add(1)
 		first, _, _ := strings.Cut(req.Params.Message, "\n")
+		if r, ok := personAnswers[first]; ok {
+			return &r, nil
+		}
 		switch first {
-		case "Single?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "SQLite"}}, nil
-		case "Multi?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choices": []any{"a", "c"}}}, nil
-		case "Free?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"text": "call it Zed"}}, nil
-		case "Decline?":
-			return &mcp.ElicitResult{Action: "decline"}, nil
 		case "Cancel?":
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		case "Late?":

@@ -36,6 +36,15 @@ func connectSDKWorkers(t *testing.T, opts *mcp.ClientOptions, args ...string) *m
 	return connectSDK(t, "sdk-workers", opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}, append([]string{"--structured"}, args...)...)
 }
 
+// personAnswers is what the scripted person of the ask_user tests
+// answers, by the first line of the question.
+var personAnswers = map[string]mcp.ElicitResult{
+	"Single?":  {Action: "accept", Content: map[string]any{"choice": "SQLite"}},
+	"Multi?":   {Action: "accept", Content: map[string]any{"choices": []any{"a", "c"}}},
+	"Free?":    {Action: "accept", Content: map[string]any{"text": "call it Zed"}},
+	"Decline?": {Action: "decline"},
+}
+
 func toolNamesOf(t *testing.T, s *mcp.ClientSession) []string {
 	t.Helper()
 	var names []string
@@ -86,15 +95,8 @@ func TestAskUserSDK(t *testing.T) {
 		mu.Lock()
 		schemas[first] = req.Params.RequestedSchema
 		mu.Unlock()
-		switch first {
-		case "Single?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "SQLite"}}, nil
-		case "Multi?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choices": []any{"a", "c"}}}, nil
-		case "Free?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"text": "call it Zed"}}, nil
-		case "Decline?":
-			return &mcp.ElicitResult{Action: "decline"}, nil
+		if r, ok := personAnswers[first]; ok {
+			return &r, nil
 		}
 		return nil, errors.New("no person is attached to this harness")
 	}
