@@ -227,7 +227,7 @@ func benchDebugOurs(a string) func(b *testing.B) {
 	return func(b *testing.B) {
 		fx := makeBenchFixture(b, a)
 		cmd := testBinaryCmd(context.Background(), "serve", "--root", fx.root, "--log-level", "off", "--conversation", "bench")
-			s := startCmd(b, cmd)
+		s := startCmd(b, cmd)
 		defer s.close()
 		s.initialize()
 		call := func(id int, args string) {
@@ -471,7 +471,7 @@ func benchInspectOurs(a, what string) func(b *testing.B) {
 		fx := loopFixture(b, a)
 		// --structured: the row reads the stopped frame from the structured result.
 		cmd := testBinaryCmd(context.Background(), "serve", "--root", fx.root, "--log-level", "off", "--conversation", "bench", "--structured")
-			s := startCmd(b, cmd)
+		s := startCmd(b, cmd)
 		defer s.close()
 		s.initialize()
 		id := 2

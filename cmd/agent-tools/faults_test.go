@@ -509,4 +509,3 @@ func faultsWorkerIgnoresSIGTERM(t *testing.T, e *faultsEnv) {
 	}
 	workerPids(2)
 }
-

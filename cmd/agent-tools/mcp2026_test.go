@@ -252,7 +252,6 @@ func TestMCP2026SDKListChanged(t *testing.T) {
 
 const meta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
 
-
 // TestMCP2026ListenAndSetMode: with no initialize at all, a listen stream
 // is acknowledged, setMode's vibe switch sends list_changed on it (with
 // the subscription's id), a client that cancels it gets no answer, and
