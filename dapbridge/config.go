@@ -5,7 +5,8 @@ package dapbridge
 import (
 	"encoding/json"
 	"io"
-	"os"
+
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/config"
 )
@@ -22,10 +23,10 @@ type Config struct {
 }
 
 // ParseConfig decodes the debug section (unknown keys are errors naming
-// the section and the key; old spellings warn on stderr) over the
-// defaults; a nil section gives the defaults.
-func ParseConfig(raw json.RawMessage) (Options, error) {
-	return parseConfig(raw, os.Stderr)
+// the section and the key; old spellings are warned about on log, nil: not
+// at all) over the defaults; a nil section gives the defaults.
+func ParseConfig(raw json.RawMessage, log *zerolog.Logger) (Options, error) {
+	return parseConfig(raw, config.LogWarnings(log))
 }
 
 func parseConfig(raw json.RawMessage, warn io.Writer) (Options, error) {

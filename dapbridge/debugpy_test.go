@@ -118,7 +118,7 @@ func TestDebugpy(t *testing.T) {
 func TestDebugpyTTL(t *testing.T) {
 	needDebugpy(t)
 	var log testutil.LogBuffer
-	r := newRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second, Log: logger(&log)}, pyFixture)
+	r := newLoggedRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second}, logger(&log), pyFixture)
 	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}})
 	if res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
@@ -153,7 +153,7 @@ func TestDebugpyTTL(t *testing.T) {
 func TestDebugpyAdapterCrashLogged(t *testing.T) {
 	needDebugpy(t)
 	var log testutil.LogBuffer
-	r := newRig(t, &Options{StopWait: time.Second, Log: logger(&log)}, pyFixture)
+	r := newLoggedRig(t, &Options{StopWait: time.Second}, logger(&log), pyFixture)
 	if res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}}); res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
 	}

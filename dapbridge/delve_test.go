@@ -182,7 +182,7 @@ func TestDelveAttach(t *testing.T) {
 	// The detach left it running, without our breakpoint: attached again
 	// (another conversation, no breakpoints, a short wait), it is running,
 	// a pause stops it, and a continue runs on rather than stop at line 32.
-	r2 := &rig{t: t, sup: NewSupervisor(&Options{StopWait: 3 * time.Second}), root: r.root, conv: "c2"}
+	r2 := &rig{t: t, sup: NewSupervisor(&Options{StopWait: 3 * time.Second}, nil), root: r.root, conv: "c2"}
 	t.Cleanup(func() { r2.sup.Close(context.Background()) })
 	if res := r2.do(Request{Op: "attach", Port: port, Adapter: "delve"}); res.State == stateStopped {
 		t.Fatalf("re-attach: stopped at once, the breakpoint survived the detach:\n%s", res.Text())

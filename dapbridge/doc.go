@@ -41,5 +41,6 @@
 // adapters op's search for root markers uses internal/workspace.Walk (it
 // honours .gitignore). The debug section of --config is decoded by
 // internal/config. The supervisor writes adapter starts and exits, session
-// ends, TTL expiries, kills and unanswered requests to [Options.Log].
+// ends, TTL expiries, kills and unanswered requests to the logger given
+// to [NewSupervisor].
 package dapbridge

@@ -34,12 +34,18 @@ type rig struct {
 
 func newRig(t *testing.T, opts *Options, archive string) *rig {
 	t.Helper()
+	return newLoggedRig(t, opts, nil, archive)
+}
+
+// newLoggedRig is newRig with a supervisor writing to log.
+func newLoggedRig(t *testing.T, opts *Options, log *zerolog.Logger, archive string) *rig {
+	t.Helper()
 	root := t.TempDir()
 	if r, err := filepath.EvalSymlinks(root); err == nil {
 		root = r
 	}
 	testutil.WriteTree(t, root, archive)
-	sup := NewSupervisor(opts)
+	sup := NewSupervisor(opts, log)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()

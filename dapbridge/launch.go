@@ -25,40 +25,11 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	if f, ok := c.exceptions[sp.adapter.id]; ok {
 		sp.exceptions = append([]string{}, f...) // non-nil: exactly these
 	}
-	// One deadline for the whole start (the adapter's start, delve's
-	// build, every handshake request), so that the call answers within
-	// LaunchTimeout + StopWait: 135 s by default, under Codex's 300 s.
-	hctx, cancel := context.WithTimeout(ctx, s.opts.LaunchTimeout)
-	defer cancel()
-	if fi, err := os.Stat(sp.build); err == nil && sp.adapter.id == "delve" && (fi.IsDir() || filepath.Ext(sp.build) == ".go") {
-		r.progress(fmt.Sprintf("delve is building %s (a cold build can take a minute)", relTo(root, sp.build)))
-	}
-	sess, err := connect(hctx, sp)
+	sess, bps, err := s.open(ctx, c, root, r, sp)
 	if err != nil {
-		return nil, fmt.Errorf("op %s: %w", r.Op, startTimeout(ctx, hctx, err, s.opts.LaunchTimeout))
-	}
-	sess.label = label(root, sp)
-	bps, err := sess.handshake(hctx, sp, c.bps)
-	if err != nil {
-		err = startTimeout(ctx, hctx, err, s.opts.LaunchTimeout)
-		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-		defer cancel()
-		sess.log.Warn().Str("session", sess.label).Err(err).Msg("debug session did not start")
-		sess.finish(stopCtx, "the start failed")
-		if sess.proc != nil {
-			if tail := oneLine(sess.proc.StderrTail(5)); tail != "" && !strings.Contains(err.Error(), tail) {
-				err = fmt.Errorf("%w (adapter stderr: %s)", err, tail)
-			}
-		}
 		return nil, fmt.Errorf("op %s: %w", r.Op, err)
 	}
-	c.sess = sess
-	c.timer = time.AfterFunc(s.opts.TTL, func() { s.expire(c, sess) })
-	s.track(sess)
-	go sess.finishWhenEnded()
-	sess.mu.Lock()
-	gen := sess.configGen
-	sess.mu.Unlock()
+	gen := s.adopt(c, sess)
 	// An attach without breakpoints has nothing to wait for: the program
 	// was running before us and goes on (a launch waits, for a crash
 	// stopped by the exception filters, or the end).
@@ -77,6 +48,79 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 	res := s.result(ctx, c, r.Op)
 	res.Breakpoints = bps
 	res.Marker = relTo(root, filepath.Join(sp.dir, sp.marker))
+	if !stopped {
+		res.Notice = runningNotice(sp.attach, len(c.bps) > 0, idle, wait, waited)
+	}
+	res.Notice = joinNotes(res.Notice, startNotes(sp, sess))
+	return res, nil
+}
+
+// open starts the adapter and runs the handshake, both under one deadline
+// (the adapter's start, delve's build, every handshake request), so that
+// the call answers within LaunchTimeout + StopWait: 135 s by default,
+// under Codex's 300 s. A session whose handshake fails is finished, and the
+// error carries the end of the adapter's stderr.
+func (s *Supervisor) open(ctx context.Context, c *conversation, root string, r Request, sp startSpec) (*session, []Breakpoint, error) {
+	hctx, cancel := context.WithTimeout(ctx, s.opts.LaunchTimeout)
+	defer cancel()
+	if fi, err := os.Stat(sp.build); err == nil && sp.adapter.id == "delve" && (fi.IsDir() || filepath.Ext(sp.build) == ".go") {
+		r.progress(fmt.Sprintf("delve is building %s (a cold build can take a minute)", relTo(root, sp.build)))
+	}
+	sess, err := connect(hctx, sp)
+	if err != nil {
+		return nil, nil, startTimeout(ctx, hctx, err, s.opts.LaunchTimeout)
+	}
+	sess.label = label(root, sp)
+	bps, err := sess.handshake(hctx, sp, c.bps)
+	if err != nil {
+		err = startTimeout(ctx, hctx, err, s.opts.LaunchTimeout)
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		sess.log.Warn().Str("session", sess.label).Err(err).Msg("debug session did not start")
+		sess.finish(stopCtx, "the start failed")
+		if sess.proc != nil {
+			if tail := oneLine(sess.proc.StderrTail(5)); tail != "" && !strings.Contains(err.Error(), tail) {
+				err = fmt.Errorf("%w (adapter stderr: %s)", err, tail)
+			}
+		}
+		return nil, nil, err
+	}
+	return sess, bps, nil
+}
+
+// adopt makes sess the conversation's session: its TTL is armed, Close
+// knows it, and it is finished when its adapter ends. It returns the
+// configuration generation to wait for a stop from.
+func (s *Supervisor) adopt(c *conversation, sess *session) int {
+	c.sess = sess
+	c.timer = time.AfterFunc(s.opts.TTL, func() { s.expire(c, sess) })
+	s.track(sess)
+	go sess.finishWhenEnded()
+	sess.mu.Lock()
+	defer sess.mu.Unlock()
+	return sess.configGen
+}
+
+// runningNotice says why a program that did not stop within the wait is
+// still running: no breakpoints, none hit yet, or blocked (idle > 0).
+func runningNotice(attach, haveBreakpoints bool, idle, wait, waited time.Duration) string {
+	switch {
+	case attach && !haveBreakpoints:
+		return "attached; no breakpoints are set, so the program runs on: set breakpoints, or pause"
+	case !haveBreakpoints && idle > 0:
+		return fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v, and %s", waited, blockedWords(idle))
+	case !haveBreakpoints:
+		return fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", wait)
+	case idle > 0:
+		return fmt.Sprintf("still running after %v: no breakpoint hit yet, and %s; call status later, or pause", waited, blockedWords(idle))
+	}
+	return fmt.Sprintf("still running after %v: no breakpoint hit yet; call status later, or pause", wait)
+}
+
+// startNotes are what a start tells besides the program's state: the
+// plan's note, exception filters the adapter does not have, and (for a
+// launch) the filters it stops on.
+func startNotes(sp startSpec, sess *session) []string {
 	var notes []string
 	if sp.note != "" {
 		notes = append(notes, sp.note)
@@ -96,27 +140,18 @@ func (s *Supervisor) start(ctx context.Context, c *conversation, root string, r 
 		}
 		notes = append(notes, fmt.Sprintf("stops on exceptions: %s (change with op exceptions)", strings.Join(on, ", ")))
 	}
-	defer func() {
-		if len(notes) > 0 {
-			if res.Notice != "" {
-				notes = append([]string{res.Notice}, notes...)
-			}
-			res.Notice = strings.Join(notes, "; ")
-		}
-	}()
-	switch {
-	case !stopped && sp.attach && len(c.bps) == 0:
-		res.Notice = "attached; no breakpoints are set, so the program runs on: set breakpoints, or pause"
-	case !stopped && len(c.bps) == 0 && idle > 0:
-		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v, and %s", waited, blockedWords(idle))
-	case !stopped && len(c.bps) == 0:
-		res.Notice = fmt.Sprintf("no breakpoints are set, so the program runs until it ends or you pause it; still running after %v", wait)
-	case !stopped && idle > 0:
-		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet, and %s; call status later, or pause", waited, blockedWords(idle))
-	case !stopped:
-		res.Notice = fmt.Sprintf("still running after %v: no breakpoint hit yet; call status later, or pause", wait)
+	return notes
+}
+
+// joinNotes puts notice (may be empty) and notes into one notice.
+func joinNotes(notice string, notes []string) string {
+	if len(notes) == 0 {
+		return notice
 	}
-	return res, nil
+	if notice != "" {
+		notes = append([]string{notice}, notes...)
+	}
+	return strings.Join(notes, "; ")
 }
 
 // startTimeout words a start that ran out of its deadline (hctx, while

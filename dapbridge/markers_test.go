@@ -62,7 +62,7 @@ func TestScanMarkers(t *testing.T) {
 func TestAdaptersInSubfolders(t *testing.T) {
 	root := t.TempDir()
 	testutil.WriteTree(t, root, monorepo)
-	sup := NewSupervisor(nil)
+	sup := NewSupervisor(nil, nil)
 	sup.res.lookPath = func(name string) (string, error) {
 		if name == "dart" {
 			return "", errors.New("not found")

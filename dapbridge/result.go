@@ -214,30 +214,7 @@ var inspection = map[string]bool{"stack": true, "scopes": true, "variables": tru
 
 func (r *Result) writeLists(b *strings.Builder) {
 	for _, bp := range r.Breakpoints {
-		fmt.Fprintf(b, "%s:%d  ", bp.File, bp.Line)
-		if bp.Condition != "" {
-			fmt.Fprintf(b, "if %s  ", bp.Condition)
-		}
-		if bp.HitCondition != "" {
-			fmt.Fprintf(b, "hit %s  ", bp.HitCondition)
-		}
-		if bp.LogMessage != "" {
-			fmt.Fprintf(b, "log %q  ", bp.LogMessage)
-		}
-		switch {
-		case bp.Pending:
-			b.WriteString("pending (sent at launch)")
-		case bp.Verified && bp.MovedTo != 0:
-			fmt.Fprintf(b, "verified, moved to line %d", bp.MovedTo)
-		case bp.Verified:
-			b.WriteString("verified")
-		default:
-			b.WriteString("not verified")
-			if bp.Message != "" {
-				b.WriteString(": " + bp.Message)
-			}
-		}
-		b.WriteString("\n")
+		writeBreakpoint(b, bp)
 	}
 	for _, e := range r.Exceptions {
 		state := "off"
@@ -254,14 +231,7 @@ func (r *Result) writeLists(b *strings.Builder) {
 		fmt.Fprintf(b, "thread %d  %s\n", t.ID, t.Name)
 	}
 	for _, f := range r.Frames {
-		loc := "(no source)"
-		switch {
-		case f.File != "" && f.Column > 0:
-			loc = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
-		case f.File != "":
-			loc = fmt.Sprintf("%s:%d", f.File, f.Line)
-		}
-		fmt.Fprintf(b, "frame %d  %s  %s\n", f.ID, loc, f.Function)
+		writeFrame(b, f)
 	}
 	for _, s := range r.Scopes {
 		fmt.Fprintf(b, "scope %s  reference %d", s.Name, s.Reference)
@@ -282,6 +252,47 @@ func (r *Result) writeLists(b *strings.Builder) {
 	case r.Total > r.Shown:
 		fmt.Fprintf(b, "%d of %d shown\n", r.Shown, r.Total)
 	}
+}
+
+// writeBreakpoint writes one line: where, the options it was set with,
+// and whether the adapter placed it.
+func writeBreakpoint(b *strings.Builder, bp Breakpoint) {
+	fmt.Fprintf(b, "%s:%d  ", bp.File, bp.Line)
+	if bp.Condition != "" {
+		fmt.Fprintf(b, "if %s  ", bp.Condition)
+	}
+	if bp.HitCondition != "" {
+		fmt.Fprintf(b, "hit %s  ", bp.HitCondition)
+	}
+	if bp.LogMessage != "" {
+		fmt.Fprintf(b, "log %q  ", bp.LogMessage)
+	}
+	switch {
+	case bp.Pending:
+		b.WriteString("pending (sent at launch)")
+	case bp.Verified && bp.MovedTo != 0:
+		fmt.Fprintf(b, "verified, moved to line %d", bp.MovedTo)
+	case bp.Verified:
+		b.WriteString("verified")
+	default:
+		b.WriteString("not verified")
+		if bp.Message != "" {
+			b.WriteString(": " + bp.Message)
+		}
+	}
+	b.WriteString("\n")
+}
+
+// writeFrame writes one stack frame: its id, where it is, its function.
+func writeFrame(b *strings.Builder, f Frame) {
+	loc := "(no source)"
+	switch {
+	case f.File != "" && f.Column > 0:
+		loc = fmt.Sprintf("%s:%d:%d", f.File, f.Line, f.Column)
+	case f.File != "":
+		loc = fmt.Sprintf("%s:%d", f.File, f.Line)
+	}
+	fmt.Fprintf(b, "frame %d  %s  %s\n", f.ID, loc, f.Function)
 }
 
 func writeVar(b *strings.Builder, v Variable) {

@@ -105,18 +105,7 @@ func (s *session) onEvent(m *message) {
 			close(s.initialized)
 		}
 	case "stopped":
-		var b dap.StoppedEventBody
-		json.Unmarshal(m.Body, &b)
-		b.Reason = normalizeReason(b.Reason, b.Description, s.pausing)
-		s.pausing = false
-		b.Description = s.stepTruthLocked(b)
-		s.stop = b
-		s.lastThread = b.ThreadId // 0 (delve after pause): defaultThread asks
-		if s.state != stateEnded {
-			s.state = stateStopped
-		}
-		s.gen++
-		s.resetStopLocked()
+		s.stoppedLocked(m)
 	case "continued":
 		if s.state == stateStopped {
 			s.state = stateRunning
@@ -129,12 +118,7 @@ func (s *session) onEvent(m *message) {
 	case "terminated":
 		s.endLocked("the program terminated")
 	case "output":
-		var b dap.OutputEventBody
-		json.Unmarshal(m.Body, &b)
-		if s.state == stateEnded && s.adapter.id == "lldb" && b.Category == "stderr" {
-			return // lldb-dap 19's own crash report at exit (SIGABRT, benign)
-		}
-		s.out.add(b.Category, b.Output)
+		s.outputLocked(m)
 		return
 	case "process":
 		var b dap.ProcessEventBody
@@ -143,21 +127,53 @@ func (s *session) onEvent(m *message) {
 		s.adoptDebuggeeLocked()
 		return
 	case "thread":
-		var b dap.ThreadEventBody
-		json.Unmarshal(m.Body, &b)
-		if s.threadIDs == nil {
-			s.threadIDs = map[int]bool{}
-		}
-		if b.Reason == "exited" {
-			delete(s.threadIDs, b.ThreadId)
-		} else {
-			s.threadIDs[b.ThreadId] = true
-		}
+		s.threadLocked(m)
 		return
 	default:
 		return // module, breakpoint, loadedSource, custom events: not state
 	}
 	s.notifyLocked()
+}
+
+// stoppedLocked records a stop: its reason told truthfully, the thread it
+// names, a new generation, and the handles of the previous stop dropped.
+func (s *session) stoppedLocked(m *message) {
+	var b dap.StoppedEventBody
+	json.Unmarshal(m.Body, &b)
+	b.Reason = normalizeReason(b.Reason, b.Description, s.pausing)
+	s.pausing = false
+	b.Description = s.stepTruthLocked(b)
+	s.stop = b
+	s.lastThread = b.ThreadId // 0 (delve after pause): defaultThread asks
+	if s.state != stateEnded {
+		s.state = stateStopped
+	}
+	s.gen++
+	s.resetStopLocked()
+}
+
+// outputLocked keeps what the program and the adapter printed.
+func (s *session) outputLocked(m *message) {
+	var b dap.OutputEventBody
+	json.Unmarshal(m.Body, &b)
+	if s.state == stateEnded && s.adapter.id == "lldb" && b.Category == "stderr" {
+		return // lldb-dap 19's own crash report at exit (SIGABRT, benign)
+	}
+	s.out.add(b.Category, b.Output)
+}
+
+// threadLocked keeps the set of live thread ids.
+func (s *session) threadLocked(m *message) {
+	var b dap.ThreadEventBody
+	json.Unmarshal(m.Body, &b)
+	if s.threadIDs == nil {
+		s.threadIDs = map[int]bool{}
+	}
+	if b.Reason == "exited" {
+		delete(s.threadIDs, b.ThreadId)
+	} else {
+		s.threadIDs[b.ThreadId] = true
+	}
 }
 
 // onResponse runs on the reader goroutine, in stream order with events.

@@ -162,25 +162,7 @@ func (s *session) startStdio(sp startSpec) error {
 // launchArgs are the adapter-specific launch or attach arguments.
 func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 	if sp.attach {
-		switch sp.adapter.id {
-		case "delve":
-			return map[string]any{"mode": "remote"}, nil
-		case "debugpy":
-			return map[string]any{"justMyCode": true}, nil
-		case "lldb":
-			a := map[string]any{}
-			if sp.pid > 0 {
-				a["pid"] = sp.pid
-			} else {
-				a["gdb-remote-port"] = sp.port
-				a["gdb-remote-hostname"] = "127.0.0.1"
-			}
-			if sp.program != "" {
-				a["program"] = sp.program
-			}
-			return a, nil
-		}
-		return nil, fmt.Errorf("attach is not supported for %s", sp.adapter.id)
+		return attachArgs(sp)
 	}
 	args := sp.args
 	if args == nil {
@@ -188,39 +170,9 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 	}
 	switch sp.adapter.id {
 	case "delve":
-		program := sp.program
-		if sp.build != "" {
-			program = sp.build
-		}
-		a := map[string]any{"program": program, "args": args, "cwd": sp.root, "outputMode": "remote", "stopOnEntry": false}
-		if fi, err := os.Stat(program); err == nil && (fi.IsDir() || filepath.Ext(program) == ".go") {
-			dir, err := os.MkdirTemp("", "agent-tools-dlv-")
-			if err != nil {
-				return nil, err
-			}
-			s.tmpDir = dir
-			a["mode"], a["output"] = "debug", filepath.Join(dir, "__debug_bin")
-		} else {
-			a["mode"] = "exec"
-		}
-		return a, nil
+		return s.delveLaunchArgs(sp, args)
 	case "debugpy":
-		a := map[string]any{
-			"program": sp.program, "args": args, "cwd": sp.root, "python": []string{sp.bin.python},
-			"justMyCode": true, "console": "internalConsole", "stopOnEntry": false,
-		}
-		if sp.pyModule != "" {
-			// Run as the module, importable from its package's parent; the
-			// working directory stays the root.
-			delete(a, "program")
-			a["module"] = sp.pyModule
-			path := sp.pyBase
-			if old := os.Getenv("PYTHONPATH"); old != "" {
-				path += string(os.PathListSeparator) + old
-			}
-			a["env"] = map[string]string{"PYTHONPATH": path}
-		}
-		return a, nil
+		return debugpyLaunchArgs(sp, args), nil
 	case "lldb":
 		a := map[string]any{"program": sp.program, "args": args, "cwd": sp.root}
 		if sp.marker == "Cargo.toml" {
@@ -231,6 +183,71 @@ func (s *session) launchArgs(sp startSpec) (map[string]any, error) {
 		return a, nil
 	}
 	return nil, fmt.Errorf("launch is not supported for %s", sp.adapter.id)
+}
+
+// attachArgs are the adapter-specific attach arguments.
+func attachArgs(sp startSpec) (map[string]any, error) {
+	switch sp.adapter.id {
+	case "delve":
+		return map[string]any{"mode": "remote"}, nil
+	case "debugpy":
+		return map[string]any{"justMyCode": true}, nil
+	case "lldb":
+		a := map[string]any{}
+		if sp.pid > 0 {
+			a["pid"] = sp.pid
+		} else {
+			a["gdb-remote-port"] = sp.port
+			a["gdb-remote-hostname"] = "127.0.0.1"
+		}
+		if sp.program != "" {
+			a["program"] = sp.program
+		}
+		return a, nil
+	}
+	return nil, fmt.Errorf("attach is not supported for %s", sp.adapter.id)
+}
+
+// delveLaunchArgs runs a built binary as it is, and builds Go sources (a
+// package directory or a .go file) into a temporary directory that the
+// session removes when it ends.
+func (s *session) delveLaunchArgs(sp startSpec, args []string) (map[string]any, error) {
+	program := sp.program
+	if sp.build != "" {
+		program = sp.build
+	}
+	a := map[string]any{"program": program, "args": args, "cwd": sp.root, "outputMode": "remote", "stopOnEntry": false}
+	if fi, err := os.Stat(program); err == nil && (fi.IsDir() || filepath.Ext(program) == ".go") {
+		dir, err := os.MkdirTemp("", "agent-tools-dlv-")
+		if err != nil {
+			return nil, err
+		}
+		s.tmpDir = dir
+		a["mode"], a["output"] = "debug", filepath.Join(dir, "__debug_bin")
+	} else {
+		a["mode"] = "exec"
+	}
+	return a, nil
+}
+
+// debugpyLaunchArgs runs a script, or a module (importable from its
+// package's parent) when the plan found one; the working directory stays
+// the root.
+func debugpyLaunchArgs(sp startSpec, args []string) map[string]any {
+	a := map[string]any{
+		"program": sp.program, "args": args, "cwd": sp.root, "python": []string{sp.bin.python},
+		"justMyCode": true, "console": "internalConsole", "stopOnEntry": false,
+	}
+	if sp.pyModule != "" {
+		delete(a, "program")
+		a["module"] = sp.pyModule
+		path := sp.pyBase
+		if old := os.Getenv("PYTHONPATH"); old != "" {
+			path += string(os.PathListSeparator) + old
+		}
+		a["env"] = map[string]string{"PYTHONPATH": path}
+	}
+	return a
 }
 
 // handshake runs the sequence that works for delve, debugpy and lldb-dap:
@@ -258,48 +275,15 @@ func (s *session) handshake(ctx context.Context, sp startSpec, table map[string]
 	if err != nil {
 		return nil, err
 	}
-	// The launch answer may come before initialized (delve, lldb) or
-	// only after configurationDone (debugpy); a failure may come first.
-	var early *message
-	t := time.NewTimer(sp.launchTO)
-	defer t.Stop()
-	pending := launched // nil once answered, so select stops watching it
-	for ready := false; !ready; {
-		select {
-		case <-s.initialized:
-			ready = true
-		case m, ok := <-pending:
-			if !ok {
-				return nil, fmt.Errorf("%s: %w", command, s.conn.closedErr())
-			}
-			if !m.Success {
-				return nil, fmt.Errorf("%s%s", errorText(m), s.outputHint())
-			}
-			early, pending = m, nil
-		case <-s.conn.done:
-			return nil, fmt.Errorf("%s: %w", command, s.conn.closedErr())
-		case <-t.C:
-			return nil, fmt.Errorf("%s: the adapter did not get ready within %v", command, sp.launchTO)
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	bps, err := s.replayBreakpoints(ctx, table)
+	answered, err := s.awaitInitialized(ctx, sp, command, launched)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.applyExceptionFilters(ctx, sp.exceptions); err != nil {
+	bps, err := s.configure(ctx, sp, table)
+	if err != nil {
 		return nil, err
 	}
-	if s.caps.SupportsConfigurationDoneRequest {
-		if err := s.conn.call(ctx, "configurationDone", nil, requestTimeout, nil); err != nil {
-			if sp.attach && sp.adapter.id == "delve" && strings.Contains(err.Error(), "running") {
-				err = fmt.Errorf("%w (start the headless dlv without --continue: it must wait, halted, for the debugger)", err)
-			}
-			return nil, err
-		}
-	}
-	if early == nil {
+	if !answered {
 		if _, err := s.conn.await(ctx, command, launched, sp.launchTO); err != nil {
 			return nil, fmt.Errorf("%w%s", err, s.outputHint())
 		}
@@ -309,6 +293,59 @@ func (s *session) handshake(ctx context.Context, sp startSpec, table map[string]
 		s.state = stateRunning
 	}
 	s.mu.Unlock()
+	return bps, nil
+}
+
+// awaitInitialized waits for the adapter's initialized event. The launch
+// answer may come before it (delve, lldb) or only after configurationDone
+// (debugpy); a failure may come first. answered says whether the launch
+// answer (a success) has come.
+func (s *session) awaitInitialized(ctx context.Context, sp startSpec, command string, launched <-chan *message) (answered bool, err error) {
+	t := time.NewTimer(sp.launchTO)
+	defer t.Stop()
+	pending := launched // nil once answered, so select stops watching it
+	for {
+		select {
+		case <-s.initialized:
+			return answered, nil
+		case m, ok := <-pending:
+			if !ok {
+				return false, fmt.Errorf("%s: %w", command, s.conn.closedErr())
+			}
+			if !m.Success {
+				return false, fmt.Errorf("%s%s", errorText(m), s.outputHint())
+			}
+			answered, pending = true, nil
+		case <-s.conn.done:
+			return false, fmt.Errorf("%s: %w", command, s.conn.closedErr())
+		case <-t.C:
+			return false, fmt.Errorf("%s: the adapter did not get ready within %v", command, sp.launchTO)
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}
+}
+
+// configure sends the configuration an initialized adapter waits for:
+// the breakpoint table, the exception filters, then configurationDone.
+// It returns the breakpoints as the adapter placed them.
+func (s *session) configure(ctx context.Context, sp startSpec, table map[string][]LineSpec) ([]Breakpoint, error) {
+	bps, err := s.replayBreakpoints(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.applyExceptionFilters(ctx, sp.exceptions); err != nil {
+		return nil, err
+	}
+	if !s.caps.SupportsConfigurationDoneRequest {
+		return bps, nil
+	}
+	if err := s.conn.call(ctx, "configurationDone", nil, requestTimeout, nil); err != nil {
+		if sp.attach && sp.adapter.id == "delve" && strings.Contains(err.Error(), "running") {
+			err = fmt.Errorf("%w (start the headless dlv without --continue: it must wait, halted, for the debugger)", err)
+		}
+		return nil, err
+	}
 	return bps, nil
 }
 

@@ -37,10 +37,6 @@ type Options struct {
 	// 60 s without progress, which the server's heartbeat resets).
 	// Default 120 s.
 	LaunchTimeout time.Duration
-	// Log receives the supervisor's events: adapters started and exited
-	// (with the end of their stderr), sessions ended, TTL expiries, kills
-	// and timeouts. Nil discards them.
-	Log *zerolog.Logger
 }
 
 // DefaultOptions are the defaults of [Options].
@@ -60,7 +56,6 @@ func (o *Options) withDefaults() Options {
 	if o.LaunchTimeout > 0 {
 		d.LaunchTimeout = o.LaunchTimeout
 	}
-	d.Log = o.Log
 	return d
 }
 
@@ -123,11 +118,14 @@ type conversation struct {
 	timer      *time.Timer // the live session's TTL
 }
 
-// NewSupervisor returns a supervisor; opts may be nil.
-func NewSupervisor(opts *Options) *Supervisor {
+// NewSupervisor returns a supervisor; nil opts means the defaults. log
+// receives the supervisor's events: adapters started and exited (with the
+// end of their stderr), sessions ended, TTL expiries, kills and timeouts;
+// nil discards them.
+func NewSupervisor(opts *Options, log *zerolog.Logger) *Supervisor {
 	s := &Supervisor{opts: opts.withDefaults(), res: newResolver(), convs: map[string]*conversation{}}
-	if s.opts.Log != nil {
-		s.log = *s.opts.Log
+	if log != nil {
+		s.log = *log
 	}
 	return s
 }
@@ -263,32 +261,7 @@ func (s *Supervisor) do(ctx context.Context, c *conversation, root string, r Req
 func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session, r Request) (*Result, error) {
 	switch r.Op {
 	case "continue", "step_over", "step_in", "step_out", "pause":
-		var moved bool
-		var idle time.Duration
-		var err error
-		r.progress(fmt.Sprintf("%s: waiting up to %v for a stop", r.Op, s.opts.StopWait))
-		start := time.Now()
-		if r.Op == "pause" {
-			moved, idle, err = sess.pause(ctx, r.ThreadID, s.opts.StopWait)
-		} else {
-			cmd := map[string]string{"continue": "continue", "step_over": "next", "step_in": "stepIn", "step_out": "stepOut"}[r.Op]
-			moved, idle, err = sess.resume(ctx, cmd, r.ThreadID, s.opts.StopWait)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("op %s: %w", r.Op, err)
-		}
-		res := s.result(ctx, c, r.Op)
-		waited := time.Since(start).Round(100 * time.Millisecond)
-		switch {
-		case moved:
-		case r.Op == "pause":
-			res.Notice = s.pauseMissed(ctx, sess, res, waited, idle)
-		case idle > 0:
-			res.Notice = fmt.Sprintf("still running after %v, and %s; call status later, or pause", waited, blockedWords(idle))
-		default:
-			res.Notice = fmt.Sprintf("still running after %v: call status later, or pause", s.opts.StopWait)
-		}
-		return res, nil
+		return s.move(ctx, c, sess, r)
 	case "threads":
 		ts, total, err := sess.threads(ctx)
 		if err != nil {
@@ -306,35 +279,71 @@ func (s *Supervisor) control(ctx context.Context, c *conversation, sess *session
 		s.fillState(c, res)
 		res.Frames, res.Shown, res.Total, res.TotalAtLeast = fs, len(fs), total, atLeast
 		return res, nil
+	case "scopes", "variables", "evaluate":
+		return inspect(ctx, sess, r)
+	}
+	return nil, fmt.Errorf("unknown op %q", r.Op)
+}
+
+// move runs continue, the steps and pause, each waiting up to StopWait
+// for the program to stop; a program still running says why, if it can.
+func (s *Supervisor) move(ctx context.Context, c *conversation, sess *session, r Request) (*Result, error) {
+	var moved bool
+	var idle time.Duration
+	var err error
+	r.progress(fmt.Sprintf("%s: waiting up to %v for a stop", r.Op, s.opts.StopWait))
+	start := time.Now()
+	if r.Op == "pause" {
+		moved, idle, err = sess.pause(ctx, r.ThreadID, s.opts.StopWait)
+	} else {
+		cmd := map[string]string{"continue": "continue", "step_over": "next", "step_in": "stepIn", "step_out": "stepOut"}[r.Op]
+		moved, idle, err = sess.resume(ctx, cmd, r.ThreadID, s.opts.StopWait)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("op %s: %w", r.Op, err)
+	}
+	res := s.result(ctx, c, r.Op)
+	waited := time.Since(start).Round(100 * time.Millisecond)
+	switch {
+	case moved:
+	case r.Op == "pause":
+		res.Notice = s.pauseMissed(ctx, sess, res, waited, idle)
+	case idle > 0:
+		res.Notice = fmt.Sprintf("still running after %v, and %s; call status later, or pause", waited, blockedWords(idle))
+	default:
+		res.Notice = fmt.Sprintf("still running after %v: call status later, or pause", s.opts.StopWait)
+	}
+	return res, nil
+}
+
+// inspect runs scopes, variables and evaluate: each reads the stopped
+// program through a handle the previous answers gave.
+func inspect(ctx context.Context, sess *session, r Request) (*Result, error) {
+	res := &Result{Op: r.Op, Session: sess.label}
+	var err error
+	switch r.Op {
 	case "scopes":
 		if r.FrameID == 0 {
 			return nil, errors.New("op scopes: argument 'frame_id' is required (from stack, or the stop's frame)")
 		}
-		scs, err := sess.scopes(ctx, r.FrameID)
-		if err != nil {
-			return nil, fmt.Errorf("op scopes: %w", err)
-		}
-		return &Result{Op: r.Op, Session: sess.label, State: sess.snap().state, Scopes: scs}, nil
+		res.Scopes, err = sess.scopes(ctx, r.FrameID)
 	case "variables":
 		if r.Reference == 0 {
 			return nil, errors.New("op variables: argument 'reference' is required (from scopes, variables or evaluate)")
 		}
-		vs, total, err := sess.variables(ctx, r.Reference)
-		if err != nil {
-			return nil, fmt.Errorf("op variables: %w", err)
-		}
-		return &Result{Op: r.Op, Session: sess.label, State: sess.snap().state, Variables: vs, Shown: len(vs), Total: total}, nil
+		res.Variables, res.Total, err = sess.variables(ctx, r.Reference)
+		res.Shown = len(res.Variables)
 	case "evaluate":
 		if strings.TrimSpace(r.Expression) == "" {
 			return nil, errors.New("op evaluate: argument 'expression' is required")
 		}
-		v, err := sess.evaluate(ctx, r.Expression, r.FrameID)
-		if err != nil {
-			return nil, fmt.Errorf("op evaluate: %w", err)
-		}
-		return &Result{Op: r.Op, Session: sess.label, State: sess.snap().state, Value: v}, nil
+		res.Value, err = sess.evaluate(ctx, r.Expression, r.FrameID)
 	}
-	return nil, fmt.Errorf("unknown op %q", r.Op)
+	if err != nil {
+		return nil, fmt.Errorf("op %s: %w", r.Op, err)
+	}
+	res.State = sess.snap().state
+	return res, nil
 }
 
 // pauseMissed words a pause that did not stop the program, and lists

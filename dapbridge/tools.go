@@ -85,13 +85,12 @@ func Attach(root string, config json.RawMessage, log *zerolog.Logger) rpc.Attach
 		}
 		return checks
 	}
-	opts, err := ParseConfig(config)
+	opts, err := ParseConfig(config, log)
 	if err != nil {
 		a.Reason = err.Error()
 		return a
 	}
-	opts.Log = log
-	sup := startSupervisor(root, &opts)
+	sup := startSupervisor(root, &opts, log)
 	t := &toolSet{sup: sup, root: root}
 	a.Tools = []*rpc.Tool{rpc.NewTool(rpc.Spec{Name: "debug", Tier: rpc.TierExec, Description: debugDescription}, t.debug)}
 	a.Close = sup.Close
@@ -101,8 +100,8 @@ func Attach(root string, config json.RawMessage, log *zerolog.Logger) rpc.Attach
 // startSupervisor makes the run's supervisor. In a Python project it also
 // finds out now, in the background, which python can import debugpy
 // (200–400 ms through a pyenv shim) rather than at the first launch.
-func startSupervisor(root string, opts *Options) *Supervisor {
-	sup := NewSupervisor(opts)
+func startSupervisor(root string, opts *Options, log *zerolog.Logger) *Supervisor {
+	sup := NewSupervisor(opts, log)
 	sup.warm(root, Request{})
 	return sup
 }

@@ -55,7 +55,7 @@ func TestAdapterStatus(t *testing.T) {
 func TestDartUnavailable(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "pubspec.yaml"), []byte("name: x\n"), 0o644)
-	res, err := NewSupervisor(nil).Do(t.Context(), "", root, Request{Op: "adapters"})
+	res, err := NewSupervisor(nil, nil).Do(t.Context(), "", root, Request{Op: "adapters"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +154,7 @@ func TestBreakpointsWarmDebugpyProbes(t *testing.T) {
 	testutil.Needs(t, "python3")
 	root := t.TempDir()
 	testutil.WriteTree(t, root, "-- requirements.txt --\n-- app.py --\nprint(1)\n")
-	sup := NewSupervisor(nil)
+	sup := NewSupervisor(nil, nil)
 	_, cands := sup.res.pythonCandidates(root)
 	if _, err := sup.Do(t.Context(), "", root, Request{Op: "breakpoints", File: "app.py", Lines: []int{1}}); err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestStartWarmsDebugpyProbes(t *testing.T) {
 		root string
 		want bool
 	}{{py, true}, {other, false}} {
-		sup := startSupervisor(tt.root, nil)
+		sup := startSupervisor(tt.root, nil, nil)
 		_, cands := sup.res.pythonCandidates(tt.root)
 		sup.res.mu.Lock()
 		var checks []*importCheck
@@ -209,7 +209,7 @@ func TestStartWarmsDebugpyProbes(t *testing.T) {
 func TestMissingMarkerAtLaunch(t *testing.T) {
 	root := t.TempDir()
 	os.WriteFile(filepath.Join(root, "app.py"), []byte("print(1)\n"), 0o644)
-	_, err := NewSupervisor(nil).Do(t.Context(), "", root, Request{Op: "launch", Program: "app.py"})
+	_, err := NewSupervisor(nil, nil).Do(t.Context(), "", root, Request{Op: "launch", Program: "app.py"})
 	if err == nil || !strings.Contains(err.Error(), "no pyproject.toml, setup.py or requirements.txt in the root") {
 		t.Errorf("launch without a marker: %v", err)
 	}

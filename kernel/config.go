@@ -4,8 +4,9 @@ package kernel
 
 import (
 	"encoding/json"
-	"os"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/config"
 )
@@ -49,10 +50,11 @@ var defaultOptions = Options{
 // ParseConfig decodes the eval section over the defaults with the shared
 // decoder (see internal/config: unknown keys are errors naming the known
 // ones, durations are Go duration strings). A nil or empty section gives
-// the defaults.
-func ParseConfig(section json.RawMessage) (Options, error) {
+// the defaults. It has no deprecated spellings today; any would be warned
+// about on log (nil: not at all).
+func ParseConfig(section json.RawMessage, log *zerolog.Logger) (Options, error) {
 	c := Config{Timeout: config.Duration(defaultOptions.Timeout), Grace: config.Duration(defaultOptions.Grace)}
-	if err := config.Decode("eval", section, &c, os.Stderr); err != nil {
+	if err := config.Decode("eval", section, &c, config.LogWarnings(log)); err != nil {
 		return defaultOptions, err
 	}
 	return Options{Python: c.Python, Node: c.Node, Timeout: c.Timeout.D(), Grace: c.Grace.D(), Prefix: c.Prefix}, nil

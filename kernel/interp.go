@@ -157,30 +157,12 @@ func interpKey(path string) string {
 // the first 8 characters of the URL-safe base64 SHA-256 of the project's
 // real path; the active one of several is recorded in envs.toml.
 func poetryEnv(root string) string {
-	if _, err := os.Stat(filepath.Join(root, "poetry.lock")); err != nil {
-		data, err := os.ReadFile(filepath.Join(root, "pyproject.toml"))
-		if err != nil || !bytes.Contains(data, []byte("[tool.poetry")) {
-			return ""
-		}
+	if !isPoetryProject(root) {
+		return ""
 	}
-	dir := os.Getenv("POETRY_VIRTUALENVS_PATH")
-	if dir == "" {
-		cache := os.Getenv("POETRY_CACHE_DIR")
-		if cache == "" {
-			base := os.Getenv("XDG_CACHE_HOME")
-			if base == "" {
-				home, err := os.UserHomeDir()
-				if err != nil {
-					return ""
-				}
-				base = filepath.Join(home, ".cache")
-			}
-			cache = filepath.Join(base, "pypoetry")
-		}
-		dir = filepath.Join(cache, "virtualenvs")
-	}
+	dir := poetryVirtualenvs()
 	real, err := filepath.EvalSymlinks(root)
-	if err != nil {
+	if dir == "" || err != nil {
 		return ""
 	}
 	sum := sha256.Sum256([]byte(real))
@@ -198,27 +180,70 @@ func poetryEnv(root string) string {
 	if len(envs) == 0 {
 		return ""
 	}
-	// envs.toml: [<name>-<hash>] minor = "3.11" marks the active env.
-	if data, err := os.ReadFile(filepath.Join(dir, "envs.toml")); err == nil {
-		section := ""
-		sc := bufio.NewScanner(bytes.NewReader(data))
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if strings.HasPrefix(line, "[") {
-				section = strings.Trim(line, `[]" `)
-				continue
-			}
-			k, v, ok := strings.Cut(line, "=")
-			if ok && strings.HasSuffix(section, tag) && strings.TrimSpace(k) == "minor" {
-				name := section + "-py" + strings.Trim(strings.TrimSpace(v), `"'`)
-				if slices.Contains(envs, name) {
-					return filepath.Join(dir, name)
-				}
-			}
-		}
+	if name := activePoetryEnv(filepath.Join(dir, "envs.toml"), tag, envs); name != "" {
+		return filepath.Join(dir, name)
 	}
 	slices.Sort(envs)
 	return filepath.Join(dir, envs[len(envs)-1])
+}
+
+// isPoetryProject reports whether root has a poetry.lock, or a
+// pyproject.toml with a [tool.poetry…] table.
+func isPoetryProject(root string) bool {
+	if _, err := os.Stat(filepath.Join(root, "poetry.lock")); err == nil {
+		return true
+	}
+	data, err := os.ReadFile(filepath.Join(root, "pyproject.toml"))
+	return err == nil && bytes.Contains(data, []byte("[tool.poetry"))
+}
+
+// poetryVirtualenvs is the directory where poetry keeps virtualenvs:
+// $POETRY_VIRTUALENVS_PATH, else {cache-dir}/virtualenvs with the cache
+// dir $POETRY_CACHE_DIR or $XDG_CACHE_HOME/pypoetry (~/.cache/pypoetry).
+// "" when no home directory is known.
+func poetryVirtualenvs() string {
+	if dir := os.Getenv("POETRY_VIRTUALENVS_PATH"); dir != "" {
+		return dir
+	}
+	cache := os.Getenv("POETRY_CACHE_DIR")
+	if cache == "" {
+		base := os.Getenv("XDG_CACHE_HOME")
+		if base == "" {
+			home, err := os.UserHomeDir()
+			if err != nil {
+				return ""
+			}
+			base = filepath.Join(home, ".cache")
+		}
+		cache = filepath.Join(base, "pypoetry")
+	}
+	return filepath.Join(cache, "virtualenvs")
+}
+
+// activePoetryEnv reads envs.toml, where [<name>-<hash>] minor = "3.11"
+// marks the active env, and returns that env's name if it is one of envs.
+func activePoetryEnv(path, tag string, envs []string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "[") {
+			section = strings.Trim(line, `[]" `)
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if ok && strings.HasSuffix(section, tag) && strings.TrimSpace(k) == "minor" {
+			name := section + "-py" + strings.Trim(strings.TrimSpace(v), `"'`)
+			if slices.Contains(envs, name) {
+				return name
+			}
+		}
+	}
+	return ""
 }
 
 // probeTimeout bounds one interpreter probe (a pyenv shim may take a

@@ -145,14 +145,7 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 	defer func() { <-s.sem }()
 
 	res := &Result{Label: req.Description, Language: lang}
-	if s.k != nil {
-		if exited, err := s.k.Exited(); exited {
-			s.note = fmt.Sprintf("the previous %s kernel had exited (%s): kernel restarted; state lost", lang, exitText(err))
-			s.k.log.Warn().Str("status", exitText(err)).Str("stderr", cleanStderr(s.k.proc.StderrTail(logStderrLines))).
-				Msg("the kernel had exited between cells: restarting it")
-			s.k = nil
-		}
-	}
+	s.dropExited(lang)
 	if req.Reset && s.k != nil {
 		s.k.log.Info().Msg("kernel reset: stopping it to start clean")
 		s.k.Stop(context.WithoutCancel(ctx))
@@ -165,16 +158,9 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 	}
 	query := isKernelQuery(req.Code)
 	if s.k == nil {
-		interp, err := FindInterpreter(lang, p.opts, req.Root)
-		if err != nil {
-			p.log.Warn().Str("lang", string(lang)).Err(err).Msg("no interpreter")
+		if err := p.startIn(ctx, s, lang, req.Root); err != nil {
 			return nil, err
 		}
-		k, err := Start(ctx, StartSpec{Lang: lang, Interp: interp, Dir: req.Root, Prefix: p.opts.Prefix, Log: &p.log})
-		if err != nil {
-			return nil, err
-		}
-		s.k = k
 		if !query {
 			// The status line: which interpreter this session's cells run in.
 			res.Notes = append(res.Notes, s.k.describe())
@@ -183,9 +169,45 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 	if query {
 		res.Status = StatusOK
 		res.Outputs = []Output{{Kind: KindDisplay, Text: p.kernelReport(ctx, s.k, req.Root), MIME: "text/plain"}}
-		res.ElapsedMs = time.Since(started).Milliseconds()
-		return res, nil
+	} else {
+		p.runCell(ctx, s, lang, req, res)
 	}
+	res.ElapsedMs = time.Since(started).Milliseconds()
+	return res, nil
+}
+
+// dropExited forgets a kernel that exited since the last cell, noting why
+// for the next answer.
+func (s *slot) dropExited(lang Language) {
+	if s.k == nil {
+		return
+	}
+	if exited, err := s.k.Exited(); exited {
+		s.note = fmt.Sprintf("the previous %s kernel had exited (%s): kernel restarted; state lost", lang, exitText(err))
+		s.k.log.Warn().Str("status", exitText(err)).Str("stderr", cleanStderr(s.k.proc.StderrTail(logStderrLines))).
+			Msg("the kernel had exited between cells: restarting it")
+		s.k = nil
+	}
+}
+
+// startIn starts the slot's kernel with the interpreter chosen for root.
+func (p *Pool) startIn(ctx context.Context, s *slot, lang Language, root string) error {
+	interp, err := FindInterpreter(lang, p.opts, root)
+	if err != nil {
+		p.log.Warn().Str("lang", string(lang)).Err(err).Msg("no interpreter")
+		return err
+	}
+	k, err := Start(ctx, StartSpec{Lang: lang, Interp: interp, Dir: root, Prefix: p.opts.Prefix, Log: &p.log})
+	if err != nil {
+		return err
+	}
+	s.k = k
+	return nil
+}
+
+// runCell runs req's code in the slot's kernel into res. A missing Python
+// module gets a hint; a kernel whose state is lost is stopped.
+func (p *Pool) runCell(ctx context.Context, s *slot, lang Language, req Request, res *Result) {
 	rr := s.k.Run(ctx, RunSpec{Code: req.Code, Budget: p.opts.Timeout, Grace: p.opts.Grace, Bridge: req.Bridge, Progress: req.Progress})
 	res.Status, res.Outputs, res.Error, res.StateLost = rr.Status, rr.Outputs, rr.Err, rr.StateLost
 	if res.Outputs == nil {
@@ -198,8 +220,6 @@ func (p *Pool) Eval(ctx context.Context, req Request) (*Result, error) {
 		s.k.Stop(context.WithoutCancel(ctx))
 		s.k = nil
 	}
-	res.ElapsedMs = time.Since(started).Milliseconds()
-	return res, nil
 }
 
 func exitText(err error) string {

@@ -35,7 +35,7 @@ type evalTool struct {
 // receives the kernels' lifecycle (nil: discarded).
 func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	a := rpc.Attachment{Capability: "eval"}
-	opts, err := ParseConfig(section)
+	opts, err := ParseConfig(section, log)
 	if err != nil {
 		a.Reason = err.Error()
 		return a

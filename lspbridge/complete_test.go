@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
@@ -68,8 +67,8 @@ func TestCompletenessClangd(t *testing.T) {
 	if bad := gccFailures(t, root); len(bad) > 0 {
 		t.Fatalf("the untouched tree does not compile: %v", bad)
 	}
-	s := newSup(t, &Options{IndexTimeout: 3 * time.Minute})
-	ctx := testCtx(t)
+	s := newSup(t, &Options{IndexTimeout: indexBudget()})
+	ctx := indexCtx(t)
 	subtree := filepath.Join(root, "src", "subtree.h")
 	r, err := s.Locations(ctx, "references", Request{Root: root, File: "src/subtree.h", Line: lineOf(t, subtree, "void ts_subtree_retain("), Symbol: "ts_subtree_retain"})
 	if err != nil {

@@ -9,13 +9,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/config"
+	"github.com/rs/zerolog"
 )
 
 // ServerConfig describes one language server.
@@ -54,7 +54,7 @@ type ServerConfig struct {
 	Unversioned bool `json:"unversioned,omitempty"`
 	// Republishes says the server may publish twice for one version: at
 	// once (what it had, restamped) and again when it has checked the new
-	// content (pyright). Its publication is taken once it was quiet for
+	// content (pyright, when it pushes: one too old to be asked). Its publication is taken once it was quiet for
 	// the quiet window, not at the first that carries the version;
 	// typescript-language-server its syntax errors, then its semantic
 	// ones (seconds later on a cold server), then its suggestions. (gopls
@@ -70,6 +70,13 @@ type ServerConfig struct {
 	// background after start (clangd) and announces it with work-done
 	// progress: references and renames wait for it.
 	BackgroundIndex bool `json:"background_index,omitempty"`
+	// PullDiagnostics says the server answers textDocument/diagnostic once
+	// the client declares dynamic registration for it, and then registers
+	// it itself (pyright): its diagnostics are asked for, and the answer
+	// comes when it has checked the content, so no wait rests on a quiet
+	// window. pyright stops pushing then. A server that does not register
+	// within the initialize budget is waited on as a pushing one.
+	PullDiagnostics bool `json:"pull_diagnostics,omitempty"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 }
@@ -98,8 +105,8 @@ var builtinServers = []ServerConfig{
 		Name: "pyright", Language: "python", Command: []string{"pyright-langserver", "--stdio"},
 		Extensions:  map[string]string{".py": "python", ".pyi": "python"},
 		Markers:     []string{"pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"},
-		Republishes: true,
-		Checker:     []string{"pyright", "--outputjson"}, CheckerFormat: "pyright-json",
+		Republishes: true, PullDiagnostics: true,
+		Checker: []string{"pyright", "--outputjson"}, CheckerFormat: "pyright-json",
 	},
 	{
 		Name: "typescript-language-server", Language: "typescript/javascript", Command: []string{"typescript-language-server", "--stdio"},
@@ -226,9 +233,11 @@ func (o *Options) withDefaults() Options {
 }
 
 // ParseConfig decodes the lsp section (see internal/config: unknown keys
-// are errors, old spellings warn on stderr) into Options. A nil section
-// gives the defaults.
-func ParseConfig(section json.RawMessage) (*Options, error) { return parseConfig(section, os.Stderr) }
+// are errors, old spellings are warned about as lines of log) into
+// Options. A nil section gives the defaults.
+func ParseConfig(section json.RawMessage, log *zerolog.Logger) (*Options, error) {
+	return parseConfig(section, config.LogWarnings(log))
+}
 
 // parseConfig is ParseConfig writing deprecation warnings to warn.
 func parseConfig(section json.RawMessage, warn io.Writer) (*Options, error) {
@@ -284,6 +293,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 	}
 	base.Unversioned = base.Unversioned || o.Unversioned
 	base.Republishes = base.Republishes || o.Republishes
+	base.PullDiagnostics = base.PullDiagnostics || o.PullDiagnostics
 	base.DiskIncludes = base.DiskIncludes || o.DiskIncludes
 	base.BackgroundIndex = base.BackgroundIndex || o.BackgroundIndex
 	if len(o.Checker) > 0 {

@@ -621,8 +621,8 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 		return nil
 	}
 	var names []string
-	var walk func(ds []DocumentSymbol, depth int, inType bool)
-	walk = func(ds []DocumentSymbol, depth int, inType bool) {
+	var walk func(ds []DocumentSymbol, depth int, inType bool, parent string)
+	walk = func(ds []DocumentSymbol, depth int, inType bool, parent string) {
 		for _, d := range ds {
 			r := d.Range
 			if r.End.Line < from || r.Start.Line > to {
@@ -640,17 +640,30 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 				own = false
 			}
 			if own {
-				if n := useName(d.Name); len(n) > 1 && !slices.Contains(names, n) {
+				n := useName(d.Name)
+				if inType && isConstructorName(n) {
+					// Callers of a constructor write its type's name:
+					// Client(cfg), new Client(cfg).
+					n = useName(parent)
+				}
+				if len(n) > 1 && !slices.Contains(names, n) {
 					names = append(names, n)
 				}
 			}
 			if depth < 1 {
-				walk(d.Children, depth+1, isContainer(d.Kind))
+				walk(d.Children, depth+1, isContainer(d.Kind), d.Name)
 			}
 		}
 	}
-	walk(raw, 0, false)
+	walk(raw, 0, false, "")
 	return names
+}
+
+// isConstructorName reports whether a member named n is its type's
+// constructor in a language whose callers do not write that name: Python's
+// __init__ and __new__, JavaScript's and TypeScript's constructor.
+func isConstructorName(n string) bool {
+	return n == "__init__" || n == "__new__" || n == "constructor"
 }
 
 // insideChildren reports whether every line from..to lies inside one of

@@ -17,7 +17,8 @@
 //     reading through framing.go's bounded codec: 64 MiB per message),
 //     $/cancelRequest when a caller gives up.
 //   - server.go: one server: initialize, its requests, sync, diagnostics,
-//     readiness. supervisor.go: lazy start, failures, crashes, status,
+//     readiness; pull.go: pulled diagnostics (pyright's, asked for and
+//     answered once checked). supervisor.go: lazy start, failures, crashes, status,
 //     reload. config.go: the built-in servers and the config section.
 //   - position.go: line + symbol → position in the negotiated encoding.
 //   - nav.go, symbols.go, diagnostics.go, checker.go: the lsp actions

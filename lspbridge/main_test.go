@@ -50,6 +50,32 @@ func testCtx(t *testing.T) context.Context {
 	return ctx
 }
 
+// indexBudget bounds a test's wait for a server's background index
+// (clangd over the tree-sitter runtime). The wait follows the server's own
+// progress and ends when it does; the bound is for a machine loaded many
+// times over (at load 8, clangd's index took more than the 60 s of
+// testCtx, and the tests that need a finished index failed).
+func indexBudget() time.Duration { return 5 * testutil.IntegrationTimeout() }
+
+// indexCtx is testCtx for a test that waits for a background index.
+func indexCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), indexBudget()+testutil.IntegrationTimeout())
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// awaitIndex waits until every server running for root has no loading or
+// indexing progress open, following the servers' progress, and fails the
+// test when indexBudget passes first.
+func awaitIndex(t *testing.T, s *Supervisor, root string) {
+	t.Helper()
+	for _, srv := range s.running(root) {
+		if open := srv.waitIndexed(indexCtx(t), indexBudget(), nil); open != "" {
+			t.Fatalf("%s was still %s after %s", srv.cfg.Name, open, indexBudget())
+		}
+	}
+}
+
 // mustContain fails unless text contains every want.
 func mustContain(t *testing.T, text string, wants ...string) {
 	t.Helper()

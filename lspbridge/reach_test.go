@@ -322,8 +322,10 @@ func TestReachPyright(t *testing.T) {
 func TestReachClangd(t *testing.T) {
 	testutil.Needs(t, "clangd")
 	root := treeSitterTree(t)
-	s := newSup(t, nil)
-	ctx := testCtx(t)
+	// The search waits for clangd's index: the test's bounds follow a
+	// loaded machine's pace (indexBudget).
+	s := newSup(t, &Options{IndexTimeout: indexBudget()})
+	ctx := indexCtx(t)
 
 	r, err := s.Symbols(ctx, Request{Root: root, Query: "ts_subtree_retain"})
 	check(t, r, err, "started clangd (for compile_flags.txt) for this search", "ts_subtree_retain")

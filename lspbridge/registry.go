@@ -32,6 +32,27 @@ func normalizeMessage(m string) string {
 	return strings.Join(strings.FieldsFunc(m, unicode.IsSpace), " ")
 }
 
+// keyMessage is a message as the registry keys it: normalizeMessage, with
+// each quoted type that holds Unknown made one placeholder. Unknown is
+// pyright's word for what it has not inferred, and how far it got depends
+// on the order it evaluated the files in: the same error in a file the
+// write did not touch read "Any | list[Unknown]" before a write and
+// "Any | list[Any | list[Unknown] | Unknown] | Unknown" after it (Debian's
+// gast, a mutation in another file), and was called new.
+func keyMessage(m string) string {
+	m = normalizeMessage(m)
+	if !strings.Contains(m, "Unknown") {
+		return m
+	}
+	parts := strings.Split(m, `"`)
+	for i := 1; i < len(parts)-1; i += 2 { // the quoted ones
+		if strings.Contains(parts[i], "Unknown") {
+			parts[i] = "…"
+		}
+	}
+	return strings.Join(parts, `"`)
+}
+
 // observe records the file's current diagnostics and returns the indexes
 // of those that are new, and how many were suppressed as already
 // reported. When a key's count grew, the new ones are those whose source
@@ -40,7 +61,7 @@ func (r *registry) observe(path string, ds []Diag) (fresh []int, suppressed int)
 	now := map[diagKey][]string{}
 	keys := make([]diagKey, len(ds))
 	for i, d := range ds {
-		keys[i] = diagKey{path, d.Severity, d.Code, normalizeMessage(d.Message)}
+		keys[i] = diagKey{path, d.Severity, d.Code, keyMessage(d.Message)}
 		now[keys[i]] = append(now[keys[i]], d.Text)
 	}
 	r.mu.Lock()

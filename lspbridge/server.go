@@ -71,7 +71,9 @@ type server struct {
 	unversioned bool              // some were published without a version for an open document
 	clearing    map[string]int    // didClose sent, its clearing publication not seen yet
 	failed      map[string]string // work-done progress that reports a failure → what it says
-	changed     chan struct{}     // closed and replaced when diags or progress change
+	pullRegs    map[string]bool   // ids of its textDocument/diagnostic registrations
+	pullSeen    bool              // it registered textDocument/diagnostic at least once
+	changed     chan struct{}     // closed and replaced when diags, progress or registrations change
 }
 
 // document is what the server was last told about an open file.
@@ -109,7 +111,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	}
 	log = log.With().Str("server", cfg.Name).Str("root", root).Int("pid", p.Pid()).Logger()
 	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note, log: log,
-		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{}, changed: make(chan struct{})}
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{}, pullRegs: map[string]bool{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
@@ -126,6 +128,9 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 		}
 		log.Warn().Err(err).Str("status", exitStatus(p)).Str("stderr", p.StderrExcerpt(stderrHead, logStderrLines)).Msg("language server did not initialize")
 		return nil, &initError{err: err, stderr: p.StderrExcerpt(stderrHead, stderrTail)}
+	}
+	if cfg.PullDiagnostics && !s.awaitPullRegistration(ictx) {
+		log.Warn().Dur("waited", opts.InitTimeout).Msg("language server did not register pulled diagnostics: waiting for its pushes instead")
 	}
 	log.Info().Dur("took", time.Since(s.started)).Msg("language server started")
 	go s.logExit()
@@ -218,7 +223,7 @@ func (s *server) initialize(ctx context.Context) error {
 		"rootPath":              s.root,
 		"workspaceFolders":      s.folders(),
 		"initializationOptions": s.cfg.InitializationOptions,
-		"capabilities":          clientCapabilities,
+		"capabilities":          s.clientCapabilities(),
 	}
 	var res struct {
 		Capabilities ServerCapabilities `json:"capabilities"`
@@ -283,7 +288,10 @@ func (s *server) onRequest(_ context.Context, method string, params json.RawMess
 	switch method {
 	case "workspace/configuration":
 		return s.configuration(params), nil
-	case "client/registerCapability", "client/unregisterCapability", "window/workDoneProgress/create",
+	case "client/registerCapability", "client/unregisterCapability":
+		s.onRegistration(method, params)
+		return nil, nil
+	case "window/workDoneProgress/create",
 		"window/showMessageRequest", "workspace/diagnostic/refresh", "workspace/codeLens/refresh",
 		"workspace/semanticTokens/refresh", "workspace/inlayHint/refresh", "workspace/inlineValue/refresh":
 		return nil, nil
@@ -335,10 +343,12 @@ func (s *server) onNotify(method string, params json.RawMessage) {
 		}
 		path := uriPath(p.URI)
 		s.mu.Lock()
-		if p.Version == nil && len(p.Diagnostics) == 0 && s.clearing[path] > 0 {
-			// The empty publication that clears a file we closed (pyright
-			// sends one after didClose, also when we reopen at once): not
-			// an answer for what is open now.
+		if p.Version == nil && s.clearing[path] > 0 {
+			// The publication for a file we closed (pyright sends an empty
+			// one after didClose, also when we reopen at once; gopls its
+			// errors on disk, without a version, and at load after the
+			// reopen): not an answer for what is open now. Only servers
+			// with versions are sent a close and open in a row.
 			s.clearing[path]--
 			s.mu.Unlock()
 			return
@@ -708,7 +718,7 @@ var errUnsettled = errors.New("unsettled")
 // the publication already there when the content did not change, else
 // the wait for a fresh push.
 func (s *server) awaitDiagnostics(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, error) {
-	if ds, ok, err := s.pullDiagnostics(ctx, path); ok || err != nil {
+	if ds, ok, err := s.pullDiagnostics(ctx, path, sr.version, limit); ok || err != nil {
 		return ds, err
 	}
 	var sentAt time.Time
@@ -726,21 +736,6 @@ func (s *server) awaitDiagnostics(ctx context.Context, path string, sr syncResul
 	}
 	w := &pushWait{s: s, path: path, sr: sr, sentAt: sentAt}
 	return w.run(ctx, limit)
-}
-
-// pullDiagnostics asks a server that offers pull diagnostics; ok is false
-// when it does not, or its answer was not a full report (the caller then
-// waits for a push).
-func (s *server) pullDiagnostics(ctx context.Context, path string) (ds []Diagnostic, ok bool, err error) {
-	if !supported(s.caps.DiagnosticProvider) {
-		return nil, false, nil
-	}
-	var rep DocumentDiagnosticReport
-	err = s.call(ctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
-	if err == nil && rep.Kind == "full" {
-		return rep.Items, true, nil
-	}
-	return nil, false, ctx.Err()
 }
 
 // pushWait is one wait for a file's pushed diagnostics after a sync: the
@@ -867,7 +862,7 @@ func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, error) {
 // for the version sr sent (or the server sends no versions) and newer than
 // the sync; ok is false otherwise (pulled diagnostics, or nothing newer).
 func (s *server) latestDiagnostics(path string, sr syncResult) ([]Diagnostic, bool) {
-	if supported(s.caps.DiagnosticProvider) {
+	if s.pullsNow() {
 		return nil, false
 	}
 	s.mu.Lock()
@@ -887,6 +882,9 @@ func (s *server) latestDiagnostics(path string, sr syncResult) ([]Diagnostic, bo
 // but it holds navigation requests until then. It reports whether the
 // server is ready.
 func (s *server) waitReady(ctx context.Context, path string, budget time.Duration) bool {
+	if s.pullsNow() {
+		return s.pulledReady(ctx, path, budget)
+	}
 	t := time.NewTimer(budget)
 	defer t.Stop()
 	for {

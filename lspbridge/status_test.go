@@ -28,7 +28,7 @@ func TestStatusReasons(t *testing.T) {
 		{Name: "rust-analyzer", Command: []string{stub}},
 		{Name: "zz", Language: "zz", Command: []string{"sh"}, Extensions: map[string]string{".zz": "zz"}, Markers: []string{"zz.marker"}},
 	}})
-	opts, err := ParseConfig(section)
+	opts, err := ParseConfig(section, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestStatusKeepsCause(t *testing.T) {
 	writeFile(t, filepath.Join(root, "Cargo.toml"), "[package]\nname = \"fx\"\n")
 	writeFile(t, filepath.Join(root, "src.rs"), "fn main() {}\n")
 	section, _ := json.Marshal(Config{Servers: []ServerConfig{{Name: "rust-analyzer", Command: []string{stub}}}})
-	opts, err := ParseConfig(section)
+	opts, err := ParseConfig(section, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +111,7 @@ func TestSilentServer(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, filepath.Join(root, "Cargo.toml"), "[package]\nname = \"fx\"\n")
 	writeFile(t, filepath.Join(root, "src.rs"), "fn main() {}\n")
-	opts, err := ParseConfig(json.RawMessage(`{"servers": [{"name": "rust-analyzer", "command": ["sleep", "600"]}]}`))
+	opts, err := ParseConfig(json.RawMessage(`{"servers": [{"name": "rust-analyzer", "command": ["sleep", "600"]}]}`), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 // says why not. idents reads files with their grammar for lsp_rename's
 // search of uses the server missed (nil: a plain word search).
 func Attach(root string, section json.RawMessage, log *zerolog.Logger, idents IdentifierFinder) rpc.Attachment {
-	opts, err := ParseConfig(section)
+	opts, err := ParseConfig(section, log)
 	if err != nil {
 		return rpc.Attachment{Capability: "lsp", Reason: err.Error()}
 	}

@@ -42,8 +42,8 @@ func (s *Session) openListen(ctx context.Context, req *jsonrpc2.Request) error {
 	if v == nil {
 		return fmt.Errorf("%w: subscriptions/listen belongs to the %s revision: name it in _meta[%q]", ErrInvalidRequest, Stateless, metaProtocolVersion)
 	}
-	var p listenParams
-	if err := json.Unmarshal(orEmpty(params(req)), &p); err != nil || p.Notifications == nil {
+	p, err := decodeParams[listenParams](params(req), "subscriptions/listen")
+	if err != nil || p.Notifications == nil {
 		return fmt.Errorf("%w: subscriptions/listen needs {notifications: {toolsListChanged?}}", ErrInvalidParams)
 	}
 	agreed := subscriptions{ToolsListChanged: p.Notifications.ToolsListChanged}

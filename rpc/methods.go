@@ -85,9 +85,9 @@ type clientInfo struct {
 const optionsKey = "agent-tools"
 
 func (s *Session) initialize(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p initializeParams
-	if err := json.Unmarshal(orEmpty(raw), &p); err != nil {
-		return nil, fmt.Errorf("%w: initialize: %v", ErrInvalidParams, err)
+	p, err := decodeParams[initializeParams](raw, "initialize")
+	if err != nil {
+		return nil, err
 	}
 	if p.ProtocolVersion == "" {
 		return nil, fmt.Errorf("%w: initialize needs protocolVersion", ErrInvalidParams)
@@ -223,9 +223,9 @@ type cancelledParams struct {
 }
 
 func (s *Session) cancelledNote(_ context.Context, raw json.RawMessage) error {
-	var p cancelledParams
-	if err := json.Unmarshal(orEmpty(raw), &p); err != nil {
-		return fmt.Errorf("notifications/cancelled: %w", err)
+	p, err := decodeParams[cancelledParams](raw, "notifications/cancelled")
+	if err != nil {
+		return err
 	}
 	var id jsonrpc2.ID
 	if err := json.Unmarshal(p.RequestID, &id); err != nil {
@@ -247,11 +247,9 @@ type setModeParams struct {
 // setMode changes the surface or vibe mode of the session, then sends
 // list_changed if the visible tools changed.
 func (s *Session) setMode(_ context.Context, raw json.RawMessage) (any, error) {
-	var p setModeParams
-	dec := json.NewDecoder(bytesReader(orEmpty(raw)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, fmt.Errorf("%w: agent-tools/setMode takes {surface?, vibe?}: %v", ErrInvalidParams, err)
+	p, err := decodeStrictParams[setModeParams](raw, "agent-tools/setMode takes {surface?, vibe?}")
+	if err != nil {
+		return nil, err
 	}
 	s.mu.Lock()
 	m := s.mode
@@ -271,11 +269,4 @@ func (s *Session) setMode(_ context.Context, raw json.RawMessage) (any, error) {
 	s.log.Info().Str("surface", string(m.Surface)).Bool("vibe", m.Vibe).Msg("mode set")
 	s.listChanged()
 	return struct{}{}, nil
-}
-
-func orEmpty(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 || string(raw) == "null" {
-		return json.RawMessage("{}")
-	}
-	return raw
 }

@@ -190,8 +190,8 @@ func (s *Session) taskFor(ctx context.Context, method string, raw json.RawMessag
 	if st := s.stateFor(ctx); !st.stateless() || !st.client.tasks {
 		return nil, missingCapability{tasksExtension}
 	}
-	var p taskParams
-	if err := json.Unmarshal(orEmpty(raw), &p); err != nil || p.TaskID == "" {
+	p, err := decodeParams[taskParams](raw, method)
+	if err != nil || p.TaskID == "" {
 		return nil, fmt.Errorf("%w: %s needs {taskId}", ErrInvalidParams, method)
 	}
 	s.mu.Lock()

@@ -3,11 +3,9 @@
 package rpc
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -45,9 +43,9 @@ type callParams struct {
 // everything a tool reports, bad arguments included, is an isError result
 // the model can read.
 func (s *Session) toolsCall(ctx context.Context, raw json.RawMessage) (any, error) {
-	var p callParams
-	if err := json.Unmarshal(orEmpty(raw), &p); err != nil {
-		return nil, fmt.Errorf("%w: tools/call: %v", ErrInvalidParams, err)
+	p, err := decodeParams[callParams](raw, "tools/call")
+	if err != nil {
+		return nil, err
 	}
 	if p.Name == nil || *p.Name == "" {
 		return nil, fmt.Errorf("%w: tools/call needs a tool name in \"name\"", ErrInvalidParams)
@@ -173,5 +171,3 @@ func (s *Session) callTool(ctx context.Context, t *Tool, args json.RawMessage) (
 	}()
 	return t.Call(ctx, args)
 }
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }

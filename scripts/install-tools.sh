@@ -18,6 +18,7 @@ GOPLS_VERSION=v0.23.0
 DLV_VERSION=v1.27.2
 STATICCHECK_VERSION=v0.8.2 # 2026.2.2; make vet runs it
 TSLS_VERSION=5.3.0
+PYRIGHT_VERSION=1.1.414 # lspbridge pulls its diagnostics (textDocument/diagnostic by dynamic registration)
 TYPESCRIPT_VERSION=5.9
 INSPECTOR_PKG=@modelcontextprotocol/inspector
 TS_CLIENT_VERSION=2.4.0
@@ -77,7 +78,7 @@ npm_global() { # package [version-prefix]
 	quiet npm install -g --no-fund --no-audit "$pkg${want:+@$want}"
 	INSTALLED=1
 }
-npm_global pyright
+npm_global pyright "$PYRIGHT_VERSION"
 npm_global typescript "$TYPESCRIPT_VERSION"
 npm_global typescript-language-server "$TSLS_VERSION"
 npm_global "$INSPECTOR_PKG" "$INSPECTOR_VERSION"

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog"
+
 	"github.com/agent-tools/agent-tools/internal/config"
 	"github.com/agent-tools/agent-tools/internal/proc"
 )
@@ -19,9 +21,10 @@ import (
 // Tiers are the worker tiers, in the order they are listed.
 var Tiers = []string{"fast", "good"}
 
-// Config is the "workers" section of the --config file. Every field is
-// optional.
-type Config struct {
+// Options configures a [Pool]; it is also the "workers" section of the
+// --config file. Every field is optional: a zero field takes its default
+// from defaultOptions.
+type Options struct {
 	// Commands maps a tier (fast, good) to its worker command, run with
 	// /bin/sh -c in the run's root. --worker TIER=CMD overrides it.
 	Commands map[string]string `json:"commands"`
@@ -41,8 +44,8 @@ type Config struct {
 	WaitTimeout config.Duration `json:"wait_timeout" was:"wait_timeout_seconds"`
 }
 
-// defaultConfig holds the defaults; decoding copies it first.
-var defaultConfig = Config{
+// defaultOptions holds the defaults; decoding copies it first.
+var defaultOptions = Options{
 	AskTimeout:  config.Duration(4 * time.Minute),
 	MaxRunning:  4,
 	LogBytes:    256 << 10,
@@ -50,13 +53,13 @@ var defaultConfig = Config{
 }
 
 // ParseConfig decodes the "workers" section (see internal/config: unknown
-// keys are errors, old spellings warn on stderr) over the defaults, then
-// lets flagCommands (from --worker) override its commands. A nil section
-// means defaults.
-func ParseConfig(section json.RawMessage, flagCommands map[string]string) (Config, error) {
-	c := defaultConfig
-	if err := config.Decode("workers", section, &c, os.Stderr); err != nil {
-		return Config{}, err
+// keys are errors, old spellings are warned about on log, nil: not at all)
+// over the defaults, then lets flagCommands (from --worker) override its
+// commands. A nil section means defaults.
+func ParseConfig(section json.RawMessage, flagCommands map[string]string, log *zerolog.Logger) (Options, error) {
+	c := defaultOptions
+	if err := config.Decode("workers", section, &c, config.LogWarnings(log)); err != nil {
+		return Options{}, err
 	}
 	cmds := map[string]string{}
 	for tier, cmd := range c.Commands {
@@ -69,7 +72,30 @@ func ParseConfig(section json.RawMessage, flagCommands map[string]string) (Confi
 	return c, c.validate()
 }
 
-func (c Config) validate() error {
+// withDefaults returns o (nil: no options) with every zero field set to
+// its default.
+func (o *Options) withDefaults() Options {
+	d := defaultOptions
+	if o == nil {
+		return d
+	}
+	d.Commands = o.Commands
+	if o.AskTimeout > 0 {
+		d.AskTimeout = o.AskTimeout
+	}
+	if o.MaxRunning > 0 {
+		d.MaxRunning = o.MaxRunning
+	}
+	if o.LogBytes > 0 {
+		d.LogBytes = o.LogBytes
+	}
+	if o.WaitTimeout > 0 {
+		d.WaitTimeout = o.WaitTimeout
+	}
+	return d
+}
+
+func (c Options) validate() error {
 	for tier, cmd := range c.Commands {
 		if !slices.Contains(Tiers, tier) {
 			return fmt.Errorf("workers.commands: unknown tier %q (want %s)", tier, strings.Join(Tiers, " or "))

@@ -15,15 +15,15 @@ func TestParseConfig(t *testing.T) {
 		name    string
 		section string
 		flags   map[string]string
-		want    Config
+		want    Options
 		err     string
 	}{
-		{name: "defaults", want: defaultConfig},
+		{name: "defaults", want: defaultOptions},
 		{name: "flags override the file", section: `{"commands":{"fast":"a","good":"b"},"ask_timeout":"1.5s","max_running":2,"log_bytes":4096}`,
 			flags: map[string]string{"fast": "c"},
-			want:  Config{Commands: map[string]string{"fast": "c", "good": "b"}, AskTimeout: config.Duration(1500 * time.Millisecond), MaxRunning: 2, LogBytes: 4096, WaitTimeout: config.Duration(4 * time.Minute)}},
+			want:  Options{Commands: map[string]string{"fast": "c", "good": "b"}, AskTimeout: config.Duration(1500 * time.Millisecond), MaxRunning: 2, LogBytes: 4096, WaitTimeout: config.Duration(4 * time.Minute)}},
 		{name: "old seconds spelling", section: `{"ask_timeout_seconds":0.25,"wait_timeout_seconds":2}`,
-			want: Config{AskTimeout: config.Duration(250 * time.Millisecond), MaxRunning: 4, LogBytes: 256 << 10, WaitTimeout: config.Duration(2 * time.Second)}},
+			want: Options{AskTimeout: config.Duration(250 * time.Millisecond), MaxRunning: 4, LogBytes: 256 << 10, WaitTimeout: config.Duration(2 * time.Second)}},
 		{name: "unknown field", section: `{"timeout":3}`, err: `config workers: unknown key "timeout"`},
 		{name: "unknown tier", section: `{"commands":{"slow":"x"}}`, err: `unknown tier "slow"`},
 		{name: "bad timeout", section: `{"ask_timeout_seconds":0}`, err: "config workers.ask_timeout: want a positive duration"},
@@ -32,7 +32,7 @@ func TestParseConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseConfig(json.RawMessage(tt.section), tt.flags)
+			got, err := ParseConfig(json.RawMessage(tt.section), tt.flags, nil)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v, want %q", err, tt.err)
@@ -62,5 +62,19 @@ func TestProgram(t *testing.T) {
 	}
 	if p, ok := Program("./agent.sh", root); ok || p != root+"/agent.sh" {
 		t.Errorf("relative: %q %v", p, ok)
+	}
+}
+
+// TestNewPoolDefaults: nil options, and zero fields, take the defaults,
+// as the other supervisors' constructors do.
+func TestNewPoolDefaults(t *testing.T) {
+	if got := NewPool(nil, nil).opts; !cmp.Equal(got, defaultOptions) {
+		t.Errorf("nil options: %+v, want %+v", got, defaultOptions)
+	}
+	got := NewPool(&Options{Commands: map[string]string{"fast": "x"}, MaxRunning: 2}, nil).opts
+	want := defaultOptions
+	want.Commands, want.MaxRunning = map[string]string{"fast": "x"}, 2
+	if !cmp.Equal(got, want) {
+		t.Errorf("zero fields: %+v, want %+v", got, want)
 	}
 }

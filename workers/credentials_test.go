@@ -43,11 +43,11 @@ func TestWorkerCredentials(t *testing.T) {
 	t.Setenv("ANTHROPIC_API_KEY", "for-claude")
 	t.Setenv("FOO_API_KEY", "for-nobody")
 	t.Setenv("GOFLAGS", "-mod=mod")
-	cfg, err := ParseConfig(nil, map[string]string{"fast": "claude -p", "good": "other-agent"})
+	cfg, err := ParseConfig(nil, map[string]string{"fast": "claude -p", "good": "other-agent"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := NewPool(cfg, nil)
+	p := NewPool(&cfg, nil)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testutil.IntegrationTimeout())
 		defer cancel()

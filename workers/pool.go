@@ -1,5 +1,6 @@
-// This file defines the worker pool: spawning, steering, waiting for and
-// stopping background worker processes.
+// This file defines the worker pool: its table of workers, and spawning,
+// steering, waiting for and stopping them. Running one attempt of a worker
+// is in attempt.go.
 
 package workers
 
@@ -7,15 +8,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/rs/zerolog"
-	"io"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 )
@@ -31,26 +31,14 @@ const (
 	Killed  State = "killed" // stopped by vibe_kill, vibe_send or the end of the run
 )
 
-// stopTimeouts: a worker has already read its brief, so closing stdin
-// means nothing to it; SIGTERM follows almost at once, SIGKILL 3 s later.
-var stopTimeouts = proc.Timeouts{Grace: 10 * time.Millisecond, Term: 3 * time.Second, Kill: 2 * time.Second}
-
-// stdoutLinger bounds how long the monitor waits, after the worker exited,
-// for its stdout to reach EOF (only a process that left the worker's group
-// can still hold it).
-const stdoutLinger = 2 * time.Second
-
-// maxLine bounds one stdout line; the rest of a longer line is dropped.
-const maxLine = 1 << 20
-
 // Pool runs the workers of one agent-tools run.
 //
 // Ownership: mu guards the worker table and every worker's and attempt's
 // mutable fields; an attempt's monitor goroutine owns its stdout and its
 // Extractor until it publishes the outcome under mu and closes done.
 type Pool struct {
-	cfg Config
-	log zerolog.Logger // the supervisor's log: starts, exits, kills
+	opts Options
+	log  zerolog.Logger // the supervisor's log: starts, exits, kills
 
 	mu      sync.Mutex // guards the fields below and the workers' and attempts' fields
 	workers map[string]*worker
@@ -78,33 +66,15 @@ type attempt struct {
 	stopReason string // why it was stopped, when it was
 	result     string
 	exit       string      // the exit status of a failed attempt
-	log        *lockedTail // stdout as it arrives, bounded by Config.LogBytes
+	log        *lockedTail // stdout as it arrives, bounded by Options.LogBytes
 	done       chan struct{}
 }
 
-// lockedTail is a tail written by an attempt's stdout reader and read by
-// vibe_wait at any time.
-type lockedTail struct {
-	mu sync.Mutex // guards t
-	t  tail
-}
-
-func (l *lockedTail) line(s string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.t.Write([]byte(s + "\n"))
-}
-
-func (l *lockedTail) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.t.String()
-}
-
-// NewPool returns a pool running cfg's commands.
-// log may be nil: nothing is logged.
-func NewPool(cfg Config, log *zerolog.Logger) *Pool {
-	p := &Pool{cfg: cfg, workers: map[string]*worker{}}
+// NewPool returns a pool running opts' commands; nil opts means the
+// defaults (and no commands). log receives the workers' starts, exits and
+// kills; nil discards them.
+func NewPool(opts *Options, log *zerolog.Logger) *Pool {
+	p := &Pool{opts: opts.withDefaults(), workers: map[string]*worker{}}
 	if log != nil {
 		p.log = *log
 	}
@@ -115,7 +85,7 @@ func NewPool(cfg Config, log *zerolog.Logger) *Pool {
 func (p *Pool) ConfiguredTiers() []string {
 	var out []string
 	for _, t := range Tiers {
-		if _, ok := p.cfg.Commands[t]; ok {
+		if _, ok := p.opts.Commands[t]; ok {
 			out = append(out, t)
 		}
 	}
@@ -157,7 +127,7 @@ func (p *Pool) tier(t string) (string, error) {
 		}
 		t = "fast"
 	}
-	if _, ok := p.cfg.Commands[t]; !ok {
+	if _, ok := p.opts.Commands[t]; !ok {
 		return "", fmt.Errorf("argument 'tier': no worker command for tier %q; configured: %s", t, strings.Join(configured, ", "))
 	}
 	return t, nil
@@ -168,7 +138,7 @@ func (p *Pool) admitLocked() error {
 	if p.closed {
 		return errors.New("the run is ending: no new workers")
 	}
-	if n := p.runningLocked(); n >= p.cfg.MaxRunning {
+	if n := p.runningLocked(); n >= p.opts.MaxRunning {
 		return fmt.Errorf("%d workers are running, the maximum: wait for one (vibe_wait) or stop one (vibe_kill) first; vibe_list shows them", n)
 	}
 	return nil
@@ -197,144 +167,6 @@ func (w *worker) fullBrief() string {
 	b.WriteString("\n")
 	return b.String()
 }
-
-// startLocked starts the worker's next attempt. A command that cannot
-// start gives a failed attempt, not an error: the table stays consistent.
-func (p *Pool) startLocked(w *worker, root string) {
-	a := &attempt{n: len(w.attempts) + 1, started: time.Now(), state: Running, done: make(chan struct{}),
-		log: &lockedTail{t: tail{max: p.cfg.LogBytes}}}
-	w.attempts = append(w.attempts, a)
-	env := append(os.Environ(),
-		"AGENT_TOOLS_WORKER_ID="+w.id,
-		"AGENT_TOOLS_WORKER_LABEL="+w.label,
-		"AGENT_TOOLS_WORKER_TIER="+w.tier,
-		"AGENT_TOOLS_WORKER_ATTEMPT="+strconv.Itoa(a.n),
-	)
-	creds := credentialsFor(p.cfg.Commands[w.tier])
-	pr, err := proc.Start(proc.Spec{
-		Name:        "worker " + w.id,
-		Path:        "/bin/sh",
-		Args:        []string{"-c", shellCommand(p.cfg.Commands[w.tier])},
-		Dir:         root,
-		Env:         env,
-		Credentials: creds, // its agent CLI's own key; see credentials.go
-		Stdin:       true,
-		Stdout:      true,
-		StderrTail:  p.cfg.LogBytes,
-		Timeouts:    &stopTimeouts,
-	})
-	if err != nil {
-		a.state, a.exit, a.ended = Failed, err.Error(), time.Now()
-		p.log.Warn().Str("worker", w.id).Int("attempt", a.n).Err(err).Msg("worker did not start")
-		close(a.done)
-		return
-	}
-	a.proc = pr
-	p.log.Info().Str("worker", w.id).Str("tier", w.tier).Int("attempt", a.n).Int("pid", pr.Pid()).Msg("worker started")
-	if len(creds) > 0 {
-		p.log.Debug().Str("worker", w.id).Strs("credentials", creds).Msg("the worker's agent CLI may inherit these credentials")
-	}
-	go feed(pr.Stdin(), w.fullBrief())
-	go p.monitor(w.id, a)
-}
-
-// shellCommand returns the script sh -c runs for a worker command. A
-// simple command is exec'd, so that the agent CLI itself leads the process
-// group and gets SIGTERM first: a shell leader would die of it at once, and
-// its group would be SIGKILLed with it (see internal/proc).
-func shellCommand(cmd string) string {
-	if strings.ContainsAny(cmd, ";&|()<>`\n") || strings.HasPrefix(strings.TrimSpace(cmd), "exec ") {
-		return cmd
-	}
-	return "exec " + cmd
-}
-
-// feed writes the brief to the worker's stdin and closes it.
-func feed(w io.WriteCloser, brief string) {
-	io.WriteString(w, brief)
-	w.Close()
-}
-
-// monitor reads the attempt's stdout, waits for it to exit and publishes
-// the outcome.
-func (p *Pool) monitor(id string, a *attempt) {
-	var ex Extractor
-	stdout := a.proc.Stdout()
-	read := make(chan struct{})
-	go func() {
-		defer close(read)
-		readLines(stdout, func(line string) {
-			a.log.line(line)
-			ex.Line(line)
-		})
-	}()
-	<-a.proc.Done()
-	t := time.NewTimer(stdoutLinger)
-	select {
-	case <-read:
-	case <-t.C:
-		stdout.Close() // a process outside the group holds it: stop reading
-		<-read
-	}
-	t.Stop()
-	stdout.Close()
-
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	a.ended = time.Now()
-	a.result = ex.Final()
-	switch err := a.proc.Err(); {
-	case a.stopReason != "":
-		a.state = Killed
-	case err == nil:
-		a.state = Done
-	default:
-		a.state, a.exit = Failed, exitText(err)
-	}
-	ev := p.log.Info()
-	if a.state == Failed {
-		ev = p.log.Warn().Str("exit", a.exit).Str("stderr", a.proc.StderrTail(5))
-	}
-	ev.Str("worker", id).Int("attempt", a.n).Str("state", string(a.state)).Dur("ran", a.ended.Sub(a.started)).Msg("worker ended")
-	close(a.done)
-}
-
-// readLines calls line for each line of r (without its newline), cutting
-// lines longer than maxLine.
-func readLines(r io.Reader, line func(string)) {
-	buf := make([]byte, 0, 64<<10)
-	chunk := make([]byte, 32<<10)
-	over := false
-	for {
-		n, err := r.Read(chunk)
-		data := chunk[:n]
-		for len(data) > 0 {
-			i := slices.Index(data, '\n')
-			if i < 0 {
-				if !over {
-					buf = append(buf, data[:min(len(data), maxLine-len(buf))]...)
-					over = len(buf) >= maxLine
-				}
-				break
-			}
-			if !over {
-				buf = append(buf, data[:min(i, maxLine-len(buf))]...)
-			}
-			line(string(buf))
-			buf, over, data = buf[:0], false, data[i+1:]
-		}
-		if err != nil {
-			if len(buf) > 0 {
-				line(string(buf))
-			}
-			return
-		}
-	}
-}
-
-// exitText says how an attempt's process ended: "exit status 3",
-// "killed by signal SIGSEGV (segmentation fault)".
-func exitText(err error) string { return proc.Describe(err) }
 
 // lookup returns the worker with id.
 func (p *Pool) lookup(id string) (*worker, error) {
@@ -488,7 +320,7 @@ func (p *Pool) logOf(id string) string {
 func (p *Pool) List() ListResult {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := ListResult{Workers: []Status{}, MaxRunning: p.cfg.MaxRunning}
+	r := ListResult{Workers: []Status{}, MaxRunning: p.opts.MaxRunning}
 	for _, w := range p.order {
 		st := p.statusLocked(w)
 		st.History = nil

@@ -6,8 +6,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/rs/zerolog"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/rpc"
 )
@@ -19,7 +20,7 @@ import (
 // section the config file's "workers" section.
 func Attach(root string, flagCommands map[string]string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	a := rpc.Attachment{Capability: "workers"}
-	cfg, err := ParseConfig(section, flagCommands)
+	cfg, err := ParseConfig(section, flagCommands, log)
 	if err != nil {
 		a.Reason = "config: " + err.Error()
 		a.Checks = append(a.Checks, rpc.Check{Name: "config", Detail: err.Error()})
@@ -43,7 +44,7 @@ func Attach(root string, flagCommands map[string]string, section json.RawMessage
 	a.Checks = append(a.Checks, rpc.Check{Name: "elicitation", OK: true,
 		Detail: fmt.Sprintf("ask_user is listed to clients that declare it; a question times out after %v", cfg.AskTimeout.D())})
 	cfg.Commands = usable
-	ts := &toolSet{root: root, cfg: cfg, pool: NewPool(cfg, log)}
+	ts := &toolSet{root: root, pool: NewPool(&cfg, log)}
 	a.Tools = ts.tools()
 	a.Close = ts.pool.Close
 	return a
@@ -52,7 +53,6 @@ func Attach(root string, flagCommands map[string]string, section json.RawMessage
 // toolSet holds what the tool handlers share.
 type toolSet struct {
 	root string // the --root flag, used when a call has no session
-	cfg  Config
 	pool *Pool
 }
 
@@ -61,7 +61,7 @@ func (ts *toolSet) tools() []*rpc.Tool {
 		// Hidden unless the client declared elicitation: nobody could answer.
 		rpc.NewTool(rpc.Spec{Name: "ask_user", Tier: rpc.TierRead, Requires: rpc.RequiresElicitation, Description: askDesc}, ts.askUser),
 	}
-	if len(ts.cfg.Commands) == 0 {
+	if len(ts.pool.opts.Commands) == 0 {
 		return tools
 	}
 	// The vibe_* tools are hidden unless vibe mode is on; workers keep
@@ -106,7 +106,7 @@ func (ts *toolSet) askUser(ctx context.Context, a askArgs) (Answer, error) {
 	// one (2026-07-28) sorts after 2025-11-25 and has both.
 	legacy := rpc.Revision(ctx) < "2025-11-25"
 	q := Question(a)
-	return Ask(ctx, sessionAsker{s}, q, ts.cfg.AskTimeout.D(), legacy)
+	return Ask(ctx, sessionAsker{s}, q, ts.pool.opts.AskTimeout.D(), legacy)
 }
 
 // sessionAsker asks through MCP elicitation/create, or under the
@@ -156,7 +156,7 @@ type waitArgs struct {
 }
 
 func (ts *toolSet) wait(ctx context.Context, a waitArgs) (WaitResult, error) {
-	timeout := ts.cfg.WaitTimeout.D()
+	timeout := ts.pool.opts.WaitTimeout.D()
 	if a.TimeoutSeconds != nil {
 		timeout = time.Duration(*a.TimeoutSeconds * float64(time.Second))
 	}

@@ -28,12 +28,12 @@ func newTestPool(t *testing.T, maxRunning int) (*Pool, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := ParseConfig(nil, map[string]string{"fast": "sh " + fake, "good": "sh " + fake})
+	cfg, err := ParseConfig(nil, map[string]string{"fast": "sh " + fake, "good": "sh " + fake}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.MaxRunning = maxRunning
-	p := NewPool(cfg, nil)
+	p := NewPool(&cfg, nil)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), testutil.IntegrationTimeout())
 		defer cancel()
@@ -235,7 +235,7 @@ func TestList(t *testing.T) {
 
 func TestLimitsAndErrors(t *testing.T) {
 	p, root := newTestPool(t, 1)
-	p.cfg.Commands = map[string]string{"fast": p.cfg.Commands["fast"]}
+	p.opts.Commands = map[string]string{"fast": p.opts.Commands["fast"]}
 	if _, err := p.Spawn(root, "sleep", "a", "good"); err == nil || !strings.Contains(err.Error(), `no worker command for tier "good"; configured: fast`) {
 		t.Errorf("unconfigured tier: %v", err)
 	}

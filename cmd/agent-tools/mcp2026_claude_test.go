@@ -13,8 +13,9 @@ import (
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// claudeBin is where the pinned Claude Code (2.1.328) is installed here.
-const claudeBin = "/work/clis/node_modules/.bin/claude"
+// claudeBin is the pinned Claude Code (2.1.328) that
+// scripts/install-tools.sh installs with the other agent CLIs.
+func claudeBin() string { return filepath.Join(cliDir(), "claude") }
 
 // TestMCP2026ClaudeCode registers agent-tools in Claude Code 2.1.328 and
 // runs one headless session against the scripted model: Claude Code must
@@ -24,8 +25,8 @@ const claudeBin = "/work/clis/node_modules/.bin/claude"
 // through the multi round-trip retry).
 func TestMCP2026ClaudeCode(t *testing.T) {
 	testutil.NeedsFunc(t, "Claude Code 2.1.328", func() string {
-		if _, err := os.Stat(claudeBin); err != nil {
-			return claudeBin + " is missing"
+		if _, err := os.Stat(claudeBin()); err != nil {
+			return claudeBin() + " is missing; run scripts/install-tools.sh"
 		}
 		return ""
 	})
@@ -62,7 +63,7 @@ func TestMCP2026ClaudeCode(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*testutil.IntegrationTimeout())
 	defer cancel()
 	run := func(args ...string) []byte {
-		cmd := exec.CommandContext(ctx, claudeBin, args...)
+		cmd := exec.CommandContext(ctx, claudeBin(), args...)
 		cmd.Dir, cmd.Env = proj, env
 		out, err := cmd.CombinedOutput()
 		if err != nil {

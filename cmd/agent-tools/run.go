@@ -106,6 +106,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	switch cmd {
 	case "doctor":
+		cfg.log = newLogger(cfg, stderr) // config warnings go to stderr through it
 		return doctor(cfg, stdout)
 	case "tools":
 		return listTools(ctx, cfg, stdout, stderr)

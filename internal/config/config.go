@@ -223,9 +223,13 @@ func example(f field, v any) string {
 	return string(b)
 }
 
+// warnPrefix starts each warning written to a plain writer such as
+// os.Stderr; [LogWarnings] drops it, the logger saying who speaks.
+const warnPrefix = "agent-tools: "
+
 func (d *decoder) warnf(format string, args ...any) {
 	if d.warn != nil {
-		fmt.Fprintf(d.warn, "agent-tools: "+format+"; the old spelling is read until the next release\n", args...)
+		fmt.Fprintf(d.warn, warnPrefix+format+"; the old spelling is read until the next release\n", args...)
 	}
 }
 

@@ -126,7 +126,7 @@ func runDiff(t *testing.T, l *lang) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	opts, err := lspbridge.ParseConfig(nil)
+	opts, err := lspbridge.ParseConfig(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

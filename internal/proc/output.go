@@ -146,25 +146,7 @@ func Output(ctx context.Context, spec Spec, timeout time.Duration, limit int) (R
 		defer close(read)
 		res.Stdout, res.StdoutCut = readUpTo(p.stdout, limit)
 	}()
-
-	var stopped *Ended
-	var expired <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		expired = t.C
-	}
-	select {
-	case <-p.exitedCh:
-	case <-expired:
-		stopped = &Ended{Timeout: timeout}
-	case <-ctx.Done():
-		stopped = &Ended{Canceled: true}
-	}
-	if stopped != nil {
-		_ = p.Signal(syscall.SIGKILL)
-		<-p.exitedCh
-	}
+	stopped := awaitExit(ctx, p, timeout)
 	// The group is being killed (see reap); stdout's linger runs beside
 	// stderr's, which Done waits for.
 	_ = p.stdout.SetReadDeadline(time.Now().Add(outputLinger))
@@ -174,23 +156,54 @@ func Output(ctx context.Context, spec Spec, timeout time.Duration, limit int) (R
 	res.Stderr = p.StderrTail(0)
 	res.StderrCut = p.stderr.cut()
 	res.Elapsed = time.Since(start)
-
 	if stopped != nil {
 		stopped.Name, stopped.Pid, stopped.Code = p.name, p.pid, -1
 		return res, stopped
 	}
-	if err := p.Err(); err != nil {
-		e, _ := endedOf(err)
-		if e == nil {
-			return res, err
-		}
-		e.Name = p.name
-		if e.Signal != 0 {
-			e.Code = -1
-		}
-		return res, e
+	return res, exitError(p)
+}
+
+// awaitExit waits for p to exit, at most timeout (0: no bound) and while
+// ctx lasts. When either ends first it SIGKILLs p's group, waits for p's
+// exit, and says why it stopped p; nil when p exited by itself.
+func awaitExit(ctx context.Context, p *Process, timeout time.Duration) *Ended {
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
 	}
-	return res, nil
+	var stopped *Ended
+	select {
+	case <-p.exitedCh:
+		return nil
+	case <-expired:
+		stopped = &Ended{Timeout: timeout}
+	case <-ctx.Done():
+		stopped = &Ended{Canceled: true}
+	}
+	_ = p.Signal(syscall.SIGKILL)
+	<-p.exitedCh
+	return stopped
+}
+
+// exitError is Output's error for a p that exited by itself: nil for
+// status 0, else an [*Ended] (Code -1 when a signal ended it), or p's own
+// error when it is not an exit.
+func exitError(p *Process) error {
+	err := p.Err()
+	if err == nil {
+		return nil
+	}
+	e, _ := endedOf(err)
+	if e == nil {
+		return err
+	}
+	e.Name = p.name
+	if e.Signal != 0 {
+		e.Code = -1
+	}
+	return e
 }
 
 // readUpTo reads f to EOF (or its read deadline), keeping the first limit

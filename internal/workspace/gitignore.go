@@ -228,74 +228,55 @@ func matchClass(p string, b byte) (bool, int) {
 		negate, i = true, i+1
 	}
 	found := false
-	first := true
-	var prev int = -1 // the previous single byte, for a range
-	for {
+	prev := -1 // the previous single byte, for a range
+	for first := true; ; first = false {
 		if i >= len(p) {
 			return false, -1
 		}
-		c := p[i]
-		if c == ']' && !first {
-			i++
-			break
+		if p[i] == ']' && !first {
+			return found != negate, i + 1
 		}
-		first = false
-		switch {
-		case c == '\\':
-			i++
-			if i >= len(p) {
-				return false, -1
-			}
-			c = p[i]
-			if c == b {
-				found = true
-			}
-			prev = int(c)
-			i++
-		case c == '-' && prev >= 0 && i+1 < len(p) && p[i+1] != ']':
-			hi := p[i+1]
-			i += 2
-			if hi == '\\' {
-				if i >= len(p) {
-					return false, -1
-				}
-				hi = p[i]
-				i++
-			}
-			if byte(prev) <= b && b <= hi {
-				found = true
-			}
-			prev = -1
-		case c == '[' && i+1 < len(p) && p[i+1] == ':':
-			end := strings.Index(p[i+2:], ":]")
-			if end < 0 {
-				// Not a POSIX class after all: a literal [.
-				if c == b {
-					found = true
-				}
-				prev = int(c)
-				i++
-				continue
-			}
-			name := p[i+2 : i+2+end]
-			in, known := posixClass(name, b)
-			if !known {
-				return false, -1
-			}
-			if in {
-				found = true
-			}
-			prev = -1
-			i += 2 + end + 2
-		default:
-			if c == b {
-				found = true
-			}
-			prev = int(c)
-			i++
+		in, next, single, ok := classItem(p, i, b, prev)
+		if !ok {
+			return false, -1
 		}
+		found = found || in
+		i, prev = next, single
 	}
-	return found != negate, i
+}
+
+// classItem matches b against the class item at p[i]: an escaped byte, a
+// range from the single byte before it (prev; -1 when there is none), a
+// [:name:] class, or a plain byte. It returns whether b is in the item,
+// where the next item starts, the item's byte when it is a single byte
+// (-1 otherwise), and false when the item is malformed.
+func classItem(p string, i int, b byte, prev int) (in bool, next, single int, ok bool) {
+	c := p[i]
+	switch {
+	case c == '\\':
+		if i+1 >= len(p) {
+			return false, 0, 0, false
+		}
+		c = p[i+1]
+		return c == b, i + 2, int(c), true
+	case c == '-' && prev >= 0 && i+1 < len(p) && p[i+1] != ']':
+		hi, next := p[i+1], i+2
+		if hi == '\\' {
+			if next >= len(p) {
+				return false, 0, 0, false
+			}
+			hi, next = p[next], next+1
+		}
+		return byte(prev) <= b && b <= hi, next, -1, true
+	case c == '[' && i+1 < len(p) && p[i+1] == ':':
+		end := strings.Index(p[i+2:], ":]")
+		if end < 0 {
+			return c == b, i + 1, int(c), true // not a POSIX class after all: a literal [
+		}
+		in, known := posixClass(p[i+2:i+2+end], b)
+		return in, i + 2 + end + 2, -1, known
+	}
+	return c == b, i + 1, int(c), true
 }
 
 // posixClass reports whether b is in the named POSIX class, and whether

@@ -1,0 +1,179 @@
+package lspbridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+)
+
+// Pulled diagnostics (textDocument/diagnostic). A server that offers them
+// answers for the content it has, once it has checked it: the answer is
+// the settled one, with no quiet window to wait out. pyright offers them
+// only by dynamic registration, and only to a client that declares it can
+// take one; it then stops pushing diagnostics altogether.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#textDocument_pullDiagnostics
+
+// clientCapabilities is what we tell this server we support: the shared
+// set, plus dynamic registration of pulled diagnostics for a server
+// configured to pull (told only to it, so that no other server changes
+// how it publishes).
+func (s *server) clientCapabilities() map[string]any {
+	if !s.cfg.PullDiagnostics {
+		return clientCapabilities
+	}
+	caps := maps.Clone(clientCapabilities)
+	td := maps.Clone(caps["textDocument"].(map[string]any))
+	td["diagnostic"] = map[string]any{"dynamicRegistration": true}
+	caps["textDocument"] = td
+	return caps
+}
+
+// onRegistration records the server's (un)registrations of
+// textDocument/diagnostic. pyright registers one at start and replaces
+// it when its configuration arrives (a new registration, then the old
+// one withdrawn).
+func (s *server) onRegistration(method string, params json.RawMessage) {
+	var p struct {
+		Registrations    []struct{ ID, Method string } `json:"registrations"`
+		Unregisterations []struct{ ID, Method string } `json:"unregisterations"` // sic, in the protocol
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, r := range p.Registrations {
+		if r.Method == "textDocument/diagnostic" {
+			s.pullRegs[r.ID] = true
+			s.pullSeen = true
+		}
+	}
+	if method == "client/unregisterCapability" {
+		for _, r := range p.Unregisterations {
+			delete(s.pullRegs, r.ID)
+		}
+	}
+	s.broadcastLocked()
+}
+
+// pullsNow reports whether diagnostics are pulled from this server: it
+// offers them statically, or registered them. Once registered, pyright
+// does not push again for its lifetime, so a registration withdrawn in
+// passing (while it replaces one) does not turn pulling off.
+func (s *server) pullsNow() bool {
+	if supported(s.caps.DiagnosticProvider) {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pullSeen
+}
+
+// awaitPullRegistration waits, within ctx (the initialize budget), for a
+// server configured to pull to register textDocument/diagnostic. pyright
+// does so at once after initialized; a diagnostics wait begun before the
+// registration arrived would wait for pushes that never come. It reports
+// whether the registration came (an older pyright does not pull, and
+// pushes instead).
+func (s *server) awaitPullRegistration(ctx context.Context) bool {
+	for {
+		s.mu.Lock()
+		seen, ch := s.pullSeen, s.changed
+		s.mu.Unlock()
+		if seen {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return false
+		case <-s.proc.Done():
+			return false
+		}
+	}
+}
+
+// pullDiagnostics asks a server that offers pulled diagnostics for path's
+// as of version, bounded by limit; ok is false when it does not offer
+// them (the caller then waits for a push). The answer is recorded as the
+// file's publication for version, so that what reads publications (a
+// dependent's "before", readiness) sees it.
+func (s *server) pullDiagnostics(ctx context.Context, path string, version int32, limit time.Duration) (ds []Diagnostic, ok bool, err error) {
+	if !s.pullsNow() {
+		return nil, false, nil
+	}
+	// The answer comes when the server has checked the file: its own
+	// work, not silence, so it gets the ready budget where the caller's
+	// limit is shorter.
+	// A server's first answer also pays for its loading (pyright: the
+	// standard library's stubs, the imports): the index budget.
+	s.mu.Lock()
+	first := !s.published
+	s.mu.Unlock()
+	limit = max(limit, s.opts.ReadyTimeout)
+	if first {
+		limit = max(limit, s.opts.IndexTimeout)
+	}
+	pctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	var rep DocumentDiagnosticReport
+	err = s.call(pctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
+	switch {
+	case err == nil && rep.Kind == "full":
+		s.recordPull(path, version, rep.Items)
+		return rep.Items, true, nil
+	case err == nil:
+		// "unchanged": we send no previousResultId, so this is not
+		// expected; what we recorded last is the answer.
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if p := s.diags[path]; p != nil {
+			return p.diags, true, nil
+		}
+		return nil, true, nil
+	case ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+		return nil, true, fmt.Errorf("%w: %s had not finished checking %s within %s (it answers once it has checked the file; ask again later)",
+			errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, path), limit)
+	}
+	return nil, true, err
+}
+
+// recordPull stores a pulled answer as path's publication for version.
+func (s *server) recordPull(path string, version int32, ds []Diagnostic) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	seq := uint64(1)
+	if prev := s.diags[path]; prev != nil {
+		seq = prev.seq + 1
+	}
+	v := version
+	s.diags[path] = &published{version: &v, seq: seq, diags: ds}
+	s.published = true
+	s.lastPublish = time.Now()
+	s.broadcastLocked()
+}
+
+// pulledReady is waitReady for a server whose diagnostics are pulled: it
+// publishes nothing to wait for, but its answer for path comes once it
+// has loaded the workspace and checked the file (pyright, started for a
+// workspace symbol search, answered "no symbols" half a second in, before
+// it had read the project's files).
+func (s *server) pulledReady(ctx context.Context, path string, budget time.Duration) bool {
+	d := s.doc(path)
+	if d == nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.published
+	}
+	s.mu.Lock()
+	p := s.diags[path]
+	s.mu.Unlock()
+	if p != nil && p.version != nil && *p.version == d.version {
+		return true
+	}
+	_, _, err := s.pullDiagnostics(ctx, path, d.version, budget)
+	return err == nil
+}
