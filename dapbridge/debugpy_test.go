@@ -108,7 +108,7 @@ func TestDebugpy(t *testing.T) {
 	if !strings.Contains(stderr, "second 3\n") {
 		t.Errorf("stderr not captured: %q\n%s", stderr, out.Text())
 	}
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 }
 
 // TestDebugpyTTL: a short TTL ends the session and kills the debuggee;
@@ -117,8 +117,8 @@ func TestDebugpy(t *testing.T) {
 // loop is paused first.
 func TestDebugpyTTL(t *testing.T) {
 	needDebugpy(t)
-	var log logBuf
-	r := newLoggedRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second}, log.logger(), pyFixture)
+	var log testutil.LogBuffer
+	r := newLoggedRig(t, &Options{StopWait: time.Second, TTL: 4 * time.Second}, logger(&log), pyFixture)
 	res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}})
 	if res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
@@ -140,7 +140,7 @@ func TestDebugpyTTL(t *testing.T) {
 	if testutil.Alive(adapter) || testutil.Alive(debuggee) {
 		t.Errorf("after the TTL: adapter alive %v, debuggee alive %v", testutil.Alive(adapter), testutil.Alive(debuggee))
 	}
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 	pid := fmt.Sprintf(`"pid":%d`, adapter)
 	wantLog(t, &log, `"level":"info"`, `"adapter":"debugpy"`, pid, `"message":"debug adapter started"`)
 	wantLog(t, &log, `"level":"info"`, `"ttl":4000`, `"message":"debug session's TTL expired"`)
@@ -152,23 +152,21 @@ func TestDebugpyTTL(t *testing.T) {
 // session ends it, and the log has a warning with the exit status.
 func TestDebugpyAdapterCrashLogged(t *testing.T) {
 	needDebugpy(t)
-	var log logBuf
-	r := newLoggedRig(t, &Options{StopWait: time.Second}, log.logger(), pyFixture)
+	var log testutil.LogBuffer
+	r := newLoggedRig(t, &Options{StopWait: time.Second}, logger(&log), pyFixture)
 	if res := r.do(Request{Op: "launch", Program: "app.py", Args: []string{"spin"}}); res.State != stateRunning {
 		t.Fatalf("spin: %s", res.State)
 	}
 	sess := r.session()
 	syscall.Kill(sess.proc.Pid(), syscall.SIGKILL)
-	for deadline := time.Now().Add(10 * time.Second); !sess.ended() && time.Now().Before(deadline); {
-		time.Sleep(20 * time.Millisecond)
-	}
+	testutil.Poll(10*time.Second, sess.ended)
 	res := r.do(Request{Op: "status"})
 	if res.State != stateEnded || !strings.Contains(res.Ended, "the debug adapter exited") {
 		t.Errorf("after the crash: state %s, ended %q", res.State, res.Ended)
 	}
 	wantLog(t, &log, `"level":"warn"`, `"adapter":"debugpy"`, fmt.Sprintf(`"pid":%d`, sess.proc.Pid()), `"status":"`, `signal: killed"`, `"message":"debug adapter exited"`)
 	wantLog(t, &log, `"level":"info"`, `"reason":"the debug adapter exited`, `"message":"debug session ended"`)
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 }
 
 // TestDebugpyAttach attaches to a program listening with
@@ -231,18 +229,19 @@ func startDebugpyListener(t *testing.T, root string) (int, *proc.Process) {
 // (debugpy --listen prints no readiness line).
 func attachWhenListening(t *testing.T, r *rig, port int) *Result {
 	t.Helper()
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
-		res, err := r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
-		if err == nil {
-			r.t.Logf("attach →\n%s", res.Text())
-			return res
-		}
-		if time.Now().After(deadline) || !strings.Contains(err.Error(), "connection refused") {
+	var res *Result
+	var err error
+	if !testutil.Poll(testutil.IntegrationTimeout(), func() bool {
+		res, err = r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "attach", Port: port, Adapter: "debugpy"})
+		if err != nil && !strings.Contains(err.Error(), "connection refused") {
 			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
+		return err == nil
+	}) {
+		t.Fatal(err)
 	}
+	r.t.Logf("attach →\n%s", res.Text())
+	return res
 }
 
 // pyThreadsFixture: two threads released together by a barrier reach the

@@ -143,7 +143,7 @@ func TestDelve(t *testing.T) {
 	if testutil.Alive(sess.proc.Pid()) || testutil.Alive(sess.debuggee) {
 		t.Errorf("after terminate: dlv alive %v, debuggee alive %v", testutil.Alive(sess.proc.Pid()), testutil.Alive(sess.debuggee))
 	}
-	waitNoProcessesIn(t, r.root, 0)
+	testutil.WaitNoneIn(t, r.root, 0)
 }
 
 // TestDelveAttach attaches to a headless dlv server (remote mode), stops
@@ -310,5 +310,5 @@ func TestDelveLaunchTimeout(t *testing.T) {
 	if !strings.Contains(msg, "did not start within 1ns (debug launch_timeout") {
 		t.Errorf("launch past its timeout: %s", msg)
 	}
-	waitNoProcessesIn(t, r.root, 10*time.Second)
+	testutil.WaitNoneIn(t, r.root, 10*time.Second)
 }

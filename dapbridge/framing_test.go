@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // The framing itself is tested and fuzzed in internal/frame.
@@ -35,8 +37,8 @@ func TestUnansweredRequestLogged(t *testing.T) {
 	a, b := net.Pipe()
 	c := newConn(a, a, a, func(*message) {}, nil)
 	defer c.close()
-	var log logBuf
-	c.log = *log.logger()
+	var log testutil.LogBuffer
+	c.log = log.Logger()
 	go io.Copy(io.Discard, b) // reads the request, never answers
 	err := c.call(t.Context(), "threads", nil, 50*time.Millisecond, nil)
 	if err == nil || !strings.Contains(err.Error(), "no answer from the debug adapter within 50ms") {

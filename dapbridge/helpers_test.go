@@ -2,13 +2,8 @@ package dapbridge
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -99,18 +94,21 @@ func (r *rig) session() *session {
 // (or the integration timeout passes), and returns that answer.
 func (r *rig) settle(res *Result) *Result {
 	r.t.Helper()
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for res.Stop == nil && res.State == stateRunning && time.Now().Before(deadline) {
-		time.Sleep(100 * time.Millisecond)
+	if res.Stop != nil || res.State != stateRunning {
+		return res
+	}
+	testutil.Poll(testutil.IntegrationTimeout(), func() bool {
 		st, err := r.sup.Do(r.ctx(), r.conv, r.root, Request{Op: "status"})
 		if err != nil {
 			r.t.Fatalf("status while waiting for a stop: %v", err)
 		}
-		if st.Stop != nil || st.State != stateRunning {
-			r.t.Logf("status after a late stop →\n%s", st.Text())
-			return st
+		if st.Stop == nil && st.State == stateRunning {
+			return false
 		}
-	}
+		r.t.Logf("status after a late stop →\n%s", st.Text())
+		res = st
+		return true
+	})
 	return res
 }
 
@@ -135,96 +133,17 @@ func findVar(t *testing.T, vs []Variable, name string) Variable {
 	return Variable{}
 }
 
-// processesIn lists the live processes whose working directory is dir
-// or below it: the adapters and debuggees of a test workspace.
-func processesIn(dir string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
-		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
-			continue
-		}
-		if testutil.Alive(pid) {
-			out = append(out, pid)
-		}
-	}
-	return out
-}
-
-// waitNoProcessesIn waits (bounded) until no process runs in dir.
-func waitNoProcessesIn(t *testing.T, dir string, within time.Duration) {
-	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		ps := processesIn(dir)
-		if len(ps) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			for _, p := range ps {
-				cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
-				t.Errorf("pid %d still running in the workspace: %q", p, strings.ReplaceAll(string(cmd), "\x00", " "))
-				syscall.Kill(p, syscall.SIGKILL)
-			}
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// logBuf is a log a supervisor writes to from several goroutines.
-type logBuf struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *logBuf) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *logBuf) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // logger returns a logger writing JSON lines to l.
-func (l *logBuf) logger() *zerolog.Logger {
-	log := zerolog.New(l)
+func logger(l *testutil.LogBuffer) *zerolog.Logger {
+	log := l.Logger()
 	return &log
 }
 
 // wantLog waits (bounded) until the log has a line holding every one of
 // parts; the supervisor writes some lines from its own goroutines.
-func wantLog(t *testing.T, l *logBuf, parts ...string) {
+func wantLog(t *testing.T, l *testutil.LogBuffer, parts ...string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		for _, line := range strings.Split(l.String(), "\n") {
-			if containsAll(line, parts) {
-				return
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("no log line holds %q; the log:\n%s", parts, l.String())
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !testutil.Poll(10*time.Second, func() bool { return l.HasLine(parts...) }) {
+		t.Errorf("no log line holds %q; the log:\n%s", parts, l.String())
 	}
-}
-
-func containsAll(s string, parts []string) bool {
-	for _, p := range parts {
-		if !strings.Contains(s, p) {
-			return false
-		}
-	}
-	return true
 }

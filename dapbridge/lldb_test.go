@@ -120,7 +120,7 @@ func TestLLDB(t *testing.T) {
 	if testutil.Alive(sess.proc.Pid()) || testutil.Alive(sess.debuggee) {
 		t.Errorf("after terminate: lldb-dap alive %v, debuggee alive %v", testutil.Alive(sess.proc.Pid()), testutil.Alive(sess.debuggee))
 	}
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 }
 
 // TestLLDBAttachPid attaches lldb-dap to a running process by pid, stops at
@@ -213,7 +213,7 @@ func TestLLDBRust(t *testing.T) {
 	if text := r.do(Request{Op: "output"}).Text(); !strings.Contains(text, "first rusty\nsum 3\n") {
 		t.Errorf("output:\n%s", text)
 	}
-	waitNoProcessesIn(t, r.root, 5*time.Second)
+	testutil.WaitNoneIn(t, r.root, 5*time.Second)
 }
 
 // TestLLDBStepTruthAndArrays: a step_out interrupted by a breakpoint

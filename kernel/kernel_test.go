@@ -1,14 +1,11 @@
 package kernel
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -47,31 +44,14 @@ type session struct {
 	t    *testing.T
 	pool *Pool
 	root string
-	log  *lockedBuffer // the pool's log, one JSON object a line
-}
-
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
+	log  *testutil.LogBuffer // the pool's log, one JSON object a line
 }
 
 // logged returns the pool's log entries whose message is msg.
 func (s *session) logged(msg string) []map[string]any {
 	s.t.Helper()
-	s.log.mu.Lock()
-	defer s.log.mu.Unlock()
 	var out []map[string]any
-	for line := range strings.Lines(s.log.buf.String()) {
-		var e map[string]any
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			s.t.Fatalf("log line %q: %v", line, err)
-		}
+	for _, e := range s.log.Entries(s.t) {
 		if e["message"] == msg {
 			out = append(out, e)
 		}
@@ -89,9 +69,7 @@ func (s *session) wantLogged(msg string, want map[string]string) map[string]any 
 			return e
 		}
 	}
-	s.log.mu.Lock()
-	defer s.log.mu.Unlock()
-	s.t.Errorf("no log entry %q with %v; the log:\n%s", msg, want, s.log.buf.String())
+	s.t.Errorf("no log entry %q with %v; the log:\n%s", msg, want, s.log.String())
 	return nil
 }
 
@@ -113,8 +91,8 @@ func newSession(t *testing.T, opts *Options) *session {
 			o.Python = debianPython
 		}
 	}
-	log := &lockedBuffer{}
-	zl := zerolog.New(log).Level(zerolog.DebugLevel)
+	log := &testutil.LogBuffer{}
+	zl := log.Logger().Level(zerolog.DebugLevel)
 	p := NewPool(&o, &zl)
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

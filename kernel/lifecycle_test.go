@@ -227,19 +227,12 @@ func TestExitBetweenCells(t *testing.T) {
 	s := newSession(t, nil)
 	s.py("import os, threading\nkept = 1\nthreading.Timer(0.2, lambda: os._exit(4)).start()")
 	slot := s.pool.slots[Python]
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
+	testutil.Eventually(t, func() bool {
 		slot.sem <- struct{}{}
+		defer func() { <-slot.sem }()
 		exited, _ := slot.k.Exited()
-		<-slot.sem
-		if exited {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the kernel did not exit")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return exited
+	}, "the kernel did not exit")
 	res := s.run(Python, "'kept' in globals()")
 	if !res.OK() || !strings.Contains(res.Text(), "[the previous python kernel had exited (exit status 4): kernel restarted; state lost]") || !strings.HasSuffix(res.Text(), "Out: False") {
 		t.Errorf("the cell after the exit: %s", res.Text())

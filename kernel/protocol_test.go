@@ -20,7 +20,6 @@ import (
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/testutil"
-	"github.com/rs/zerolog"
 )
 
 // requestTypes are the Go types that carry each request kind.
@@ -139,8 +138,8 @@ func TestProtocolGoDropsUnknown(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var log lockedBuffer
-	k := &Kernel{msgs: make(chan message, 16), log: zerolog.New(&log)}
+	var log testutil.LogBuffer
+	k := &Kernel{msgs: make(chan message, 16), log: log.Logger()}
 	go k.readMessages(r)
 	for _, line := range []string{
 		`{"t":"sync","id":1}`,
@@ -160,10 +159,8 @@ func TestProtocolGoDropsUnknown(t *testing.T) {
 	if want := []string{"sync", "done"}; !slices.Equal(got, want) {
 		t.Errorf("messages accepted: %q, want %q", got, want)
 	}
-	log.mu.Lock()
-	defer log.mu.Unlock()
-	if n := strings.Count(log.buf.String(), "not a message of the protocol"); n != 3 {
-		t.Errorf("%d lines logged as dropped, want 3:\n%s", n, log.buf.String())
+	if n := strings.Count(log.String(), "not a message of the protocol"); n != 3 {
+		t.Errorf("%d lines logged as dropped, want 3:\n%s", n, log.String())
 	}
 }
 

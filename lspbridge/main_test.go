@@ -5,11 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
-
-	"github.com/rs/zerolog"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/testutil"
@@ -96,52 +93,29 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-// logBuffer collects a supervisor's log lines (JSON) for a test.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf strings.Builder
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // captureLog makes s log into the returned buffer; call it before any
 // server starts.
-func captureLog(s *Supervisor) *logBuffer {
-	b := &logBuffer{}
-	s.log = zerolog.New(b)
+func captureLog(s *Supervisor) *testutil.LogBuffer {
+	b := &testutil.LogBuffer{}
+	s.log = b.Logger()
 	return b
 }
 
 // waitLog waits (generously: some lines are written when a process is
 // reaped) until the log holds every want, and fails naming the missing.
-func waitLog(t *testing.T, b *logBuffer, wants ...string) {
+func waitLog(t *testing.T, b *testutil.LogBuffer, wants ...string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var missing []string
+	if !testutil.Poll(10*time.Second, func() bool {
+		missing = nil
 		text := b.String()
-		var missing []string
 		for _, w := range wants {
 			if !strings.Contains(text, w) {
 				missing = append(missing, w)
 			}
 		}
-		if len(missing) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Errorf("the supervisor's log lacks %q:\n%s", missing, text)
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+		return len(missing) == 0
+	}) {
+		t.Errorf("the supervisor's log lacks %q:\n%s", missing, b.String())
 	}
 }

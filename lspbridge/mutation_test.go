@@ -23,7 +23,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -35,6 +34,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agent-tools/agent-tools/internal/corpus"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
@@ -83,19 +83,7 @@ var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
 // replays one draw, so that a class still open (see the report of issue
 // 23) fails the soak, not every other CI run.
 func mutationSeed(t *testing.T, ci uint64) uint64 {
-	seed := ci
-	if os.Getenv("AGENT_TOOLS_SOAK") == "1" || os.Getenv("AGENT_TOOLS_MUTATIONS") != "" {
-		seed = uint64(time.Now().UnixNano())
-	}
-	if s := os.Getenv("AGENT_TOOLS_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("AGENT_TOOLS_SEED=%q: %v", s, err)
-		}
-		seed = n
-	}
-	t.Logf("seed %d (replay with AGENT_TOOLS_SEED=%d)", seed, seed)
-	return seed
+	return testutil.Seed(t, ci, os.Getenv("AGENT_TOOLS_SOAK") == "1" || os.Getenv("AGENT_TOOLS_MUTATIONS") != "")
 }
 
 // mutationCount is the sample size: n in CI, soak under AGENT_TOOLS_SOAK=1,
@@ -345,52 +333,20 @@ func commitAll(t *testing.T, root string) {
 
 // relFiles lists the files under root with one of exts, relative and
 // slash-separated, sorted.
-func relFiles(root string, exts ...string) []string {
-	var out []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		if slices.Contains(exts, filepath.Ext(p)) {
-			rel, _ := filepath.Rel(root, p)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	slices.Sort(out)
-	return out
-}
+func relFiles(root string, exts ...string) []string { return corpus.Files(root, corpus.Ext(exts...)) }
 
 // --- Go: modules in the module cache, checked by gopls check ---
 
 // goCorpus copies a random module of the module cache that needs no other
 // module and has 3 to 130 Go files.
 func goCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	cache, err := corpus.GoModCache()
 	if err != nil {
 		return "", nil, "go env GOMODCACHE: " + err.Error()
 	}
-	cache := strings.TrimSpace(string(out))
-	var cands []string
-	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || strings.Count(strings.TrimPrefix(p, cache), "/") > 4) {
-			return filepath.SkipDir
-		}
-		if d.Name() != "go.mod" || !strings.Contains(p, "@") {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil || regexp.MustCompile(`(?m)^require`).Match(data) {
-			return nil
-		}
-		dir := filepath.Dir(p)
-		if n := len(relFiles(dir, ".go")); n >= 3 && n <= 130 {
-			cands = append(cands, dir)
-		}
-		return nil
+	cands := corpus.GoModules(cache, func(dir string, n int) bool {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		return err == nil && !regexp.MustCompile(`(?m)^require`).Match(data) && n >= 3 && n <= 130
 	})
 	if len(cands) == 0 {
 		return "", nil, "no module without dependencies in " + cache
@@ -484,26 +440,10 @@ func TestMutationDiagnosticsGo(t *testing.T) {
 // dist-packages (4 to 40 modules) into a project: the root is library
 // code, with the errors such code has for pyright.
 func pythonCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
-	const dist = "/usr/lib/python3/dist-packages"
-	ents, err := os.ReadDir(dist)
+	const dist = corpus.DebianPython
+	cands, err := corpus.PythonPackages(dist, 4, 40)
 	if err != nil {
 		return "", nil, err.Error()
-	}
-	var cands []string
-	for _, e := range ents {
-		dir := filepath.Join(dist, e.Name())
-		if !e.IsDir() {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, "__init__.py")); err != nil {
-			continue
-		}
-		if len(relFiles(dir, ".so")) > 0 {
-			continue
-		}
-		if n := len(relFiles(dir, ".py")); n >= 4 && n <= 40 {
-			cands = append(cands, dir)
-		}
 	}
 	if len(cands) == 0 {
 		return "", nil, "no pure-Python package in " + dist
@@ -563,35 +503,11 @@ func TestMutationDiagnosticsPython(t *testing.T) {
 // vendored in a Go module (3 to 30 .c files, none over 300 KB; only .c
 // and .h files), with a compile_flags.txt naming every header directory.
 func cCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	cache, err := corpus.GoModCache()
 	if err != nil {
 		return "", nil, "go env GOMODCACHE: " + err.Error()
 	}
-	cache := strings.TrimSpace(string(out))
-	perDir := map[string]int{}
-	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if filepath.Ext(p) == ".c" {
-			if fi, err := d.Info(); err == nil && fi.Size() < 300<<10 {
-				perDir[filepath.Dir(p)]++
-			} else {
-				perDir[filepath.Dir(p)] -= 1000 // a big file: not this one
-			}
-		}
-		return nil
-	})
-	var cands []string
-	for d, n := range perDir {
-		if n >= 3 && n <= 30 {
-			cands = append(cands, d)
-		}
-	}
-	slices.Sort(cands)
+	cands := corpus.CDirs(cache, 3, 30)
 	if len(cands) == 0 {
 		return "", nil, "no directory of C sources in " + cache
 	}
@@ -616,29 +532,14 @@ func cCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
 func cCopy(t *testing.T, cache, dir string) (string, []string) {
 	src := filepath.Dir(dir)
 	dst := canonical(t.TempDir())
+	small := corpus.SmallC(src)
 	copyTree(t, src, dst, func(rel string, isDir bool) bool {
 		if isDir {
 			return strings.Count(rel, "/") > 2
 		}
-		ext := filepath.Ext(rel)
-		if ext != ".c" && ext != ".h" {
-			return true
-		}
-		fi, err := os.Stat(filepath.Join(src, rel))
-		return err != nil || fi.Size() > 300<<10
+		return !small(rel)
 	})
-	flags := []string{"-std=gnu11", "-D_DEFAULT_SOURCE"}
-	incs := map[string]bool{}
-	for _, h := range relFiles(dst, ".h") {
-		// "tree_sitter/api.h" is found from include/, the parent.
-		for d := filepath.Dir(h); d != "." && d != "/"; d = filepath.Dir(d) {
-			incs[d] = true
-		}
-	}
-	for d := range incs {
-		flags = append(flags, "-I"+d)
-	}
-	slices.Sort(flags[2:])
+	flags := corpus.CFlags(dst)
 	writeFile(t, filepath.Join(dst, "compile_flags.txt"), strings.Join(flags, "\n")+"\n")
 	rel, _ := filepath.Rel(src, dir)
 	var files []string
@@ -710,53 +611,19 @@ func TestMutationDiagnosticsC(t *testing.T) {
 // node_modules that ships 5 to 150 TypeScript sources (not declarations),
 // with a strict tsconfig over them.
 func tsCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
-	out, err := exec.Command("npm", "root", "-g").Output()
+	global, err := corpus.NPMGlobalRoot()
 	if err != nil {
 		return "", nil, "npm root -g: " + err.Error()
 	}
-	global := strings.TrimSpace(string(out))
-	seen := map[string]bool{} // name@version: the same package nested twice
-	var cands []string
-	filepath.WalkDir(global, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() || d.Name() != "src" {
-			return nil
-		}
-		pkg := filepath.Dir(p)
-		data, err := os.ReadFile(filepath.Join(pkg, "package.json"))
-		if err != nil {
-			return filepath.SkipDir
-		}
-		var meta struct{ Name, Version string }
-		if json.Unmarshal(data, &meta) != nil || seen[meta.Name+"@"+meta.Version] {
-			return filepath.SkipDir
-		}
-		n := 0
-		for _, f := range relFiles(p, ".ts") {
-			if !strings.HasSuffix(f, ".d.ts") && !strings.Contains(f, "test") {
-				n++
-			}
-		}
-		if n >= 5 && n <= 150 {
-			seen[meta.Name+"@"+meta.Version] = true
-			cands = append(cands, p)
-		}
-		return filepath.SkipDir
-	})
-	slices.Sort(cands)
+	cands := corpus.NPMSources([]string{global}, 5, 150)
 	if len(cands) == 0 {
 		return "", nil, "no npm package with TypeScript sources in " + global
 	}
 	src := cands[rng.IntN(len(cands))]
 	t.Logf("drew %s of %d packages", strings.TrimPrefix(filepath.Dir(src), global+"/"), len(cands))
 	dst := canonical(t.TempDir())
-	copyTree(t, src, filepath.Join(dst, "src"), func(rel string, dir bool) bool {
-		return !dir && (filepath.Ext(rel) != ".ts" || strings.HasSuffix(rel, ".d.ts") || strings.Contains(rel, "test"))
-	})
-	writeFile(t, filepath.Join(dst, "tsconfig.json"), `{
-  "compilerOptions": {"strict": true, "target": "es2020", "lib": ["es2020", "dom"], "module": "commonjs", "moduleResolution": "node", "noEmit": true, "skipLibCheck": true},
-  "include": ["src/**/*.ts"]
-}
-`)
+	copyTree(t, src, filepath.Join(dst, "src"), func(rel string, dir bool) bool { return !dir && !corpus.TSSource(rel) })
+	writeFile(t, filepath.Join(dst, "tsconfig.json"), corpus.TSConfig)
 	return dst, relFiles(dst, ".ts"), ""
 }
 

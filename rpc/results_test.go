@@ -1,12 +1,10 @@
 package rpc_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -14,46 +12,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
 
+	"github.com/agent-tools/agent-tools/internal/testutil"
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
-// syncBuffer is a log sink the server's goroutines may write concurrently.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// logLines decodes the JSON log lines written so far.
-func (s *syncBuffer) logLines(t *testing.T) []map[string]any {
-	t.Helper()
-	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(s.String()), "\n") {
-		if line == "" {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(line), &m); err != nil {
-			t.Fatalf("log line is not JSON: %q", line)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-func debugLogger(buf *syncBuffer) *zerolog.Logger {
-	l := zerolog.New(buf).Level(zerolog.DebugLevel)
+func debugLogger(buf *testutil.LogBuffer) *zerolog.Logger {
+	l := buf.Logger().Level(zerolog.DebugLevel)
 	return &l
 }
 
@@ -135,7 +99,7 @@ func TestTextOnlyByDefault(t *testing.T) {
 // logged at debug level) on every tool; any other unknown key is still an
 // error that names the known fields.
 func TestInjectedArgumentKeys(t *testing.T) {
-	var logs syncBuffer
+	var logs testutil.LogBuffer
 	reg := rpc.NewRegistry()
 	reg.Add(echoTool("echo", rpc.TierRead), pictureTool())
 	c := connect(t, reg, &rpc.Options{Logger: debugLogger(&logs)})
@@ -153,7 +117,7 @@ func TestInjectedArgumentKeys(t *testing.T) {
 		t.Errorf("another unknown key: %v, want %q", res, want)
 	}
 	ignored := 0
-	for _, l := range logs.logLines(t) {
+	for _, l := range logs.Entries(t) {
 		if keys, _ := l["keys"].([]any); l["level"] == "debug" && len(keys) == 1 && keys[0] == "wait_for_previous" {
 			ignored++
 		}
@@ -199,7 +163,7 @@ func TestHiddenToolsSayWhy(t *testing.T) {
 // TestOneLogLinePerCall: each tools/call logs tool, duration and isError
 // at debug level.
 func TestOneLogLinePerCall(t *testing.T) {
-	var logs syncBuffer
+	var logs testutil.LogBuffer
 	reg := rpc.NewRegistry()
 	reg.Add(echoTool("echo", rpc.TierRead), failTool())
 	c := connect(t, reg, &rpc.Options{Logger: debugLogger(&logs)})
@@ -208,7 +172,7 @@ func TestOneLogLinePerCall(t *testing.T) {
 	c.result("tools/call", map[string]any{"name": "fail", "arguments": map[string]any{}})
 	c.result("tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": 1}})
 	var got []string
-	for _, l := range logs.logLines(t) {
+	for _, l := range logs.Entries(t) {
 		if l["message"] != "tools/call" {
 			continue
 		}

@@ -61,22 +61,17 @@ func waitDone(t *testing.T, p *Pool, id string) WaitResult {
 func pids(t *testing.T, root, id string) (self, child int) {
 	t.Helper()
 	path := filepath.Join(root, "fakeagent-"+id+".pids")
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
+	testutil.Eventually(t, func() bool {
 		data, err := os.ReadFile(path)
-		if err == nil {
-			f := strings.Fields(string(data))
-			if len(f) == 2 {
-				a, _ := strconv.Atoi(f[0])
-				b, _ := strconv.Atoi(f[1])
-				return a, b
-			}
+		f := strings.Fields(string(data))
+		if err != nil || len(f) != 2 {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the fake agent %s never wrote %s", id, path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		self, _ = strconv.Atoi(f[0])
+		child, _ = strconv.Atoi(f[1])
+		return true
+	}, "the fake agent %s never wrote %s", id, path)
+	return self, child
 }
 
 // waitGone fails the test unless every pid is gone within the integration

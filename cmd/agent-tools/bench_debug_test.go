@@ -227,16 +227,11 @@ func benchDebugOurs(a string) func(b *testing.B) {
 	return func(b *testing.B) {
 		fx := makeBenchFixture(b, a)
 		cmd := testBinaryCmd(context.Background(), "serve", "--root", fx.root, "--log-level", "off", "--conversation", "bench")
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		s := &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
+		s := startCmd(b, cmd)
 		defer s.close()
-		s.init(b)
+		s.initialize()
 		call := func(id int, args string) {
-			s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"debug","arguments":%s}}`, id, args), id)
+			s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"debug","arguments":%s}}`, id, args), id)
 		}
 		call(2, fmt.Sprintf(`{"op":"breakpoints","file":%q,"lines":[%d]}`, filepath.Base(fx.file), fx.line))
 		id := 2
@@ -453,32 +448,22 @@ func medianOf(b *testing.B, samples []time.Duration) {
 }
 
 // callResult sends one debug call and returns its structuredContent.
-func (s *pipeSession) callResult(b *testing.B, id int, args string) map[string]any {
-	line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"debug","arguments":%s}}`, id, args)
-	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
-		b.Fatal(err)
+func (s *server) callResult(id int, args string) map[string]any {
+	s.t.Helper()
+	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"debug","arguments":%s}}`, id, args))
+	var m struct {
+		Result struct {
+			IsError           bool                    `json:"isError"`
+			StructuredContent map[string]any          `json:"structuredContent"`
+			Content           []struct{ Text string } `json:"content"`
+		} `json:"result"`
 	}
-	for {
-		l, err := s.out.ReadString('\n')
-		if err != nil {
-			b.Fatalf("reading: %v", err)
-		}
-		var m struct {
-			ID     int `json:"id"`
-			Result struct {
-				IsError           bool                    `json:"isError"`
-				StructuredContent map[string]any          `json:"structuredContent"`
-				Content           []struct{ Text string } `json:"content"`
-			} `json:"result"`
-		}
-		if json.Unmarshal([]byte(l), &m) != nil || m.ID != id {
-			continue
-		}
-		if m.Result.IsError {
-			b.Fatalf("debug %s: %v", args, m.Result.Content)
-		}
-		return m.Result.StructuredContent
+	data, _ := json.Marshal(s.until(id))
+	json.Unmarshal(data, &m)
+	if m.Result.IsError {
+		s.t.Fatalf("debug %s: %v", args, m.Result.Content)
 	}
+	return m.Result.StructuredContent
 }
 
 func benchInspectOurs(a, what string) func(b *testing.B) {
@@ -486,22 +471,17 @@ func benchInspectOurs(a, what string) func(b *testing.B) {
 		fx := loopFixture(b, a)
 		// --structured: the row reads the stopped frame from the structured result.
 		cmd := testBinaryCmd(context.Background(), "serve", "--root", fx.root, "--log-level", "off", "--conversation", "bench", "--structured")
-		in, _ := cmd.StdinPipe()
-		out, _ := cmd.StdoutPipe()
-		if err := cmd.Start(); err != nil {
-			b.Fatal(err)
-		}
-		s := &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
+		s := startCmd(b, cmd)
 		defer s.close()
-		s.init(b)
+		s.initialize()
 		id := 2
-		s.callResult(b, id, fmt.Sprintf(`{"op":"breakpoints","file":%q,"lines":[%d]}`, filepath.Base(fx.file), fx.line))
+		s.callResult(id, fmt.Sprintf(`{"op":"breakpoints","file":%q,"lines":[%d]}`, filepath.Base(fx.file), fx.line))
 		id++
-		s.callResult(b, id, fmt.Sprintf(`{"op":"launch","program":%q}`, filepath.Base(fx.program)))
+		s.callResult(id, fmt.Sprintf(`{"op":"launch","program":%q}`, filepath.Base(fx.program)))
 		var samples []time.Duration
 		for i := range inspectRounds + 1 {
 			id++
-			res := s.callResult(b, id, `{"op":"continue"}`)
+			res := s.callResult(id, `{"op":"continue"}`)
 			stop, _ := res["stop"].(map[string]any)
 			frame, _ := stop["frameId"].(float64)
 			if frame == 0 {
@@ -510,20 +490,20 @@ func benchInspectOurs(a, what string) func(b *testing.B) {
 			start := time.Now()
 			id++
 			if what == "stack" {
-				s.callResult(b, id, `{"op":"stack"}`)
+				s.callResult(id, `{"op":"stack"}`)
 			} else {
-				sc := s.callResult(b, id, fmt.Sprintf(`{"op":"scopes","frame_id":%d}`, int(frame)))
+				sc := s.callResult(id, fmt.Sprintf(`{"op":"scopes","frame_id":%d}`, int(frame)))
 				scopes, _ := sc["scopes"].([]any)
 				first, _ := scopes[0].(map[string]any)
 				id++
-				s.callResult(b, id, fmt.Sprintf(`{"op":"variables","reference":%d}`, int(first["reference"].(float64))))
+				s.callResult(id, fmt.Sprintf(`{"op":"variables","reference":%d}`, int(first["reference"].(float64))))
 			}
 			if i > 0 { // the first is a warm-up
 				samples = append(samples, time.Since(start))
 			}
 		}
 		id++
-		s.callResult(b, id, `{"op":"terminate"}`)
+		s.callResult(id, `{"op":"terminate"}`)
 		medianOf(b, samples)
 	}
 }

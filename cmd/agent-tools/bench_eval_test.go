@@ -6,7 +6,6 @@ package main
 // kernel's cold start through agent-tools vs a bare interpreter start.
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
@@ -35,7 +34,7 @@ func evalBenchNeeds() string {
 }
 
 // startEvalPeer is agent-tools serving eval with Debian's python3.
-func startEvalPeer(b *testing.B) *pipeSession {
+func startEvalPeer(b *testing.B) *server {
 	b.Helper()
 	dir := b.TempDir()
 	cfg := filepath.Join(dir, "config.json")
@@ -43,13 +42,8 @@ func startEvalPeer(b *testing.B) *pipeSession {
 		b.Fatal(err)
 	}
 	cmd := testBinaryCmd(context.Background(), "serve", "--root", dir, "--log-level", "off", "--config", cfg)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	s := &pipeSession{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}
-	s.init(b)
+	s := startCmd(b, cmd)
+	s.initialize()
 	return s
 }
 
@@ -62,11 +56,11 @@ func benchEvalCall(lang kernel.Language) func(b *testing.B) {
 	return func(b *testing.B) {
 		s := startEvalPeer(b)
 		defer s.close()
-		s.roundTrip(b, evalLine(2, lang, "1+1", false), 2) // start the kernel
+		s.roundTrip(evalLine(2, lang, "1+1", false), 2) // start the kernel
 		id := 2
 		for b.Loop() {
 			id++
-			s.roundTrip(b, evalLine(id, lang, "1+1", false), id)
+			s.roundTrip(evalLine(id, lang, "1+1", false), id)
 		}
 	}
 }
@@ -97,7 +91,7 @@ func benchEvalColdStart(b *testing.B) {
 	id := 1
 	for b.Loop() {
 		id++
-		s.roundTrip(b, evalLine(id, kernel.Python, "1+1", true), id)
+		s.roundTrip(evalLine(id, kernel.Python, "1+1", true), id)
 	}
 }
 

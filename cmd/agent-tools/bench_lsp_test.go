@@ -8,7 +8,6 @@ package main
 // against gopls republishing the caller.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -75,7 +74,7 @@ func benchCrossFileOurs(b *testing.B) {
 	id := 1
 	diagnostics := func(file string) int {
 		id++
-		line := s.roundTripLine(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lsp","arguments":{"action":"diagnostics","file":%q}}}`, id, file), id)
+		line := s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lsp","arguments":{"action":"diagnostics","file":%q}}}`, id, file), id)
 		var res struct {
 			Result struct {
 				StructuredContent struct {
@@ -125,23 +124,6 @@ func benchCrossFileDirect(b *testing.B) {
 	}
 }
 
-// roundTripLine is roundTrip returning the response line.
-func (s *pipeSession) roundTripLine(b *testing.B, line string, id int) string {
-	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
-		b.Fatal(err)
-	}
-	want := fmt.Sprintf(`"id":%d`, id)
-	for {
-		l, err := s.out.ReadString('\n')
-		if err != nil {
-			b.Fatalf("reading: %v", err)
-		}
-		if strings.Contains(l, want) {
-			return l
-		}
-	}
-}
-
 // lspBenchFixture writes the lspbridge Go fixture into a temp dir.
 func lspBenchFixture(b *testing.B) string {
 	data, err := os.ReadFile(filepath.Join("..", "..", "lspbridge", "testdata", "go.txtar"))
@@ -157,15 +139,10 @@ func lspBenchFixture(b *testing.B) string {
 // The position used by every navigation row: Shout on main.go line 7.
 const benchLine, benchSymbol, benchChar = 7, "Shout", 8
 
-func startOurs(b *testing.B, dir string, flags ...string) *pipeSession {
+func startOurs(b *testing.B, dir string, flags ...string) *server {
 	cmd := testBinaryCmd(context.Background(), append([]string{"serve", "--root", dir, "--log-level", "off"}, flags...)...)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	s := &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
-	s.init(b)
+	s := startCmd(b, cmd)
+	s.initialize()
 	return s
 }
 
@@ -174,7 +151,7 @@ func benchLSPOurs(action string) func(b *testing.B) {
 		s := startOurs(b, lspBenchFixture(b))
 		defer s.close()
 		call := func(id int) {
-			s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lsp","arguments":{"action":%q,"file":"main.go","line":%d,"symbol":%q}}}`,
+			s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lsp","arguments":{"action":%q,"file":"main.go","line":%d,"symbol":%q}}}`,
 				id, action, benchLine, benchSymbol), id)
 		}
 		call(2) // starts gopls and waits until it is ready
@@ -195,7 +172,7 @@ func benchDidWriteOurs(b *testing.B) {
 	didWrite := func(i int) {
 		os.WriteFile(path, []byte(dwContent(i)), 0o644)
 		id++
-		s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["dw.go"]}}`, id), id)
+		s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["dw.go"]}}`, id), id)
 	}
 	didWrite(0) // start and open
 	i := 0

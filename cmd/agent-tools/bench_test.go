@@ -5,10 +5,8 @@ package main
 // through real pipes by the same client code, reported as ratios.
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -35,14 +33,8 @@ func runSDKPeer() int {
 	return 0
 }
 
-// pipeSession is a minimal line client over a child's stdio.
-type pipeSession struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-}
-
-func startPeer(b *testing.B, peer string) *pipeSession {
+// startPeer starts agent-tools, or the SDK peer, with stderr discarded.
+func startPeer(b *testing.B, peer string) *server {
 	b.Helper()
 	var cmd *exec.Cmd
 	switch peer {
@@ -52,47 +44,15 @@ func startPeer(b *testing.B, peer string) *pipeSession {
 		cmd = exec.Command(os.Args[0])
 		cmd.Env = append(os.Environ(), "AGENT_TOOLS_BENCH_PEER=1")
 	}
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	return &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
-}
-
-// roundTrip sends one line and reads until the response with id.
-func (s *pipeSession) roundTrip(b *testing.B, line string, id int) {
-	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
-		b.Fatal(err)
-	}
-	want := fmt.Sprintf(`"id":%d`, id)
-	for {
-		l, err := s.out.ReadString('\n')
-		if err != nil {
-			b.Fatalf("reading: %v", err)
-		}
-		if strings.Contains(l, want) {
-			return
-		}
-	}
-}
-
-func (s *pipeSession) init(b *testing.B) {
-	s.roundTrip(b, initLine, 1)
-	io.WriteString(s.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-}
-
-func (s *pipeSession) close() {
-	s.in.Close()
-	s.cmd.Wait()
+	return startCmd(b, cmd)
 }
 
 func benchColdStart(peer string) func(b *testing.B) {
 	return func(b *testing.B) {
 		for b.Loop() {
 			s := startPeer(b, peer)
-			s.init(b)
-			s.roundTrip(b, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 2)
+			s.initialize()
+			s.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 2)
 			s.close()
 		}
 	}
@@ -102,11 +62,11 @@ func benchCall(peer string) func(b *testing.B) {
 	return func(b *testing.B) {
 		s := startPeer(b, peer)
 		defer s.close()
-		s.init(b)
+		s.initialize()
 		id := 1
 		for b.Loop() {
 			id++
-			s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_echo","arguments":{"text":"hi"}}}`, id), id)
+			s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_echo","arguments":{"text":"hi"}}}`, id), id)
 		}
 	}
 }
@@ -225,8 +185,8 @@ func idleRSS(t *testing.T, peer string) int64 {
 	testing.Benchmark(func(b *testing.B) {
 		s := startPeer(b, peer)
 		defer s.close()
-		s.init(b)
-		s.roundTrip(b, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 2)
+		s.initialize()
+		s.roundTrip(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, 2)
 		status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
 		if err != nil {
 			b.Fatal(err)

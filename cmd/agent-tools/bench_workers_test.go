@@ -6,11 +6,9 @@ package main
 // agent-tools vs running the same worker command directly).
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,57 +57,25 @@ func runAskPeer() int {
 
 const initElicitLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"bench","version":"0"}}}`
 
-func startPipe(b *testing.B, cmd *exec.Cmd) *pipeSession {
+func startPipe(b *testing.B, cmd *exec.Cmd) *server {
 	b.Helper()
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	s := &pipeSession{cmd: cmd, in: in, out: bufio.NewReader(out)}
-	s.roundTrip(b, initElicitLine, 1)
-	io.WriteString(s.in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	s := startCmd(b, cmd)
+	s.initializeWith(initElicitLine)
 	return s
 }
 
 // answerElicitation reads until the server's elicitation/create and
 // answers it.
-func (s *pipeSession) answerElicitation(b *testing.B) {
-	for {
-		l, err := s.out.ReadString('\n')
-		if err != nil {
-			b.Fatalf("reading: %v", err)
+func (s *server) answerElicitation() {
+	s.t.Helper()
+	m := s.next(func(m map[string]any) bool {
+		if m["method"] == nil {
+			s.t.Fatalf("a response came instead of elicitation/create: %v", m)
 		}
-		var m struct {
-			ID     json.RawMessage `json:"id"`
-			Method string          `json:"method"`
-		}
-		json.Unmarshal([]byte(l), &m)
-		if m.Method == "" {
-			b.Fatalf("a response came instead of elicitation/create: %s", l)
-		}
-		if m.Method == "elicitation/create" {
-			fmt.Fprintf(s.in, `{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"text":"yes"}}}`+"\n", m.ID)
-			return
-		}
-	}
-}
-
-// response reads until the response (not a request) with id.
-func (s *pipeSession) response(b *testing.B, id int) {
-	for {
-		l, err := s.out.ReadString('\n')
-		if err != nil {
-			b.Fatalf("reading: %v", err)
-		}
-		var m struct {
-			ID     int    `json:"id"`
-			Method string `json:"method"`
-		}
-		if json.Unmarshal([]byte(l), &m) == nil && m.ID == id && m.Method == "" {
-			return
-		}
-	}
+		return m["method"] == "elicitation/create"
+	})
+	id, _ := json.Marshal(m["id"])
+	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"accept","content":{"text":"yes"}}}`, id))
 }
 
 func benchAsk(peer string) func(b *testing.B) {
@@ -126,9 +92,9 @@ func benchAsk(peer string) func(b *testing.B) {
 		id := 1
 		for b.Loop() {
 			id++
-			io.WriteString(s.in, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"ask_user","arguments":{"question":"ok?","allow_free_text":true}}}`, id)+"\n")
-			s.answerElicitation(b)
-			s.response(b, id)
+			s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"ask_user","arguments":{"question":"ok?","allow_free_text":true}}}`, id))
+			s.answerElicitation()
+			s.until(id)
 		}
 	}
 }
@@ -157,9 +123,9 @@ func benchWorker(ours bool) func(b *testing.B) {
 		for b.Loop() {
 			n++
 			id++
-			s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vibe_spawn","arguments":{"brief":"bench","label":"b"}}}`, id), id)
+			s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vibe_spawn","arguments":{"brief":"bench","label":"b"}}}`, id), id)
 			id++
-			s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vibe_wait","arguments":{"worker_id":"w%d"}}}`, id, n), id)
+			s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"vibe_wait","arguments":{"worker_id":"w%d"}}}`, id, n), id)
 		}
 	}
 }

@@ -93,33 +93,23 @@ func TestNoCheckerSurvivesSIGKILL(t *testing.T) {
 	s.initialize()
 	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"lsp","arguments":{"action":"diagnostics","file":"*"}}}`)
 	var pids []int
-	for deadline := time.Now().Add(faultsBound); len(pids) == 0; time.Sleep(20 * time.Millisecond) {
-		if b, err := os.ReadFile(pidFile); err == nil {
-			for _, f := range strings.Fields(string(b)) {
-				if pid, err := strconv.Atoi(f); err == nil {
-					pids = append(pids, pid)
-				}
+	if !testutil.Poll(faultsBound, func() bool {
+		b, _ := os.ReadFile(pidFile)
+		for _, f := range strings.Fields(string(b)) {
+			if pid, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, pid)
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the checker did not start")
-		}
+		return len(pids) > 0
+	}) {
+		t.Fatal("the checker did not start")
 	}
 	if len(pids) != 2 || !testutil.Alive(pids[0]) || !testutil.Alive(pids[1]) {
 		t.Fatalf("checker and grandchild pids %v, not both running", pids)
 	}
 	s.cmd.Process.Signal(syscall.SIGKILL)
 	<-s.ended
-	deadline := time.Now().Add(2 * time.Second)
-	for _, pid := range pids {
-		for testutil.Alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if testutil.Alive(pid) {
-			t.Errorf("pid %d (the checker or its child) outlived agent-tools' SIGKILL by 2 s", pid)
-			syscall.Kill(pid, syscall.SIGKILL)
-		}
-	}
+	testutil.WaitGone(t, 2*time.Second, pids...) // the checker and its child outlive agent-tools' SIGKILL by no more than 2 s
 }
 
 // TestREADMEEnvExample: the env section shown in the README is one the

@@ -3,10 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -62,47 +60,15 @@ func TestDebugSIGKILLLeavesNoAdapterOrDebuggee(t *testing.T) {
 			if !strings.Contains(string(data), `"reason":"breakpoint"`) {
 				t.Fatalf("launch did not stop at the breakpoint: %s", data)
 			}
-			before := processesIn(root)
+			before := testutil.ProcessesIn(root)
 			if len(before) < 2 {
 				t.Fatalf("want an adapter and a debuggee running in the workspace, found pids %v", before)
 			}
 			s.cmd.Process.Signal(syscall.SIGKILL)
 			<-s.ended
-			deadline := time.Now().Add(5 * time.Second)
-			for left := processesIn(root); len(left) > 0; left = processesIn(root) {
-				if time.Now().After(deadline) {
-					for _, p := range left {
-						cmd, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
-						t.Errorf("pid %d survived the SIGKILL of agent-tools: %q", p, strings.ReplaceAll(string(cmd), "\x00", " "))
-						syscall.Kill(p, syscall.SIGKILL)
-					}
-					break
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			testutil.WaitNoneIn(t, root, 5*time.Second) // none survives the SIGKILL of agent-tools
 		})
 	}
-}
-
-// processesIn lists the live processes whose working directory is dir or
-// below it.
-func processesIn(dir string) []int {
-	ents, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil || pid == os.Getpid() {
-			continue
-		}
-		cwd, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
-		if err != nil || (cwd != dir && !strings.HasPrefix(cwd, dir+"/")) {
-			continue
-		}
-		if testutil.Alive(pid) {
-			out = append(out, pid)
-		}
-	}
-	return out
 }
 
 // TestDebugRunningDebuggeeDiesWithUs: a Go program running (not stopped)
@@ -129,8 +95,8 @@ func TestDebugRunningDebuggeeDiesWithUs(t *testing.T) {
 			if !strings.Contains(string(data), `"state":"running"`) || !strings.Contains(string(data), "still running after 1s") {
 				t.Fatalf("launch: %s", data)
 			}
-			if len(processesIn(root)) < 2 {
-				t.Fatalf("want dlv and its debuggee running, found %v", processesIn(root))
+			if len(testutil.ProcessesIn(root)) < 2 {
+				t.Fatalf("want dlv and its debuggee running, found %v", testutil.ProcessesIn(root))
 			}
 			if end == "SIGKILL" {
 				s.cmd.Process.Signal(syscall.SIGKILL)
@@ -142,16 +108,7 @@ func TestDebugRunningDebuggeeDiesWithUs(t *testing.T) {
 			case <-time.After(testutil.IntegrationTimeout()):
 				t.Fatalf("agent-tools did not exit on %s", end)
 			}
-			deadline := time.Now().Add(5 * time.Second)
-			for left := processesIn(root); len(left) > 0; left = processesIn(root) {
-				if time.Now().After(deadline) {
-					for _, p := range left {
-						syscall.Kill(p, syscall.SIGKILL)
-					}
-					t.Fatalf("processes left in the workspace after %s: %v", end, left)
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
+			testutil.WaitNoneIn(t, root, 5*time.Second) // none left in the workspace after end
 		})
 	}
 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,86 +18,6 @@ import (
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
-
-// server is agent-tools (the re-executed test binary) on real pipes.
-type server struct {
-	t     *testing.T
-	cmd   *exec.Cmd
-	stdin io.WriteCloser
-	lines chan string // every stdout line
-	ended chan struct{}
-}
-
-func testBinaryCmd(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "AGENT_TOOLS_TEST_MAIN=1")
-	return cmd
-}
-
-func startServer(t *testing.T, args ...string) *server {
-	t.Helper()
-	cmd := testBinaryCmd(context.Background(), append([]string{"serve", "--root", t.TempDir(), "--log-level", "debug"}, args...)...)
-	cmd.Stderr = t.Output()
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	s := &server{t: t, cmd: cmd, stdin: stdin, lines: make(chan string, 1000), ended: make(chan struct{})}
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			s.lines <- sc.Text()
-		}
-		close(s.lines)
-	}()
-	go func() { cmd.Wait(); close(s.ended) }()
-	t.Cleanup(func() {
-		stdin.Close()
-		select {
-		case <-s.ended:
-		case <-time.After(testutil.IntegrationTimeout()):
-			cmd.Process.Kill()
-			t.Error("agent-tools did not exit after stdin closed")
-		}
-	})
-	return s
-}
-
-func (s *server) send(line string) {
-	s.t.Helper()
-	if _, err := io.WriteString(s.stdin, line+"\n"); err != nil {
-		s.t.Fatal(err)
-	}
-}
-
-// until reads stdout until the response with id, checking that every line
-// is a JSON-RPC 2.0 frame.
-func (s *server) until(id int) map[string]any {
-	s.t.Helper()
-	timeout := time.After(testutil.IntegrationTimeout())
-	for {
-		select {
-		case line, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("stdout closed while waiting for response %d", id)
-			}
-			m := mustFrame(s.t, line)
-			if v, ok := m["id"].(float64); ok && int(v) == id && m["method"] == nil {
-				return m
-			}
-		case <-timeout:
-			s.t.Fatalf("no response %d", id)
-		}
-	}
-}
 
 // expectedTools returns the names `agent-tools tools` lists here: every
 // attached capability tool plus the test tools.
@@ -124,24 +42,6 @@ func expectedTools(t *testing.T) []string {
 		}
 	}
 	return names
-}
-
-func mustFrame(t *testing.T, line string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(line), &m); err != nil || m["jsonrpc"] != "2.0" {
-		t.Fatalf("stdout carried something that is not a JSON-RPC frame: %q", line)
-	}
-	return m
-}
-
-const initLine = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"e2e","version":"0"}}}`
-
-func (s *server) initialize() {
-	s.t.Helper()
-	s.send(initLine)
-	s.until(1)
-	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
 
 func (s *server) spawn(id int) (pid, grandchild int) {

@@ -53,36 +53,26 @@ func (s *server) evalCall(id int, args string, delay time.Duration, answer func(
 	s.t.Helper()
 	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"eval","arguments":%s}}`, id, args))
 	var asked []string
-	timeout := time.After(testutil.IntegrationTimeout())
-	for {
-		select {
-		case line, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("stdout closed while waiting for response %d", id)
-			}
+	resp := s.next(func(frame map[string]any) bool {
+		if frame["method"] == "agent-tools/callTool" {
 			var m struct {
 				ID     json.RawMessage `json:"id"`
-				Method string          `json:"method"`
 				Params struct {
 					Name      string          `json:"name"`
 					Arguments json.RawMessage `json:"arguments"`
 				} `json:"params"`
-				Result map[string]any `json:"result"`
 			}
-			mustFrame(s.t, line)
-			json.Unmarshal([]byte(line), &m)
-			switch {
-			case m.Method == "agent-tools/callTool":
-				asked = append(asked, m.Params.Name)
-				time.Sleep(delay) // the harness takes its time (a subagent, an approval)
-				s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, answer(m.Params.Name, m.Params.Arguments)))
-			case m.Method == "" && string(m.ID) == fmt.Sprint(id):
-				return m.Result, asked
-			}
-		case <-timeout:
-			s.t.Fatalf("no response %d", id)
+			data, _ := json.Marshal(frame)
+			json.Unmarshal(data, &m)
+			asked = append(asked, m.Params.Name)
+			time.Sleep(delay) // the harness takes its time (a subagent, an approval)
+			s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":%s}`, m.ID, answer(m.Params.Name, m.Params.Arguments)))
+			return false
 		}
-	}
+		return responseTo(id)(frame)
+	})
+	result, _ := resp["result"].(map[string]any)
+	return result, asked
 }
 
 func readAnswer(name string, args json.RawMessage) string {

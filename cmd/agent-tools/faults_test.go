@@ -197,17 +197,15 @@ func (e *faultsEnv) alive(t *testing.T) {
 // the answer: restarts may be held back by a short backoff.
 func (e *faultsEnv) until(t *testing.T, tool string, args any, ok func(callResult, string) bool) string {
 	t.Helper()
-	deadline := time.Now().Add(faultsBound)
-	for {
-		r, text := e.call(t, tool, args)
-		if ok(r, text) {
-			return text
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s never succeeded within %v; last answer: %s", tool, faultsBound, text)
-		}
-		time.Sleep(100 * time.Millisecond)
+	var text string
+	if !testutil.Poll(faultsBound, func() bool {
+		var r callResult
+		r, text = e.call(t, tool, args)
+		return ok(r, text)
+	}) {
+		t.Fatalf("%s never succeeded within %v; last answer: %s", tool, faultsBound, text)
 	}
+	return text
 }
 
 // statePid reads the pid a fake wrote to its state file.
@@ -240,22 +238,21 @@ func faultsPidIn(t *testing.T, text string) int {
 // faultsLeftovers lists the live processes (other than this one) whose
 // cwd is inside one of dirs or whose command line mentions one of them.
 func faultsLeftovers(dirs ...string) map[int]string {
-	ents, _ := os.ReadDir("/proc")
-	out := map[int]string{}
-	for _, ent := range ents {
-		pid, err := strconv.Atoi(ent.Name())
-		if err != nil || pid == os.Getpid() || !testutil.Alive(pid) {
-			continue
-		}
-		cwd, _ := os.Readlink(filepath.Join("/proc", ent.Name(), "cwd"))
-		raw, _ := os.ReadFile(filepath.Join("/proc", ent.Name(), "cmdline"))
-		cmdline := strings.TrimSpace(strings.ReplaceAll(string(raw), "\x00", " "))
+	return cmdlines(testutil.Processes(func(p testutil.Process) bool {
 		for _, d := range dirs {
-			if cwd == d || strings.HasPrefix(cwd, d+"/") || strings.Contains(cmdline, d) {
-				out[pid] = cmdline
-				break
+			if testutil.Within(p.Cwd, d) || strings.Contains(p.Cmdline, d) {
+				return true
 			}
 		}
+		return false
+	}))
+}
+
+// cmdlines maps each process to its command line.
+func cmdlines(ps map[int]testutil.Process) map[int]string {
+	out := map[int]string{}
+	for pid, p := range ps {
+		out[pid] = p.Cmdline
 	}
 	return out
 }
@@ -337,10 +334,8 @@ func TestFaults(t *testing.T) {
 	if code := e.s.cmd.ProcessState.ExitCode(); code != 0 {
 		t.Errorf("agent-tools exit code %d after stdin EOF", code)
 	}
-	left := faultsLeftovers(e.root, e.state)
-	for deadline := time.Now().Add(5 * time.Second); len(left) > 0 && time.Now().Before(deadline); left = faultsLeftovers(e.root, e.state) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	var left map[int]string
+	testutil.Poll(5*time.Second, func() bool { left = faultsLeftovers(e.root, e.state); return len(left) == 0 })
 	for pid, cmd := range left {
 		t.Errorf("pid %d outlived agent-tools: %s", pid, cmd)
 		syscall.Kill(pid, syscall.SIGKILL)
@@ -483,20 +478,16 @@ func faultsWorkerIgnoresSIGTERM(t *testing.T, e *faultsEnv) {
 	workerPids := func(attempt int) map[int]string {
 		t.Helper()
 		pidFile := filepath.Join(e.root, fmt.Sprintf("worker-%d.pid", attempt))
-		deadline := time.Now().Add(faultsBound)
-		for {
-			if data, err := os.ReadFile(pidFile); err == nil {
-				pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-				// sh, its sleep, the inner sh and its sleep.
-				if procs := faultsDescendants(pid); len(procs) == 4 {
-					return procs
-				}
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("worker attempt %d did not start its grandchildren", attempt)
-			}
-			time.Sleep(20 * time.Millisecond)
+		var procs map[int]string
+		if !testutil.Poll(faultsBound, func() bool {
+			data, err := os.ReadFile(pidFile)
+			pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			procs = cmdlines(testutil.Descendants(pid)) // sh, its sleep, the inner sh and its sleep
+			return err == nil && len(procs) == 4
+		}) {
+			t.Fatalf("worker attempt %d did not start its grandchildren", attempt)
 		}
+		return procs
 	}
 	procs := workerPids(1)
 	start := time.Now()
@@ -517,54 +508,4 @@ func faultsWorkerIgnoresSIGTERM(t *testing.T, e *faultsEnv) {
 		t.Fatalf("vibe_send: %s", text)
 	}
 	workerPids(2)
-}
-
-// faultsDescendants returns pid and its live descendants with their
-// command lines.
-func faultsDescendants(pid int) map[int]string {
-	out := map[int]string{}
-	if !testutil.Alive(pid) {
-		return out
-	}
-	parents := map[int][]int{}
-	ents, _ := os.ReadDir("/proc")
-	for _, ent := range ents {
-		p, err := strconv.Atoi(ent.Name())
-		if err != nil {
-			continue
-		}
-		if pp := faultsPPid(p); pp > 0 {
-			parents[pp] = append(parents[pp], p)
-		}
-	}
-	queue := []int{pid}
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if !testutil.Alive(p) {
-			continue
-		}
-		raw, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", p))
-		out[p] = strings.TrimSpace(strings.ReplaceAll(string(raw), "\x00", " "))
-		queue = append(queue, parents[p]...)
-	}
-	return out
-}
-
-// faultsPPid reads a process's parent pid from /proc, or 0.
-func faultsPPid(pid int) int {
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	i := strings.LastIndexByte(string(stat), ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 2 {
-		return 0
-	}
-	pp, _ := strconv.Atoi(f[1])
-	return pp
 }

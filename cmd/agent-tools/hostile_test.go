@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
 	"github.com/agent-tools/agent-tools/rpc"
@@ -51,27 +50,20 @@ func hostileRun(t *testing.T, s *server, c hostileCase) {
 	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"test_echo","arguments":{"text":"alive %d"}}}`, probe, probe))
 	var replies []map[string]any
 	probed := false
-	timeout := time.After(testutil.IntegrationTimeout())
-	for !probed || (c.reply != "none" && len(replies) == 0) {
-		select {
-		case line, ok := <-s.lines:
-			if !ok {
-				t.Fatalf("%s: stdout closed (the server died?)", c.name)
-			}
-			m := mustFrame(t, line)
-			if m["method"] != nil {
-				continue // a notification
-			}
-			if id, ok := m["id"].(float64); ok && int(id) == probe {
-				hostileCheckEcho(t, c.name, m, probe)
-				probed = true
-				continue
-			}
-			replies = append(replies, m)
-		case <-timeout:
-			t.Fatalf("%s: no answer (probe answered: %v; replies: %v)", c.name, probed, replies)
+	s.await(func() string {
+		return fmt.Sprintf("%s: answer (the server died? probe answered: %v; replies: %v)", c.name, probed, replies)
+	}, func(m map[string]any) bool {
+		if m["method"] != nil {
+			return false // a notification
 		}
-	}
+		if id, ok := m["id"].(float64); ok && int(id) == probe {
+			hostileCheckEcho(t, c.name, m, probe)
+			probed = true
+		} else {
+			replies = append(replies, m)
+		}
+		return probed && (c.reply == "none" || len(replies) > 0)
+	})
 	if c.reply == "none" {
 		if len(replies) != 0 {
 			t.Errorf("%s: want no answer, got %v", c.name, replies)
@@ -131,10 +123,6 @@ func hostileText(res map[string]any) string {
 	return b.String()
 }
 
-func hostileCall(id int, tool, args string) string {
-	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
-}
-
 // hostileWorkspace is a root with a Go file, a Go file whose contents are
 // not UTF-8 and a Go file whose name is not UTF-8.
 func hostileWorkspace(t *testing.T) string {
@@ -169,40 +157,40 @@ func TestHostileClient(t *testing.T) {
 		{name: "object id", line: `{"jsonrpc":"2.0","id":{},"method":"ping"}`, reply: "wire", code: -32600, want: `"id" must be`},
 		{name: "params a string", line: `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":"x"}`, reply: "wire", id: 9, code: -32602, want: "params"},
 		{name: "unknown method", line: `{"jsonrpc":"2.0","id":10,"method":"tools/explode"}`, reply: "wire", id: 10, code: -32601, want: "tools/explode"},
-		{name: "unknown tool", line: hostileCall(11, "no_such_tool", `{}`), reply: "wire", id: 11, code: -32602, want: "no_such_tool"},
+		{name: "unknown tool", line: toolCallLine(11, "no_such_tool", `{}`), reply: "wire", id: 11, code: -32602, want: "no_such_tool"},
 		{name: "tool name a number", line: `{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":7,"arguments":{}}}`, reply: "wire", id: 12, code: -32602, want: "name"},
 		{name: "arguments an array", line: `{"jsonrpc":"2.0","id":13,"method":"tools/call","params":{"name":"test_echo","arguments":[1]}}`, reply: "tool", id: 13, isError: true, want: "arguments: want object, got array"},
 		{name: "string id echoed", line: `{"jsonrpc":"2.0","id":"abc","method":"tools/explode"}`, reply: "wire", id: "abc", code: -32601, want: "tools/explode"},
 		// Deep nesting: past encoding/json's depth limit the line is not
 		// JSON to us (-32700, saying so); within it, the schema names the
 		// field.
-		{name: "100000 nested arrays in arguments", line: hostileCall(14, "ast_grep", `{"pattern":`+nested+`}`), reply: "wire", code: -32700, want: "deeper than 10000 levels"},
-		{name: "5000 nested arrays in arguments", line: hostileCall(15, "ast_grep", `{"pattern":`+nested5k+`}`), reply: "tool", id: 15, isError: true, want: "argument 'pattern': want string, got array"},
+		{name: "100000 nested arrays in arguments", line: toolCallLine(14, "ast_grep", `{"pattern":`+nested+`}`), reply: "wire", code: -32700, want: "deeper than 10000 levels"},
+		{name: "5000 nested arrays in arguments", line: toolCallLine(15, "ast_grep", `{"pattern":`+nested5k+`}`), reply: "tool", id: 15, isError: true, want: "argument 'pattern': want string, got array"},
 		{name: "100000 nested objects in params", line: `{"jsonrpc":"2.0","id":16,"method":"ping","params":` + strings.Repeat(`{"a":`, 100000) + "1" + strings.Repeat("}", 100000) + `}`, reply: "wire", code: -32700, want: "deeper than 10000 levels"},
 		// Unknown fields: refused in tool arguments, tolerated in the
 		// envelope and in params (MCP extends both).
-		{name: "unknown argument", line: hostileCall(17, "ast_grep", `{"pattern":"g($X)","bogus":1}`), reply: "tool", id: 17, isError: true, want: "argument 'bogus': unknown field"},
-		{name: "unknown argument of test_echo", line: hostileCall(18, "test_echo", `{"text":"x","Text":"y"}`), reply: "tool", id: 18, isError: true, want: "argument 'Text'"},
+		{name: "unknown argument", line: toolCallLine(17, "ast_grep", `{"pattern":"g($X)","bogus":1}`), reply: "tool", id: 17, isError: true, want: "argument 'bogus': unknown field"},
+		{name: "unknown argument of test_echo", line: toolCallLine(18, "test_echo", `{"text":"x","Text":"y"}`), reply: "tool", id: 18, isError: true, want: "argument 'Text'"},
 		{name: "unknown envelope field", line: `{"jsonrpc":"2.0","id":19,"method":"ping","extra":true}`, reply: "ok", id: 19},
 		{name: "unknown params field", line: `{"jsonrpc":"2.0","id":20,"method":"tools/call","params":{"name":"test_echo","arguments":{"text":"x"},"extra":1}}`, reply: "tool", id: 20, want: "x"},
 		// Out-of-range numbers (lines past the end: TestHostileLSPLines).
-		{name: "lsp line 0", line: hostileCall(21, "lsp", `{"action":"definition","file":"a.go","line":0,"symbol":"g"}`), reply: "tool", id: 21, isError: true, want: "argument 'line'"},
-		{name: "lsp line -1", line: hostileCall(22, "lsp", `{"action":"hover","file":"a.go","line":-1,"symbol":"g"}`), reply: "tool", id: 22, isError: true, want: "argument 'line'"},
-		{name: "lsp line 2^64", line: hostileCall(24, "lsp", `{"action":"references","file":"a.go","line":18446744073709551616,"symbol":"g"}`), reply: "tool", id: 24, isError: true, want: "argument 'line'"},
-		{name: "lsp line 1.5", line: hostileCall(25, "lsp", `{"action":"hover","file":"a.go","line":1.5,"symbol":"g"}`), reply: "tool", id: 25, isError: true, want: "argument 'line'"},
-		{name: "lsp_rename line 0", line: hostileCall(26, "lsp_rename", `{"file":"a.go","line":0,"symbol":"g","new_name":"x"}`), reply: "tool", id: 26, isError: true, want: "argument 'line'"},
-		{name: "ast_grep max_results 0", line: hostileCall(27, "ast_grep", `{"pattern":"g($X)","max_results":0}`), reply: "tool", id: 27, isError: true, want: "argument 'max_results'"},
-		{name: "ast_grep max_results -5", line: hostileCall(28, "ast_grep", `{"pattern":"g($X)","max_results":-5}`), reply: "tool", id: 28, isError: true, want: "argument 'max_results'"},
-		{name: "ast_grep max_results 1e9", line: hostileCall(29, "ast_grep", `{"pattern":"g($X)","max_results":1e9}`), reply: "tool", id: 29, want: "2 matches in 2 files"},
-		{name: "ast_grep max_results 1e300", line: hostileCall(30, "ast_grep", `{"pattern":"g($X)","max_results":1e300}`), reply: "tool", id: 30, isError: true, want: "argument 'max_results'"},
+		{name: "lsp line 0", line: toolCallLine(21, "lsp", `{"action":"definition","file":"a.go","line":0,"symbol":"g"}`), reply: "tool", id: 21, isError: true, want: "argument 'line'"},
+		{name: "lsp line -1", line: toolCallLine(22, "lsp", `{"action":"hover","file":"a.go","line":-1,"symbol":"g"}`), reply: "tool", id: 22, isError: true, want: "argument 'line'"},
+		{name: "lsp line 2^64", line: toolCallLine(24, "lsp", `{"action":"references","file":"a.go","line":18446744073709551616,"symbol":"g"}`), reply: "tool", id: 24, isError: true, want: "argument 'line'"},
+		{name: "lsp line 1.5", line: toolCallLine(25, "lsp", `{"action":"hover","file":"a.go","line":1.5,"symbol":"g"}`), reply: "tool", id: 25, isError: true, want: "argument 'line'"},
+		{name: "lsp_rename line 0", line: toolCallLine(26, "lsp_rename", `{"file":"a.go","line":0,"symbol":"g","new_name":"x"}`), reply: "tool", id: 26, isError: true, want: "argument 'line'"},
+		{name: "ast_grep max_results 0", line: toolCallLine(27, "ast_grep", `{"pattern":"g($X)","max_results":0}`), reply: "tool", id: 27, isError: true, want: "argument 'max_results'"},
+		{name: "ast_grep max_results -5", line: toolCallLine(28, "ast_grep", `{"pattern":"g($X)","max_results":-5}`), reply: "tool", id: 28, isError: true, want: "argument 'max_results'"},
+		{name: "ast_grep max_results 1e9", line: toolCallLine(29, "ast_grep", `{"pattern":"g($X)","max_results":1e9}`), reply: "tool", id: 29, want: "2 matches in 2 files"},
+		{name: "ast_grep max_results 1e300", line: toolCallLine(30, "ast_grep", `{"pattern":"g($X)","max_results":1e300}`), reply: "tool", id: 30, isError: true, want: "argument 'max_results'"},
 		// Non-UTF-8: a file with invalid bytes is skipped (README), a file
 		// with an invalid name is found and shown escaped, an invalid
 		// path argument is refused by name.
-		{name: "non-UTF-8 contents and name", line: hostileCall(31, "ast_grep", `{"pattern":"g($X)"}`), reply: "tool", id: 31, want: "n\ufffdme.go:3:12  g(2)"},
-		{name: "non-UTF-8 file alone", line: hostileCall(32, "ast_grep", `{"pattern":"g($X)","path":"bad.go"}`), reply: "tool", id: 32, want: "0 matches"},
-		{name: "non-UTF-8 path argument", line: hostileCall(33, "ast_grep", "{\"pattern\":\"g($X)\",\"path\":\"\xff.go\"}"), reply: "tool", id: 33, isError: true, want: "does not exist"},
-		{name: "escaped non-UTF-8 path argument", line: hostileCall(34, "ast_grep", `{"pattern":"g($X)","path":"\udcff.go"}`), reply: "tool", id: 34, isError: true, want: "does not exist"},
-		{name: "non-UTF-8 lsp file", line: hostileCall(35, "lsp", "{\"action\":\"hover\",\"file\":\"\xfe\xff.go\",\"line\":1,\"symbol\":\"p\"}"), reply: "tool", id: 35, isError: true, want: ".go"},
+		{name: "non-UTF-8 contents and name", line: toolCallLine(31, "ast_grep", `{"pattern":"g($X)"}`), reply: "tool", id: 31, want: "n\ufffdme.go:3:12  g(2)"},
+		{name: "non-UTF-8 file alone", line: toolCallLine(32, "ast_grep", `{"pattern":"g($X)","path":"bad.go"}`), reply: "tool", id: 32, want: "0 matches"},
+		{name: "non-UTF-8 path argument", line: toolCallLine(33, "ast_grep", "{\"pattern\":\"g($X)\",\"path\":\"\xff.go\"}"), reply: "tool", id: 33, isError: true, want: "does not exist"},
+		{name: "escaped non-UTF-8 path argument", line: toolCallLine(34, "ast_grep", `{"pattern":"g($X)","path":"\udcff.go"}`), reply: "tool", id: 34, isError: true, want: "does not exist"},
+		{name: "non-UTF-8 lsp file", line: toolCallLine(35, "lsp", "{\"action\":\"hover\",\"file\":\"\xfe\xff.go\",\"line\":1,\"symbol\":\"p\"}"), reply: "tool", id: 35, isError: true, want: ".go"},
 		// Responses to nothing and stray notifications: dropped silently.
 		{name: "result to nothing", line: `{"jsonrpc":"2.0","id":777,"result":{}}`, reply: "none"},
 		{name: "error to nothing", line: `{"jsonrpc":"2.0","id":778,"error":{"code":1,"message":"no"}}`, reply: "none"},
@@ -266,7 +254,7 @@ func hostileWrongTypes(t *testing.T, s *server) []hostileCase {
 			}
 			id++
 			cases = append(cases, hostileCase{
-				name: fmt.Sprintf("%s.%s as %s", tool.Name, name, v), line: hostileCall(id, tool.Name, fmt.Sprintf(`{%q:%s}`, name, v)),
+				name: fmt.Sprintf("%s.%s as %s", tool.Name, name, v), line: toolCallLine(id, tool.Name, fmt.Sprintf(`{%q:%s}`, name, v)),
 				reply: "tool", id: id, isError: true, want: "argument '" + name + "'",
 			})
 		}
@@ -322,7 +310,7 @@ func TestHostileBeforeInitialize(t *testing.T) {
 	s := startServer(t)
 	for i, line := range []string{
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
-		hostileCall(3, "test_echo", `{"text":"early"}`),
+		toolCallLine(3, "test_echo", `{"text":"early"}`),
 		`{"jsonrpc":"2.0","id":4,"method":"agent-tools/setMode","params":{"surface":"plan"}}`,
 	} {
 		s.send(line)
@@ -347,16 +335,16 @@ func TestHostileBeforeInitialize(t *testing.T) {
 func TestHostileDuplicateIDs(t *testing.T) {
 	s := startServer(t)
 	s.initialize()
-	s.send(hostileCall(50, "test_block", `{}`))
+	s.send(toolCallLine(50, "test_block", `{}`))
 	// test_status answering proves the block call was read (one reader, in order).
-	s.send(hostileCall(51, "test_status", `{}`))
+	s.send(toolCallLine(51, "test_status", `{}`))
 	s.until(51)
-	hostileRun(t, s, hostileCase{name: "duplicate in-flight id", line: hostileCall(50, "test_echo", `{"text":"dup"}`),
+	hostileRun(t, s, hostileCase{name: "duplicate in-flight id", line: toolCallLine(50, "test_echo", `{"text":"dup"}`),
 		reply: "wire", id: 50, code: -32600, want: "already in use"})
-	hostileRun(t, s, hostileCase{name: "duplicate of a finished id", line: hostileCall(51, "test_echo", `{"text":"again"}`),
+	hostileRun(t, s, hostileCase{name: "duplicate of a finished id", line: toolCallLine(51, "test_echo", `{"text":"again"}`),
 		reply: "tool", id: 51, want: "again"})
 	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":50}}`)
-	s.send(hostileCall(52, "test_status", `{"wait_cancelled":1}`))
+	s.send(toolCallLine(52, "test_status", `{"wait_cancelled":1}`))
 	var res callResult
 	data, _ := json.Marshal(s.until(52))
 	json.Unmarshal(data, &res)
@@ -379,7 +367,7 @@ func TestHostileLSPLines(t *testing.T) {
 		{"lsp", `{"action":"references","file":"a.go","line":5,"symbol":"g"}`},
 		{"lsp_rename", `{"file":"a.go","line":1000000000000,"symbol":"g","new_name":"x"}`},
 	} {
-		hostileRun(t, s, hostileCase{name: c.tool + " " + c.args, line: hostileCall(10+i, c.tool, c.args),
+		hostileRun(t, s, hostileCase{name: c.tool + " " + c.args, line: toolCallLine(10+i, c.tool, c.args),
 			reply: "tool", id: 10 + i, isError: true, want: "argument 'line'"})
 	}
 }

@@ -122,7 +122,7 @@ func TestLoadConcurrentCallsWithCancellation(t *testing.T) {
 		mu.Lock()
 		sent++
 		mu.Unlock()
-		e.s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, a))
+		e.s.send(toolCallLine(id, tool, string(a)))
 		if cancelled(id) {
 			e.s.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d,"reason":"load test"}}`, id))
 		}

@@ -18,29 +18,6 @@ import (
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// callResult is the part of a tools/call answer these tests read.
-type callResult struct {
-	Result struct {
-		IsError           bool
-		Content           []struct{ Text string }
-		StructuredContent json.RawMessage
-	}
-}
-
-func (s *server) call(id int, tool string, args any) callResult {
-	s.t.Helper()
-	a, _ := json.Marshal(args)
-	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, a))
-	m := s.until(id)
-	data, _ := json.Marshal(m)
-	var r callResult
-	json.Unmarshal(data, &r)
-	if len(r.Result.Content) == 0 {
-		s.t.Fatalf("no content in %s", data)
-	}
-	return r
-}
-
 // TestLSPConfigStubServer: a server configured in the lsp section of
 // --config whose binary exits at once (a stand-in for the rustup
 // rust-analyzer shim) is reported with its stderr, and status says so.

@@ -26,25 +26,8 @@ import (
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// connect2026 starts agent-tools with args and connects the Go SDK client
-// at its default, newest revision.
-func connect2026(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
-	t.Cleanup(cancel)
-	cmd := testBinaryCmd(ctx, append([]string{"serve", "--log-level", "warn"}, args...)...)
-	cmd.Stderr = t.Output()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-2026", Version: "v0"}, opts)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return session
-}
-
 func TestMCP2026SDKTakesTheRevision(t *testing.T) {
-	s := connect2026(t, nil, "--root", t.TempDir())
+	s := connectSDK(t, "sdk-2026", nil, nil, "--root", t.TempDir())
 	res := s.InitializeResult()
 	if res.ProtocolVersion != "2026-07-28" {
 		t.Fatalf("the SDK negotiated %q, want 2026-07-28 (server/discover answered)", res.ProtocolVersion)
@@ -86,7 +69,7 @@ func TestMCP2026SDKEveryTool(t *testing.T) {
 	root := t.TempDir()
 	writeFile(t, root, "go.mod", "module example.com/m\n\ngo 1.22\n")
 	writeFile(t, root, "main.go", "package main\n\nimport \"fmt\"\n\nfunc greet(name string) string { return fmt.Sprintf(\"hi %s\", name) }\n\nfunc main() { fmt.Println(greet(\"x\")) }\n")
-	s := connect2026(t, nil, "--root", root, "--vibe", "--worker", "fast=sh")
+	s := connectSDK(t, "sdk-2026", nil, nil, "--root", root, "--vibe", "--worker", "fast=sh")
 	names := toolNamesOf(t, s)
 	type check struct {
 		tool    string
@@ -142,15 +125,10 @@ func TestMCP2026AskUserMRTR(t *testing.T) {
 	handler := func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
 		asked.Add(1)
 		first, _, _ := strings.Cut(req.Params.Message, "\n")
+		if r, ok := personAnswers[first]; ok {
+			return &r, nil
+		}
 		switch first {
-		case "Single?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "SQLite"}}, nil
-		case "Multi?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choices": []any{"a", "c"}}}, nil
-		case "Free?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"text": "call it Zed"}}, nil
-		case "Decline?":
-			return &mcp.ElicitResult{Action: "decline"}, nil
 		case "Cancel?":
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		case "Late?":
@@ -162,7 +140,7 @@ func TestMCP2026AskUserMRTR(t *testing.T) {
 		return nil, errors.New("unexpected question " + first)
 	}
 	cfg := writeFile(t, t.TempDir(), "config.json", `{"workers":{"ask_timeout":"300ms"}}`)
-	s := connect2026(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", t.TempDir(), "--config", cfg)
+	s := connectSDK(t, "sdk-2026", &mcp.ClientOptions{ElicitationHandler: handler}, nil, "--root", t.TempDir(), "--config", cfg)
 	if !slices.Contains(toolNamesOf(t, s), "ask_user") {
 		t.Fatal("a 2026-07-28 client that declares elicitation is not shown ask_user")
 	}
@@ -273,32 +251,6 @@ func TestMCP2026SDKListChanged(t *testing.T) {
 // --- raw frames ---
 
 const meta2026 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}}}`
-
-// next reads stdout until a frame that pred accepts.
-func (s *server) next(pred func(map[string]any) bool) map[string]any {
-	s.t.Helper()
-	timeout := time.After(testutil.IntegrationTimeout())
-	for {
-		select {
-		case line, ok := <-s.lines:
-			if !ok {
-				s.t.Fatal("stdout closed")
-			}
-			if m := mustFrame(s.t, line); pred(m) {
-				return m
-			}
-		case <-timeout:
-			s.t.Fatal("no such frame")
-		}
-	}
-}
-
-func responseTo(id int) func(map[string]any) bool {
-	return func(m map[string]any) bool {
-		v, ok := m["id"].(float64)
-		return ok && int(v) == id && m["method"] == nil
-	}
-}
 
 // TestMCP2026ListenAndSetMode: with no initialize at all, a listen stream
 // is acknowledged, setMode's vibe switch sends list_changed on it (with

@@ -74,15 +74,10 @@ print(x)
 	}
 	// The fake agent reports its pid and its child's once both run.
 	pidFile := filepath.Join(root, "fakeagent-w1.pids")
-	for deadline := time.Now().Add(faultsBound); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(pidFile); err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the worker did not start its child")
-		}
+	if !testutil.Poll(faultsBound, func() bool { _, err := os.Stat(pidFile); return err == nil }) {
+		t.Fatal("the worker did not start its child")
 	}
-	children := faultsDescendants(e.s.cmd.Process.Pid)
+	children := cmdlines(testutil.Descendants(e.s.cmd.Process.Pid))
 	for pid, cmd := range faultsLeftovers(root) {
 		children[pid] = cmd
 	}
@@ -99,16 +94,16 @@ print(x)
 	}
 	e.s.cmd.Process.Signal(syscall.SIGKILL)
 	<-e.s.ended
-	deadline := time.Now().Add(2 * time.Second)
-	orphans := map[int]string{}
-	for pid, cmd := range children {
-		for testutil.Alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
+	var orphans map[int]string
+	testutil.Poll(2*time.Second, func() bool {
+		orphans = map[int]string{}
+		for pid, cmd := range children {
+			if testutil.Alive(pid) {
+				orphans[pid] = cmd
+			}
 		}
-		if testutil.Alive(pid) {
-			orphans[pid] = cmd
-		}
-	}
+		return len(orphans) == 0
+	})
 	for pid, cmd := range orphans {
 		t.Errorf("pid %d outlived agent-tools' SIGKILL by 2 s: %s", pid, cmd)
 		syscall.Kill(pid, syscall.SIGKILL)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/agent-tools/agent-tools/internal/testutil"
 	"github.com/agent-tools/agent-tools/rpc"
 )
 
@@ -67,10 +68,7 @@ func testTools(*config) []*rpc.Tool {
 			}),
 		rpc.NewTool(rpc.Spec{Name: "test_status", Tier: rpc.TierRead, Description: "test only: how many test_block calls saw their context done"},
 			func(ctx context.Context, a statusArgs) (statusResult, error) {
-				deadline := time.Now().Add(5 * time.Second)
-				for cancelledCalls.Load() < int64(a.WaitCancelled) && time.Now().Before(deadline) {
-					time.Sleep(10 * time.Millisecond)
-				}
+				testutil.Poll(5*time.Second, func() bool { return cancelledCalls.Load() >= int64(a.WaitCancelled) })
 				return statusResult{Cancelled: cancelledCalls.Load()}, nil
 			}),
 		rpc.NewTool(rpc.Spec{Name: "test_panic", Tier: rpc.TierRead, Description: "test only: panics"},

@@ -57,7 +57,7 @@ func tiersCall(s *server, id int, name string) (code int, isError bool, text, da
 	if args == "" {
 		args = "{}"
 	}
-	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, name, args))
+	s.send(toolCallLine(id, name, args))
 	m := s.until(id)
 	raw, _ := json.Marshal(m)
 	if e, ok := m["error"].(map[string]any); ok {

@@ -27,23 +27,22 @@ import (
 	"github.com/agent-tools/agent-tools/workers"
 )
 
-// connectSDK starts agent-tools with args and connects the official Go SDK
-// client with opts.
-func connectSDK(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
+// connectSDKWorkers connects the Go SDK client with opts at 2025-11-25
+// to agent-tools serving --structured and args: these tests read the
+// structured results, as a program would (and the SDK checks them against
+// outputSchema).
+func connectSDKWorkers(t *testing.T, opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), testutil.IntegrationTimeout())
-	t.Cleanup(cancel)
-	// --structured: these tests read the structured results, as a
-	// program would (and the SDK checks them against outputSchema).
-	cmd := testBinaryCmd(ctx, append([]string{"serve", "--log-level", "warn", "--structured"}, args...)...)
-	cmd.Stderr = t.Output()
-	client := mcp.NewClient(&mcp.Implementation{Name: "sdk-workers", Version: "v0"}, opts)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	if err != nil {
-		t.Fatalf("connecting: %v", err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return session
+	return connectSDK(t, "sdk-workers", opts, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"}, append([]string{"--structured"}, args...)...)
+}
+
+// personAnswers is what the scripted person of the ask_user tests
+// answers, by the first line of the question.
+var personAnswers = map[string]mcp.ElicitResult{
+	"Single?":  {Action: "accept", Content: map[string]any{"choice": "SQLite"}},
+	"Multi?":   {Action: "accept", Content: map[string]any{"choices": []any{"a", "c"}}},
+	"Free?":    {Action: "accept", Content: map[string]any{"text": "call it Zed"}},
+	"Decline?": {Action: "decline"},
 }
 
 func toolNamesOf(t *testing.T, s *mcp.ClientSession) []string {
@@ -96,19 +95,12 @@ func TestAskUserSDK(t *testing.T) {
 		mu.Lock()
 		schemas[first] = req.Params.RequestedSchema
 		mu.Unlock()
-		switch first {
-		case "Single?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "SQLite"}}, nil
-		case "Multi?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choices": []any{"a", "c"}}}, nil
-		case "Free?":
-			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"text": "call it Zed"}}, nil
-		case "Decline?":
-			return &mcp.ElicitResult{Action: "decline"}, nil
+		if r, ok := personAnswers[first]; ok {
+			return &r, nil
 		}
 		return nil, errors.New("no person is attached to this harness")
 	}
-	s := connectSDK(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", t.TempDir())
+	s := connectSDKWorkers(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", t.TempDir())
 	if !slices.Contains(toolNamesOf(t, s), "ask_user") {
 		t.Fatal("a client with elicitation does not see ask_user")
 	}
@@ -155,7 +147,7 @@ func TestAskUserTimeoutSDK(t *testing.T) {
 			return &mcp.ElicitResult{Action: "cancel"}, nil
 		}
 	}
-	s := connectSDK(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", dir, "--config", cfg)
+	s := connectSDKWorkers(t, &mcp.ClientOptions{ElicitationHandler: handler}, "--root", dir, "--config", cfg)
 	text, isErr, _ := call(t, s, "ask_user", map[string]any{"question": "Slow?", "allow_free_text": true})
 	if !isErr || !strings.Contains(text, "the person did not answer within 300ms; the question was withdrawn. "+skipInstruction) {
 		t.Errorf("ask_user past the timeout = %q (isError %v)", text, isErr)
@@ -168,7 +160,7 @@ func TestAskUserTimeoutSDK(t *testing.T) {
 }
 
 func TestAskUserHiddenWithoutElicitation(t *testing.T) {
-	s := connectSDK(t, nil, "--root", t.TempDir())
+	s := connectSDKWorkers(t, nil, "--root", t.TempDir())
 	if names := toolNamesOf(t, s); slices.Contains(names, "ask_user") {
 		t.Errorf("a client without elicitation sees ask_user: %v", names)
 	}
@@ -193,28 +185,22 @@ func fakeAgent(t *testing.T) string {
 func fakePids(t *testing.T, root, id string) []int {
 	t.Helper()
 	path := filepath.Join(root, "fakeagent-"+id+".pids")
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
-		if data, err := os.ReadFile(path); err == nil {
-			var pids []int
-			for _, f := range strings.Fields(string(data)) {
-				n, _ := strconv.Atoi(f)
-				pids = append(pids, n)
-			}
-			if len(pids) == 2 {
-				return pids
-			}
+	var pids []int
+	testutil.Eventually(t, func() bool {
+		data, _ := os.ReadFile(path)
+		pids = nil
+		for _, f := range strings.Fields(string(data)) {
+			n, _ := strconv.Atoi(f)
+			pids = append(pids, n)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("worker %s never wrote %s", id, path)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(pids) == 2
+	}, "worker %s never wrote %s", id, path)
+	return pids
 }
 
 func TestWorkersSDK(t *testing.T) {
 	root := t.TempDir()
-	s := connectSDK(t, nil, "--root", root, "--vibe", "--worker", "fast="+fakeAgent(t), "--worker", "good="+fakeAgent(t))
+	s := connectSDKWorkers(t, nil, "--root", root, "--vibe", "--worker", "fast="+fakeAgent(t), "--worker", "good="+fakeAgent(t))
 	names := toolNamesOf(t, s)
 	for _, want := range []string{"vibe_kill", "vibe_list", "vibe_send", "vibe_spawn", "vibe_wait"} {
 		if !slices.Contains(names, want) {
@@ -272,37 +258,6 @@ func TestWorkersSDK(t *testing.T) {
 	if !isErr || !strings.Contains(text, "tier") {
 		t.Errorf("unknown tier: %q (isError %v)", text, isErr)
 	}
-}
-
-// collectUntil reads the server's lines until the response with id and
-// returns the methods of the notifications seen before it.
-func (s *server) collectUntil(id int) (resp map[string]any, notes []string) {
-	s.t.Helper()
-	timeout := time.After(testutil.IntegrationTimeout())
-	for {
-		select {
-		case line, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("stdout closed while waiting for response %d", id)
-			}
-			m := mustFrame(s.t, line)
-			if method, ok := m["method"].(string); ok {
-				notes = append(notes, method)
-				continue
-			}
-			if v, ok := m["id"].(float64); ok && int(v) == id {
-				return m, notes
-			}
-		case <-timeout:
-			s.t.Fatalf("no response %d", id)
-		}
-	}
-}
-
-func (s *server) callTool(id int, name, args string) map[string]any {
-	s.t.Helper()
-	s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, name, args))
-	return s.until(id)
 }
 
 func TestVibeOffHidesWorkerTools(t *testing.T) {

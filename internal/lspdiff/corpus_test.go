@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"go/scanner"
 	"go/token"
-	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	corpora "github.com/agent-tools/agent-tools/internal/corpus"
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/patterns"
 )
@@ -34,33 +34,11 @@ type corpus struct {
 	files     []string
 }
 
-// relFiles lists the files under root whose name ends in one of exts,
-// relative and sorted.
-func relFiles(root string, keep func(rel string) bool) []string {
-	var out []string
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		if keep(filepath.ToSlash(rel)) {
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	slices.Sort(out)
-	return out
-}
-
-func ext(exts ...string) func(string) bool {
-	return func(rel string) bool { return slices.Contains(exts, filepath.Ext(rel)) }
-}
-
 // copyFiles copies the files of src that keep accepts into dst, writable
 // (the module cache's are read-only).
 func copyFiles(t *testing.T, src, dst string, keep func(rel string) bool) {
 	t.Helper()
-	for _, rel := range relFiles(src, keep) {
+	for _, rel := range corpora.Files(src, keep) {
 		data, err := os.ReadFile(filepath.Join(src, rel))
 		if err != nil {
 			t.Fatal(err)
@@ -103,39 +81,16 @@ func twoCopies(t *testing.T, name, src, sub string, keep func(string) bool, extr
 	return c
 }
 
-func goEnv(name string) string {
-	r, err := proc.Output(context.Background(), proc.Spec{Path: "go", Args: []string{"env", name}}, 0, 1<<16)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(r.Stdout))
-}
-
 // goCorpus draws a module of the module cache with 3 to 200 Go files
 // that builds offline: copied with its go.mod and go.sum, `go list` must
 // find every package it needs in the cache (GOPROXY=off, set by the
 // test). Up to 8 are tried.
 func goCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
-	cache := goEnv("GOMODCACHE")
+	cache, _ := corpora.GoModCache()
 	if cache == "" {
 		return nil, "go env GOMODCACHE gave nothing"
 	}
-	var cands []string
-	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || strings.Count(strings.TrimPrefix(p, cache), "/") > 4) {
-			return filepath.SkipDir
-		}
-		if d.Name() != "go.mod" || !strings.Contains(p, "@") {
-			return nil
-		}
-		if n := len(relFiles(filepath.Dir(p), ext(".go"))); n >= 3 && n <= 200 {
-			cands = append(cands, filepath.Dir(p))
-		}
-		return nil
-	})
+	cands := corpora.GoModules(cache, func(_ string, n int) bool { return n >= 3 && n <= 200 })
 	slices.Sort(cands)
 	if len(cands) == 0 {
 		return nil, "no module with 3 to 200 Go files in " + cache
@@ -152,7 +107,7 @@ func goCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 			tried = append(tried, mod+": "+lastLine(r.Stderr))
 			continue
 		}
-		c.files = relFiles(c.ours, func(rel string) bool { return filepath.Ext(rel) == ".go" && !strings.Contains(rel, "testdata/") })
+		c.files = corpora.Files(c.ours, func(rel string) bool { return filepath.Ext(rel) == ".go" && !strings.Contains(rel, "testdata/") })
 		return c, ""
 	}
 	return nil, "no drawn module builds offline: " + strings.Join(tried, "; ")
@@ -166,30 +121,20 @@ func lastLine(s string) string {
 // pythonCorpus draws a pure-Python package of Debian's dist-packages with
 // 4 to 40 modules, as a project of its own.
 func pythonCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
-	const dist = "/usr/lib/python3/dist-packages"
-	ents, err := os.ReadDir(dist)
+	const dist = corpora.DebianPython
+	cands, err := corpora.PythonPackages(dist, 4, 40)
 	if err != nil {
 		return nil, err.Error()
-	}
-	var cands []string
-	for _, e := range ents {
-		dir := filepath.Join(dist, e.Name())
-		if !e.IsDir() || !exists(filepath.Join(dir, "__init__.py")) || len(relFiles(dir, ext(".so"))) > 0 {
-			continue
-		}
-		if n := len(relFiles(dir, ext(".py"))); n >= 4 && n <= 40 {
-			cands = append(cands, dir)
-		}
 	}
 	if len(cands) == 0 {
 		return nil, "no pure-Python package in " + dist
 	}
 	src := cands[rng.IntN(len(cands))]
 	name := fmt.Sprintf("%s (of %d packages)", filepath.Base(src), len(cands))
-	c := twoCopies(t, name, src, filepath.Base(src), ext(".py"), func(root string) {
+	c := twoCopies(t, name, src, filepath.Base(src), corpora.Ext(".py"), func(root string) {
 		writeFile(t, filepath.Join(root, "pyproject.toml"), "[project]\nname = \"diff\"\nversion = \"0\"\n")
 	})
-	c.files = relFiles(c.ours, ext(".py"))
+	c.files = corpora.Files(c.ours, corpora.Ext(".py"))
 	return c, ""
 }
 
@@ -198,52 +143,25 @@ func pythonCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 // tsconfig over them.
 func tsCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 	var tops []string
-	if r, err := proc.Output(context.Background(), proc.Spec{Path: "npm", Args: []string{"root", "-g"}}, 0, 1<<16); err == nil {
-		tops = append(tops, strings.TrimSpace(string(r.Stdout)))
+	if global, err := corpora.NPMGlobalRoot(); err == nil {
+		tops = append(tops, global)
 	}
 	if d, err := filepath.Abs("../../third_party/npm/node_modules"); err == nil {
 		tops = append(tops, d)
 	}
-	isSource := func(rel string) bool {
-		return filepath.Ext(rel) == ".ts" && !strings.HasSuffix(rel, ".d.ts") && !strings.Contains(rel, "test")
+	for i := range tops {
+		tops[i], _ = filepath.EvalSymlinks(tops[i])
 	}
-	seen := map[string]bool{}
-	var cands []string
-	for _, top := range tops {
-		top, _ = filepath.EvalSymlinks(top)
-		filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.IsDir() || d.Name() != "src" {
-				return nil
-			}
-			data, err := os.ReadFile(filepath.Join(filepath.Dir(p), "package.json"))
-			if err != nil {
-				return filepath.SkipDir
-			}
-			var meta struct{ Name, Version string }
-			if json.Unmarshal(data, &meta) != nil || seen[meta.Name+"@"+meta.Version] {
-				return filepath.SkipDir
-			}
-			if n := len(relFiles(p, isSource)); n >= 5 && n <= 150 {
-				seen[meta.Name+"@"+meta.Version] = true
-				cands = append(cands, p)
-			}
-			return filepath.SkipDir
-		})
-	}
-	slices.Sort(cands)
+	cands := corpora.NPMSources(tops, 5, 150)
 	if len(cands) == 0 {
 		return nil, "no npm package with TypeScript sources in " + strings.Join(tops, ", ")
 	}
 	src := cands[rng.IntN(len(cands))]
 	name := fmt.Sprintf("%s (of %d packages)", filepath.Base(filepath.Dir(src)), len(cands))
-	c := twoCopies(t, name, src, "src", isSource, func(root string) {
-		writeFile(t, filepath.Join(root, "tsconfig.json"), `{
-  "compilerOptions": {"strict": true, "target": "es2020", "lib": ["es2020", "dom"], "module": "commonjs", "moduleResolution": "node", "noEmit": true, "skipLibCheck": true},
-  "include": ["src/**/*.ts"]
-}
-`)
+	c := twoCopies(t, name, src, "src", corpora.TSSource, func(root string) {
+		writeFile(t, filepath.Join(root, "tsconfig.json"), corpora.TSConfig)
 	})
-	c.files = relFiles(c.ours, ext(".ts"))
+	c.files = corpora.Files(c.ours, corpora.Ext(".ts"))
 	return c, ""
 }
 
@@ -254,59 +172,21 @@ func tsCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 // background index covers only what a database lists); lspbridge makes
 // its own from compile_flags.txt.
 func cCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
-	cache := goEnv("GOMODCACHE")
+	cache, _ := corpora.GoModCache()
 	if cache == "" {
 		return nil, "go env GOMODCACHE gave nothing"
 	}
-	perDir := map[string]int{}
-	filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() && (d.Name() == "cache" && filepath.Dir(p) == cache || d.Name() == "testdata") {
-			return filepath.SkipDir
-		}
-		if filepath.Ext(p) == ".c" {
-			if fi, err := d.Info(); err == nil && fi.Size() < 300<<10 {
-				perDir[filepath.Dir(p)]++
-			} else {
-				perDir[filepath.Dir(p)] -= 1000
-			}
-		}
-		return nil
-	})
-	var cands []string
-	for d, n := range perDir {
-		if n >= 3 && n <= 30 {
-			cands = append(cands, d)
-		}
-	}
-	slices.Sort(cands)
+	cands := corpora.CDirs(cache, 3, 30)
 	if len(cands) == 0 {
 		return nil, "no directory of C sources in " + cache
 	}
 	dir := cands[rng.IntN(len(cands))]
 	src := filepath.Dir(dir)
-	keep := func(rel string) bool {
-		if strings.Count(rel, "/") > 3 || (filepath.Ext(rel) != ".c" && filepath.Ext(rel) != ".h") {
-			return false
-		}
-		fi, err := os.Stat(filepath.Join(src, rel))
-		return err == nil && fi.Size() <= 300<<10
-	}
+	small := corpora.SmallC(src)
+	keep := func(rel string) bool { return strings.Count(rel, "/") <= 3 && small(rel) }
 	name := fmt.Sprintf("%s (of %d directories)", strings.TrimPrefix(dir, cache+"/"), len(cands))
 	c := twoCopies(t, name, src, ".", keep, nil)
-	flags := []string{"-std=gnu11", "-D_DEFAULT_SOURCE"}
-	incs := map[string]bool{}
-	for _, h := range relFiles(c.ours, ext(".h")) {
-		for d := filepath.Dir(h); d != "." && d != "/"; d = filepath.Dir(d) {
-			incs[d] = true
-		}
-	}
-	for d := range incs {
-		flags = append(flags, "-I"+d)
-	}
-	slices.Sort(flags[2:])
+	flags := corpora.CFlags(c.ours)
 	for _, root := range []string{c.ours, c.raw} {
 		writeFile(t, filepath.Join(root, "compile_flags.txt"), strings.Join(flags, "\n")+"\n")
 	}
@@ -316,19 +196,17 @@ func cCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 		Arguments []string `json:"arguments"`
 	}
 	var db []command
-	for _, f := range relFiles(c.raw, ext(".c")) {
+	for _, f := range corpora.Files(c.raw, corpora.Ext(".c")) {
 		db = append(db, command{c.raw, filepath.Join(c.raw, f), append(append([]string{"cc"}, flags...), "-c", filepath.Join(c.raw, f))})
 	}
 	data, _ := json.MarshalIndent(db, "", " ")
 	writeFile(t, filepath.Join(c.raw, "compile_commands.json"), string(data))
 	rel, _ := filepath.Rel(src, dir)
-	c.files = relFiles(c.ours, func(f string) bool {
+	c.files = corpora.Files(c.ours, func(f string) bool {
 		return strings.HasPrefix(f, filepath.ToSlash(rel)+"/") && (filepath.Ext(f) == ".c" || filepath.Ext(f) == ".h")
 	})
 	return c, ""
 }
-
-func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // spot is a drawn position: an identifier at line:col (1-based; col in
 // runes) of file, and its occurrence among the same name on the line as

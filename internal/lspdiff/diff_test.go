@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	corpora "github.com/agent-tools/agent-tools/internal/corpus"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 	"github.com/agent-tools/agent-tools/lspbridge"
 )
@@ -86,19 +87,7 @@ func (a answer) String() string {
 // seedOf is the draw's seed: AGENT_TOOLS_SEED, else the clock under
 // AGENT_TOOLS_SOAK=1, else ci.
 func seedOf(t *testing.T, ci uint64) uint64 {
-	seed := ci
-	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
-		seed = uint64(time.Now().UnixNano())
-	}
-	if s := os.Getenv("AGENT_TOOLS_SEED"); s != "" {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			t.Fatalf("AGENT_TOOLS_SEED=%q: %v", s, err)
-		}
-		seed = n
-	}
-	t.Logf("seed %d (replay with AGENT_TOOLS_SEED=%d)", seed, seed)
-	return seed
+	return testutil.Seed(t, ci, os.Getenv("AGENT_TOOLS_SOAK") == "1")
 }
 
 // sampleOf is the number of files and positions: the CI sample, or under
@@ -719,7 +708,7 @@ func cListed(d *differ, action string, sp spot, ours, raw answer) string {
 func (d *differ) topLevelIn(name string) int {
 	re := regexp.MustCompile(`(?m)^(?:[A-Za-z_][\w \t*]*[ \t*])?` + regexp.QuoteMeta(name) + `\s*\(`)
 	n := 0
-	for _, f := range relFiles(d.c.ours, ext(".c")) {
+	for _, f := range corpora.Files(d.c.ours, corpora.Ext(".c")) {
 		if data, err := os.ReadFile(filepath.Join(d.c.ours, f)); err == nil && re.Match(data) {
 			n++
 		}

@@ -132,21 +132,17 @@ func stop(t *testing.T, p *proc.Process, goodbye func(context.Context) error) {
 // waitGone polls until every pid in pids is gone, or fails after within.
 func waitGone(t *testing.T, pids map[string]int, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		var alive []string
+	var alive []string
+	if !testutil.Poll(within, func() bool {
+		alive = nil
 		for name, pid := range pids {
 			if testutil.Alive(pid) {
 				alive = append(alive, fmt.Sprintf("%s (pid %d)", name, pid))
 			}
 		}
-		if len(alive) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("still running after %v: %s", within, strings.Join(alive, ", "))
-		}
-		time.Sleep(10 * time.Millisecond)
+		return len(alive) == 0
+	}) {
+		t.Fatalf("still running after %v: %s", within, strings.Join(alive, ", "))
 	}
 }
 
@@ -292,13 +288,7 @@ func TestReaperReplaced(t *testing.T) {
 	if err := unix.Kill(old, unix.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for proc.ReaperErr() == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("ReaperErr() still nil after the reaper was killed")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testutil.Eventually(t, func() bool { return proc.ReaperErr() != nil }, "ReaperErr() still nil after the reaper was killed")
 	if err, want := proc.ReaperErr(), fmt.Sprintf("reaper (pid %d)", old); !strings.Contains(err.Error(), want) {
 		t.Errorf("ReaperErr() = %v, want it to mention %q", err, want)
 	}
@@ -540,16 +530,13 @@ func onDyingThread(f func()) error {
 	go try(nil)
 	tid := <-tids
 	task := fmt.Sprintf("/proc/self/task/%d", tid)
-	deadline := time.Now().Add(testutil.IntegrationTimeout())
-	for {
-		if _, err := os.Stat(task); errors.Is(err, os.ErrNotExist) {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("thread %d did not exit", tid)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !testutil.Poll(testutil.IntegrationTimeout(), func() bool {
+		_, err := os.Stat(task)
+		return errors.Is(err, os.ErrNotExist)
+	}) {
+		return fmt.Errorf("thread %d did not exit", tid)
 	}
+	return nil
 }
 
 // TestPdeathsigThreadTrap shows the trap the spawner exists for: a child

@@ -1,7 +1,10 @@
 // Package testutil holds helpers shared by the integration tests of every
 // package: saying which external tools a test needs ([Needs], [NeedsFunc]),
-// writing txtar workspaces ([WriteTree]) and the integration timeout knob
-// ([IntegrationTimeout]).
+// writing txtar workspaces ([WriteTree]), the integration timeout knob
+// ([IntegrationTimeout]), the one polling loop ([Eventually], [Poll]), a log
+// sink for zerolog ([LogBuffer]), and the process checks of supervision
+// tests ([Alive], [WaitGone], [ProcessesIn], [Descendants], [WaitNoneIn]),
+// and the replayable seed of a random draw ([Seed]).
 //
 // A test that needs a tool skips when it is missing, except in CI, where
 // AGENT_TOOLS_REQUIRE_ALL=1 turns the skip into a failure.
