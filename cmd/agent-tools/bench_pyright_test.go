@@ -51,7 +51,7 @@ func benchDidWritePyrightOurs(b *testing.B) {
 	didWrite := func(i int) {
 		os.WriteFile(path, []byte(pyContent(i)), 0o644)
 		id++
-		s.roundTrip(b, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["dw.py"]}}`, id), id)
+		s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["dw.py"]}}`, id), id)
 	}
 	didWrite(0) // start and open
 	i := 0
