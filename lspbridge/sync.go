@@ -1,0 +1,166 @@
+// This file holds document sync: what the server was told of each file
+// (didOpen, a full-text didChange and didSave, a close and reopen to make
+// it check unchanged content again, didClose), and reading it back.
+
+package lspbridge
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+)
+
+// syncResult says what sync told the server.
+type syncResult struct {
+	version int32
+	text    string
+	changed bool   // opened or changed: fresh diagnostics will follow
+	seq     uint64 // publications for the file before the change
+	epoch   uint64 // the server's epoch after this sync
+}
+
+// sync makes the server's view of path equal to the file on disk: didOpen
+// the first time, else a full-text didChange (version+1) and didSave when
+// the content differs.
+func (s *server) sync(ctx context.Context, path string) (syncResult, error) {
+	text, st, err := readStamped(path)
+	if err != nil {
+		return syncResult{}, fmt.Errorf("reading %s: %w", displayPath(s.root, path), err)
+	}
+	return s.syncText(ctx, path, text, st, false)
+}
+
+// syncText sends text as path's content. With touch, an unchanged text is
+// sent again as a new version, so that the server analyses the file anew
+// (after a file it depends on changed) and publishes for that version.
+func (s *server) syncText(ctx context.Context, path, text string, st stamp, touch bool) (syncResult, error) {
+	var res syncResult
+	err := s.exclusive(ctx, func() error {
+		uri := fileURI(path)
+		s.mu.Lock()
+		var seq uint64
+		if p := s.diags[path]; p != nil {
+			seq = p.seq
+		}
+		d := s.docs[path]
+		if d != nil && d.text == text && !touch {
+			d.stamp = st
+			s.seen[path] = st // so refresh compares with this stamp, not reading the file again
+			res = syncResult{version: d.version, text: text, seq: seq, epoch: d.epoch}
+			s.mu.Unlock()
+			return nil
+		}
+		s.epoch++
+		if d == nil {
+			if s.firstOpen.IsZero() {
+				s.firstOpen = time.Now()
+			}
+			d = &document{version: 1, text: text, stamp: st, sentAt: time.Now(), epoch: s.epoch}
+			s.docs[path] = d
+			s.seen[path] = st
+			res = syncResult{version: 1, text: text, changed: true, seq: seq, epoch: s.epoch}
+			s.mu.Unlock()
+			s.seeSiblings(path)
+			err := s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+				URI: uri, LanguageID: s.cfg.languageID(path), Version: 1, Text: text}})
+			if err != nil {
+				return fmt.Errorf("opening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+			}
+			return nil
+		}
+		// Unchanged content is not rebuilt by every server (clangd skips
+		// identical inputs): close and open it again instead. Not for a
+		// server without versions: the empty publication that clears a
+		// closed file could not be told from the answer.
+		reopen := touch && d.text == text && !s.unversionedLocked()
+		if reopen {
+			s.clearing[path]++
+		}
+		d.version++
+		d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
+		s.seen[path] = st
+		v := d.version
+		res = syncResult{version: v, text: text, changed: true, seq: seq, epoch: s.epoch}
+		s.mu.Unlock()
+		if reopen {
+			err := s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+			if err == nil {
+				err = s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+					URI: uri, LanguageID: s.cfg.languageID(path), Version: v, Text: text}})
+			}
+			if err != nil {
+				return fmt.Errorf("reopening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+			}
+			return nil
+		}
+		err := s.notify("textDocument/didChange", DidChangeParams{
+			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: &v},
+			ContentChanges: []ContentChange{{Text: text}},
+		})
+		if err == nil && s.caps.saveSupported() {
+			err = s.notify("textDocument/didSave", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+		}
+		if err != nil {
+			return fmt.Errorf("syncing %s with %s: %w", displayPath(s.root, path), s.cfg.Name, err)
+		}
+		return nil
+	})
+	if err != nil {
+		// fn may still be running (exclusive gave up on ctx, the timeout
+		// or the server's exit): res is its to write, not ours to read.
+		return syncResult{}, err
+	}
+	return res, nil
+}
+
+// closeDoc tells the server a file is gone.
+func (s *server) closeDoc(ctx context.Context, path string) error {
+	return s.exclusive(ctx, func() error {
+		s.mu.Lock()
+		_, open := s.docs[path]
+		delete(s.docs, path)
+		delete(s.seen, path)
+		if open {
+			s.epoch++
+			s.clearing[path]++
+		}
+		s.mu.Unlock()
+		if !open {
+			return nil
+		}
+		return s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}})
+	})
+}
+
+// textOf returns the text the server has for path, or the file on disk.
+func (s *server) textOf(path string) (string, error) {
+	s.mu.Lock()
+	d := s.docs[path]
+	s.mu.Unlock()
+	if d != nil {
+		return d.text, nil
+	}
+	data, err := os.ReadFile(path)
+	return string(data), err
+}
+
+// doc returns a copy of what the server was told about path, or nil.
+func (s *server) doc(path string) *document {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[path]; d != nil {
+		c := *d
+		return &c
+	}
+	return nil
+}
+
+// outdated reports whether other documents were changed after path's
+// current version was sent.
+func (s *server) outdated(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[path]
+	return d != nil && d.epoch < s.epoch
+}
