@@ -617,7 +617,7 @@ func (s *Supervisor) changedNames(ctx context.Context, srv *server, path, old, n
 	}
 	from, to := changedLines(old, new)
 	var raw []DocumentSymbol
-	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &raw); err != nil {
+	if err := srv.call(ctx, "textDocument/documentSymbol", DocumentSymbolParams{TextDocument: TextDocumentIdentifier{URI: fileURI(path)}}, &raw); err != nil {
 		return nil
 	}
 	var names []string

@@ -234,7 +234,7 @@ func (s *Supervisor) legacyTypeHierarchy(ctx context.Context, h hierarchy, a *ai
 	if h.rel == "super" {
 		dir = 1
 	}
-	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "resolve": depth, "direction": dir}
+	params := legacyTypeHierarchyParams{TextDocumentPositionParams: a.params(), Resolve: depth, Direction: dir}
 	var root *legacyTypeItem
 	if err := a.srv.call(ctx, "textDocument/typeHierarchy", params, &root); err != nil {
 		if methodNotFound(err) {
@@ -479,7 +479,7 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 // expand asks the server for one level below it, sorted by where the
 // lines are.
 func (w *walker) expand(ctx context.Context, it HierarchyItem) ([]edge, error) {
-	params := map[string]any{"item": it}
+	params := HierarchyItemParams{Item: it}
 	var edges []edge
 	switch {
 	case w.nested != nil:

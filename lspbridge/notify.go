@@ -31,7 +31,7 @@ func (s *server) onRequest(_ context.Context, method string, params json.RawMess
 	case "workspace/workspaceFolders":
 		return s.folders(), nil
 	case "workspace/applyEdit":
-		return map[string]any{"applied": false, "failureReason": "agent-tools applies edits only through lsp_rename"}, nil
+		return ApplyWorkspaceEditResult{Applied: false, FailureReason: "agent-tools applies edits only through lsp_rename"}, nil
 	}
 	return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "agent-tools does not serve " + method}
 }

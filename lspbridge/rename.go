@@ -112,7 +112,7 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 			a.target, srv.cfg.Name, pending, s.opts.IndexTimeout)
 	}
 	var we *WorkspaceEdit
-	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "newName": newName}
+	params := RenameParams{TextDocumentPositionParams: a.params(), NewName: newName}
 	if err := srv.call(ctx, "textDocument/rename", params, &we); err != nil {
 		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
 	}
@@ -202,7 +202,7 @@ func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []f
 		return nil
 	}
 	var raw json.RawMessage
-	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "context": map[string]bool{"includeDeclaration": true}}
+	params := ReferenceParams{TextDocumentPositionParams: a.params(), Context: ReferenceContext{IncludeDeclaration: true}}
 	if err := srv.call(ctx, "textDocument/references", params, &raw); err != nil {
 		return nil // the rename itself answered; references are only a check
 	}

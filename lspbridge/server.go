@@ -214,14 +214,14 @@ func tail(stderr string) string {
 // initialize runs the LSP handshake.
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initialize
 func (s *server) initialize(ctx context.Context) error {
-	params := map[string]any{
-		"processId":             os.Getpid(),
-		"clientInfo":            map[string]any{"name": "agent-tools"},
-		"rootUri":               fileURI(s.root),
-		"rootPath":              s.root,
-		"workspaceFolders":      s.folders(),
-		"initializationOptions": s.cfg.InitializationOptions,
-		"capabilities":          s.clientCapabilities(),
+	params := InitializeParams{
+		ProcessID:             os.Getpid(),
+		ClientInfo:            ClientInfo{Name: "agent-tools"},
+		RootURI:               fileURI(s.root),
+		RootPath:              s.root,
+		WorkspaceFolders:      s.folders(),
+		InitializationOptions: s.cfg.InitializationOptions,
+		Capabilities:          s.clientCapabilities(),
 	}
 	var res struct {
 		Capabilities ServerCapabilities `json:"capabilities"`
@@ -247,11 +247,14 @@ func (s *server) initialize(ctx context.Context) error {
 	return s.conn.notify(ctx, "initialized", struct{}{})
 }
 
-func (s *server) folders() []map[string]string {
-	return []map[string]string{{"uri": fileURI(s.root), "name": filepath.Base(s.root)}}
+// folders is the one workspace folder the server serves: the root.
+func (s *server) folders() []WorkspaceFolder {
+	return []WorkspaceFolder{{URI: fileURI(s.root), Name: filepath.Base(s.root)}}
 }
 
-// clientCapabilities is what we tell servers we support.
+// clientCapabilities is what we tell servers we support. It stays a map,
+// not typed structs: it is declared data, sent as written and never read
+// back (pull.go adds to a copy for servers that pull).
 // https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#clientCapabilities
 var clientCapabilities = map[string]any{
 	"general": map[string]any{"positionEncodings": []string{"utf-16", "utf-8"}},

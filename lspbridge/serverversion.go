@@ -82,10 +82,3 @@ func npmVersion(bin string) string {
 	}
 	return ""
 }
-
-// ServerInfo is what a server says of itself in its initialize answer.
-// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeResult
-type ServerInfo struct {
-	Name    string `json:"name"`
-	Version string `json:"version,omitempty"`
-}

@@ -38,7 +38,7 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	}
 	ready := srv.waitReady(ctx, path, s.opts.ReadyTimeout)
 	var tree []DocumentSymbol
-	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &tree); err != nil {
+	if err := srv.call(ctx, "textDocument/documentSymbol", DocumentSymbolParams{TextDocument: TextDocumentIdentifier{URI: fileURI(path)}}, &tree); err != nil {
 		return nil, err
 	}
 	if len(tree) == 0 && !ready {

@@ -62,7 +62,7 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 			res = syncResult{version: 1, text: text, changed: true, seq: seq, epoch: s.epoch}
 			s.mu.Unlock()
 			s.seeSiblings(path)
-			err := s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+			err := s.notify("textDocument/didOpen", DidOpenParams{TextDocument: TextDocumentItem{
 				URI: uri, LanguageID: s.cfg.languageID(path), Version: 1, Text: text}})
 			if err != nil {
 				return fmt.Errorf("opening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
@@ -84,9 +84,9 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		res = syncResult{version: v, text: text, changed: true, seq: seq, epoch: s.epoch}
 		s.mu.Unlock()
 		if reopen {
-			err := s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+			err := s.notify("textDocument/didClose", DidCloseParams{TextDocument: TextDocumentIdentifier{URI: uri}})
 			if err == nil {
-				err = s.notify("textDocument/didOpen", map[string]any{"textDocument": TextDocumentItem{
+				err = s.notify("textDocument/didOpen", DidOpenParams{TextDocument: TextDocumentItem{
 					URI: uri, LanguageID: s.cfg.languageID(path), Version: v, Text: text}})
 			}
 			if err != nil {
@@ -99,7 +99,7 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 			ContentChanges: []ContentChange{{Text: text}},
 		})
 		if err == nil && s.caps.saveSupported() {
-			err = s.notify("textDocument/didSave", map[string]any{"textDocument": TextDocumentIdentifier{URI: uri}})
+			err = s.notify("textDocument/didSave", DidSaveParams{TextDocument: TextDocumentIdentifier{URI: uri}})
 		}
 		if err != nil {
 			return fmt.Errorf("syncing %s with %s: %w", displayPath(s.root, path), s.cfg.Name, err)
@@ -129,7 +129,7 @@ func (s *server) closeDoc(ctx context.Context, path string) error {
 		if !open {
 			return nil
 		}
-		return s.notify("textDocument/didClose", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}})
+		return s.notify("textDocument/didClose", DidCloseParams{TextDocument: TextDocumentIdentifier{URI: fileURI(path)}})
 	})
 }
 

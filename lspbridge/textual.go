@@ -206,7 +206,7 @@ func (s *Supervisor) renameIsLocal(ctx context.Context, srv *server, changes []f
 	}
 	c := changes[0]
 	var outline []DocumentSymbol
-	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(c.path)}}, &outline); err != nil {
+	if err := srv.call(ctx, "textDocument/documentSymbol", DocumentSymbolParams{TextDocument: TextDocumentIdentifier{URI: fileURI(c.path)}}, &outline); err != nil {
 		return false
 	}
 	within := func(r Range, p Position) bool { return !before(p, r.Start) && !before(r.End, p) }

@@ -87,7 +87,7 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		}
 		names = append(names, srv.cfg.Name)
 		var raw json.RawMessage
-		if err := srv.call(ctx, "workspace/symbol", map[string]string{"query": req.Query}, &raw); err != nil {
+		if err := srv.call(ctx, "workspace/symbol", WorkspaceSymbolParams{Query: req.Query}, &raw); err != nil {
 			return nil, err
 		}
 		var infos []SymbolInformation
