@@ -37,74 +37,9 @@ func (s *server) sync(ctx context.Context, path string) (syncResult, error) {
 func (s *server) syncText(ctx context.Context, path, text string, st stamp, touch bool) (syncResult, error) {
 	var res syncResult
 	err := s.exclusive(ctx, func() error {
-		uri := fileURI(path)
-		s.mu.Lock()
-		var seq uint64
-		if p := s.diags[path]; p != nil {
-			seq = p.seq
-		}
-		d := s.docs[path]
-		if d != nil && d.text == text && !touch {
-			d.stamp = st
-			s.seen[path] = st // so refresh compares with this stamp, not reading the file again
-			res = syncResult{version: d.version, text: text, seq: seq, epoch: d.epoch}
-			s.mu.Unlock()
-			return nil
-		}
-		s.epoch++
-		if d == nil {
-			if s.firstOpen.IsZero() {
-				s.firstOpen = time.Now()
-			}
-			d = &document{version: 1, text: text, stamp: st, sentAt: time.Now(), epoch: s.epoch}
-			s.docs[path] = d
-			s.seen[path] = st
-			res = syncResult{version: 1, text: text, changed: true, seq: seq, epoch: s.epoch}
-			s.mu.Unlock()
-			s.seeSiblings(path)
-			err := s.notify("textDocument/didOpen", DidOpenParams{TextDocument: TextDocumentItem{
-				URI: uri, LanguageID: s.cfg.languageID(path), Version: 1, Text: text}})
-			if err != nil {
-				return fmt.Errorf("opening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
-			}
-			return nil
-		}
-		// Unchanged content is not rebuilt by every server (clangd skips
-		// identical inputs): close and open it again instead. Not for a
-		// server without versions: the empty publication that clears a
-		// closed file could not be told from the answer.
-		reopen := touch && d.text == text && !s.unversionedLocked()
-		if reopen {
-			s.clearing[path]++
-		}
-		d.version++
-		d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
-		s.seen[path] = st
-		v := d.version
-		res = syncResult{version: v, text: text, changed: true, seq: seq, epoch: s.epoch}
-		s.mu.Unlock()
-		if reopen {
-			err := s.notify("textDocument/didClose", DidCloseParams{TextDocument: TextDocumentIdentifier{URI: uri}})
-			if err == nil {
-				err = s.notify("textDocument/didOpen", DidOpenParams{TextDocument: TextDocumentItem{
-					URI: uri, LanguageID: s.cfg.languageID(path), Version: v, Text: text}})
-			}
-			if err != nil {
-				return fmt.Errorf("reopening %s in %s: %w", displayPath(s.root, path), s.cfg.Name, err)
-			}
-			return nil
-		}
-		err := s.notify("textDocument/didChange", DidChangeParams{
-			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: &v},
-			ContentChanges: []ContentChange{{Text: text}},
-		})
-		if err == nil && s.caps.saveSupported() {
-			err = s.notify("textDocument/didSave", DidSaveParams{TextDocument: TextDocumentIdentifier{URI: uri}})
-		}
-		if err != nil {
-			return fmt.Errorf("syncing %s with %s: %w", displayPath(s.root, path), s.cfg.Name, err)
-		}
-		return nil
+		var how sending
+		res, how = s.recordText(path, text, st, touch)
+		return s.sendText(how, path, text, res.version)
 	})
 	if err != nil {
 		// fn may still be running (exclusive gave up on ctx, the timeout
@@ -112,6 +47,90 @@ func (s *server) syncText(ctx context.Context, path, text string, st stamp, touc
 		return syncResult{}, err
 	}
 	return res, nil
+}
+
+// sending is how a sync reaches the server.
+type sending int
+
+const (
+	sendNothing sending = iota // the server has this text already
+	sendOpen                   // didOpen: the first time
+	sendReopen                 // didClose and didOpen: the same text, to be analysed anew
+	sendChange                 // a full-text didChange, and didSave when the server asks for it
+)
+
+// recordText updates, under mu, what the server is told of path, before
+// anything is written (see [server.exclusive]), and says how to send it.
+func (s *server) recordText(path, text string, st stamp, touch bool) (syncResult, sending) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var seq uint64
+	if p := s.diags[path]; p != nil {
+		seq = p.seq
+	}
+	d := s.docs[path]
+	if d != nil && d.text == text && !touch {
+		d.stamp = st
+		s.seen[path] = st // so refresh compares with this stamp, not reading the file again
+		return syncResult{version: d.version, text: text, seq: seq, epoch: d.epoch}, sendNothing
+	}
+	s.epoch++
+	if d == nil {
+		if s.firstOpen.IsZero() {
+			s.firstOpen = time.Now()
+		}
+		s.docs[path] = &document{version: 1, text: text, stamp: st, sentAt: time.Now(), epoch: s.epoch}
+		s.seen[path] = st
+		return syncResult{version: 1, text: text, changed: true, seq: seq, epoch: s.epoch}, sendOpen
+	}
+	// Unchanged content is not rebuilt by every server (clangd skips
+	// identical inputs): close and open it again instead. Not for a
+	// server without versions: the empty publication that clears a
+	// closed file could not be told from the answer.
+	how := sendChange
+	if touch && d.text == text && !s.unversionedLocked() {
+		how = sendReopen
+		s.clearing[path]++
+	}
+	d.version++
+	d.text, d.stamp, d.sentAt, d.epoch = text, st, time.Now(), s.epoch
+	s.seen[path] = st
+	return syncResult{version: d.version, text: text, changed: true, seq: seq, epoch: s.epoch}, how
+}
+
+// sendText writes version v of path's text to the server as how says.
+func (s *server) sendText(how sending, path, text string, v int32) error {
+	uri := fileURI(path)
+	open := func() error {
+		return s.notify("textDocument/didOpen", DidOpenParams{TextDocument: TextDocumentItem{
+			URI: uri, LanguageID: s.cfg.languageID(path), Version: v, Text: text}})
+	}
+	var err error
+	doing := "syncing %s with %s"
+	switch how {
+	case sendNothing:
+		return nil
+	case sendOpen:
+		s.seeSiblings(path)
+		err, doing = open(), "opening %s in %s"
+	case sendReopen:
+		err, doing = s.notify("textDocument/didClose", DidCloseParams{TextDocument: TextDocumentIdentifier{URI: uri}}), "reopening %s in %s"
+		if err == nil {
+			err = open()
+		}
+	case sendChange:
+		err = s.notify("textDocument/didChange", DidChangeParams{
+			TextDocument:   VersionedTextDocumentIdentifier{URI: uri, Version: &v},
+			ContentChanges: []ContentChange{{Text: text}},
+		})
+		if err == nil && s.caps.saveSupported() {
+			err = s.notify("textDocument/didSave", DidSaveParams{TextDocument: TextDocumentIdentifier{URI: uri}})
+		}
+	}
+	if err != nil {
+		return fmt.Errorf(doing+": %w", displayPath(s.root, path), s.cfg.Name, err)
+	}
+	return nil
 }
 
 // closeDoc tells the server a file is gone.
