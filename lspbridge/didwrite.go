@@ -278,27 +278,39 @@ func (w *writeRun) addDependents() {
 			}
 			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d%s)", more, what, dependentsCap, also))
 		}
-		// Blame (see collect): the lines naming what changed, and on a
-		// server reading includes from disk the line including the
-		// written file (a header's deleted #include breaks its includers
-		// there, and their before already saw it).
-		var blames []string
-		if len(names) > 0 {
-			blames = append(blames, namesPattern(nil, names).String())
-		}
-		if imports != nil && c.t.srv.cfg.DiskIncludes {
-			blames = append(blames, imports.String())
-		}
-		var re *regexp.Regexp
-		if len(blames) > 0 {
-			re = regexp.MustCompile(strings.Join(blames, "|"))
-		}
+		re := blamePattern(names, imports, c.t.srv.cfg.DiskIncludes)
 		for _, d := range found {
 			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}
 			w.byPath[d] = t
 			w.deps = append(w.deps, t)
 		}
 	}
+	w.baselineDependents()
+}
+
+// blamePattern matches the lines of a dependent whose errors are the
+// write's whatever its baseline said (see collect): the lines naming what
+// changed, and on a server reading includes from disk the line including
+// the written file (a header's deleted #include breaks its includers
+// there, and their before already saw it). It is nil when none are.
+func blamePattern(names []string, imports *regexp.Regexp, diskIncludes bool) *regexp.Regexp {
+	var blames []string
+	if len(names) > 0 {
+		blames = append(blames, namesPattern(nil, names).String())
+	}
+	if imports != nil && diskIncludes {
+		blames = append(blames, imports.String())
+	}
+	if len(blames) == 0 {
+		return nil
+	}
+	return regexp.MustCompile(strings.Join(blames, "|"))
+}
+
+// baselineDependents opens the dependents and records their diagnostics
+// before the change as their baselines, in parallel.
+func (w *writeRun) baselineDependents() {
+	s, ctx := w.s, w.ctx
 	s.parallel(w.deps, func(t *checkTarget) {
 		if _, err := t.srv.sync(ctx, t.path); err != nil {
 			return

@@ -436,30 +436,13 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 					return ctx.Err()
 				}
 				if level == 1 {
-					if methodNotFound(err) {
-						also := ""
-						if other := map[string]string{"in": "outgoing_calls", "out": "incoming_calls"}[w.h.rel]; other != "" {
-							also = " (" + other + " may work)"
-						}
-						return fmt.Errorf("%s are not supported by %s: it answers %s with \"method not found\"%s", w.h.what, w.srv.describe(), w.h.method, also)
-					}
-					return err
+					return w.rootFailed(err)
 				}
 				w.notes = append(w.notes, fmt.Sprintf("the %s of %s are missing: %v", w.h.what, p.item.Name, err))
 				continue
 			}
 			for _, e := range edges {
-				n := &hierNode{item: e.item}
-				for _, site := range e.sites {
-					c := w.line(level, p.item.Name, e, site)
-					k := fmt.Sprintf("%s:%d:%d %s %s", c.Path, c.Line, c.Col, c.Name, c.Via)
-					if w.seen[k] {
-						continue
-					}
-					w.seen[k] = true
-					paths = append(paths, uriPath(e.uri), uriPath(e.item.URI))
-					n.calls = append(n.calls, c)
-				}
+				n := w.node(level, p.item.Name, e, &paths)
 				if len(n.calls) == 0 {
 					continue
 				}
@@ -474,6 +457,36 @@ func (w *walker) run(ctx context.Context, roots []HierarchyItem, depth int) erro
 		frontier = next
 	}
 	return nil
+}
+
+// rootFailed is the error of a walk whose first expansion failed: said
+// in words when the server does not know the method.
+func (w *walker) rootFailed(err error) error {
+	if !methodNotFound(err) {
+		return err
+	}
+	also := ""
+	if other := map[string]string{"in": "outgoing_calls", "out": "incoming_calls"}[w.h.rel]; other != "" {
+		also = " (" + other + " may work)"
+	}
+	return fmt.Errorf("%s are not supported by %s: it answers %s with \"method not found\"%s", w.h.what, w.srv.describe(), w.h.method, also)
+}
+
+// node is edge e of a level's item via as a node with the lines not
+// listed yet (none when all were); paths gets the files they are in.
+func (w *walker) node(level int, via string, e edge, paths *[]string) *hierNode {
+	n := &hierNode{item: e.item}
+	for _, site := range e.sites {
+		c := w.line(level, via, e, site)
+		k := fmt.Sprintf("%s:%d:%d %s %s", c.Path, c.Line, c.Col, c.Name, c.Via)
+		if w.seen[k] {
+			continue
+		}
+		w.seen[k] = true
+		*paths = append(*paths, uriPath(e.uri), uriPath(e.item.URI))
+		n.calls = append(n.calls, c)
+	}
+	return n
 }
 
 // expand asks the server for one level below it, sorted by where the
