@@ -33,17 +33,19 @@
 //     changed.go: the servers' view kept equal to the disk, and changes
 //     made behind their backs reported.
 //   - position.go: line + symbol → position in the negotiated encoding.
-//   - nav.go, hierarchy.go, symbols.go, diagnostics.go, checker.go: the
-//     lsp actions (newdiags.go: diagnostics since git HEAD or the previous
-//     answer);
-//     outline.go shapes an outline (document order, declarations),
-//     wsymbols.go runs and ranks workspace symbols, pointed.go lets read
-//     actions follow an answer to a file outside the root.
+//   - nav.go, hierarchy.go (hierwalk.go walks it), symbols.go,
+//     diagnostics.go, checker.go: the lsp actions (newdiags.go:
+//     diagnostics since git HEAD or the previous answer); outline.go
+//     shapes an outline (document order, declarations), wsymbols.go runs
+//     and ranks workspace symbols, pointed.go lets read actions follow an
+//     answer to a file outside the root.
 //   - result.go: the tools' results and their text for models.
 //   - probe.go: doctor's probe of each server (initialize in a temp dir).
 //   - didwrite.go, registry.go: diagnostics on write and the registry of
-//     what was already reported. rename.go: lsp_rename, transactional;
-//     textual.go: its word search for the uses a server did not see.
+//     what was already reported; dependents.go: the files that use what
+//     a write changed; before.go: a file's text and diagnostics before
+//     it. rename.go: lsp_rename, transactional; textual.go: its word
+//     search for the uses a server did not see.
 //
 // # Goroutines
 //
