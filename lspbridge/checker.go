@@ -176,30 +176,42 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 		how += fmt.Sprintf(" (its output passed %d MiB: the rest was not read, so diagnostics may be missing)", checkerOutputCap>>20)
 	}
 	if cfg.Name == "gopls" {
-		// go vet reports one type error per package it cannot type-check
-		// (an external test package: only its first), and a package whose
-		// internal tests break hides its external tests' errors: gopls
-		// diagnoses every file of each package that has an error.
-		more, broken, users, cut, err := s.recheckPackages(ctx, root, dir, ds)
-		if err != nil && more == nil {
+		more, also, err := s.vetThenGopls(ctx, root, dir, ds)
+		if err != nil {
 			return nil, "", err
 		}
-		ds = append(ds, more...)
-		if len(broken) > 0 {
-			how += fmt.Sprintf(", then gopls on every file of the packages with errors (%s)", strings.Join(broken, ", "))
-			if len(users) > 0 {
-				how += fmt.Sprintf(" and of those that import them (%s)", strings.Join(users, ", "))
-			}
-			how += ": vet stops at a package's first type error, and skips the packages that import a broken one"
-		}
-		if cut != "" {
-			how += "; " + cut
-		}
-		if err != nil {
-			how += "; " + err.Error()
-		}
+		ds, how = append(ds, more...), how+also
 	}
 	return ds, how, nil
+}
+
+// vetThenGopls completes go vet's findings ds with gopls's diagnostics
+// of the packages they are in and of those that import them, and says so
+// (to be added to the checker's description). go vet reports one type
+// error per package it cannot type-check (an external test package: only
+// its first), and a package whose internal tests break hides its external
+// tests' errors: gopls diagnoses every file of each package that has an
+// error.
+func (s *Supervisor) vetThenGopls(ctx context.Context, root, dir string, ds []Diag) ([]Diag, string, error) {
+	more, broken, users, cut, err := s.recheckPackages(ctx, root, dir, ds)
+	if err != nil && more == nil {
+		return nil, "", err
+	}
+	how := ""
+	if len(broken) > 0 {
+		how += fmt.Sprintf(", then gopls on every file of the packages with errors (%s)", strings.Join(broken, ", "))
+		if len(users) > 0 {
+			how += fmt.Sprintf(" and of those that import them (%s)", strings.Join(users, ", "))
+		}
+		how += ": vet stops at a package's first type error, and skips the packages that import a broken one"
+	}
+	if cut != "" {
+		how += "; " + cut
+	}
+	if err != nil {
+		how += "; " + err.Error()
+	}
+	return more, how, nil
 }
 
 // recheckPackages has the server diagnose every source file in the

@@ -48,33 +48,7 @@ func clangdDatabase(root string, args []string) ([]string, string, error) {
 			flags = append(flags, l)
 		}
 	}
-	type command struct {
-		Directory string   `json:"directory"`
-		File      string   `json:"file"`
-		Arguments []string `json:"arguments"`
-	}
-	var cmds []command
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		cc, ok := translationUnitExts[strings.ToLower(filepath.Ext(p))]
-		if !ok {
-			return nil
-		}
-		if len(cmds) == translationUnitCap {
-			return filepath.SkipAll
-		}
-		argv := append(append([]string{cc}, flags...), "-c", p)
-		cmds = append(cmds, command{Directory: root, File: p, Arguments: argv})
-		return nil
-	})
+	cmds := compileCommands(root, flags)
 	if len(cmds) == 0 {
 		return args, "", nil
 	}
@@ -94,4 +68,41 @@ func clangdDatabase(root string, args []string) ([]string, string, error) {
 	}
 	note := fmt.Sprintf("compilation database generated from compile_flags.txt for %d translation units in %s (the background index is kept there too)", len(cmds), dir)
 	return append(args, "--compile-commands-dir="+dir), note, nil
+}
+
+// compileCommand is one entry of a compilation database.
+// https://clang.llvm.org/docs/JSONCompilationDatabase.html
+type compileCommand struct {
+	Directory string   `json:"directory"`
+	File      string   `json:"file"`
+	Arguments []string `json:"arguments"`
+}
+
+// compileCommands lists a command with flags for each translation unit
+// under root (up to translationUnitCap), skipping hidden and vendored
+// directories.
+func compileCommands(root string, flags []string) []compileCommand {
+	var cmds []compileCommand
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			if p != root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		cc, ok := translationUnitExts[strings.ToLower(filepath.Ext(p))]
+		if !ok {
+			return nil
+		}
+		if len(cmds) == translationUnitCap {
+			return filepath.SkipAll
+		}
+		argv := append(append([]string{cc}, flags...), "-c", p)
+		cmds = append(cmds, compileCommand{Directory: root, File: p, Arguments: argv})
+		return nil
+	})
+	return cmds
 }

@@ -98,7 +98,7 @@ func (c *conn) call(ctx context.Context, method string, params, result any) erro
 		if ctx.Err() != nil {
 			// On its own goroutine: a server that no longer reads its
 			// input must not hold up the caller.
-			go c.rpc.Notify(context.WithoutCancel(ctx), "$/cancelRequest", map[string]any{"id": id.Num})
+			go c.rpc.Notify(context.WithoutCancel(ctx), "$/cancelRequest", CancelParams{ID: id.Num})
 			return ctx.Err()
 		}
 		var we *jsonrpc2.Error

@@ -109,19 +109,31 @@ func (s *Supervisor) Diagnostics(ctx context.Context, req Request) (*Result, err
 		return nil, fmt.Errorf("argument 'since': want head or last, got %q", req.Since)
 	}
 	if req.File == "*" {
-		if req.Since == "head" {
-			return nil, errors.New(`argument 'since': head compares one file with its committed content; for "*" use since last (this session's previous "*" answer), or name a file`)
-		}
-		r, err := s.projectDiagnostics(ctx, req.Root)
-		if err != nil || req.Since == "" {
-			if err == nil {
-				s.answers.swap("*", &answer{diags: r.all})
-			}
-			return r, err
-		}
-		s.projectNewOnly(r)
-		return r, nil
+		return s.rootDiagnostics(ctx, req)
 	}
+	return s.oneFileDiagnostics(ctx, req)
+}
+
+// rootDiagnostics is Diagnostics for "*": the whole root, or what is new
+// since the previous "*" answer.
+func (s *Supervisor) rootDiagnostics(ctx context.Context, req Request) (*Result, error) {
+	if req.Since == "head" {
+		return nil, errors.New(`argument 'since': head compares one file with its committed content; for "*" use since last (this session's previous "*" answer), or name a file`)
+	}
+	r, err := s.projectDiagnostics(ctx, req.Root)
+	if err != nil || req.Since == "" {
+		if err == nil {
+			s.answers.swap("*", &answer{diags: r.all})
+		}
+		return r, err
+	}
+	s.projectNewOnly(r)
+	return r, nil
+}
+
+// oneFileDiagnostics is Diagnostics for one file: its errors and
+// warnings, or what is new since git HEAD or the previous answer.
+func (s *Supervisor) oneFileDiagnostics(ctx context.Context, req Request) (*Result, error) {
 	path, err := existingFile(req.Root, req.File)
 	if err != nil {
 		return nil, err

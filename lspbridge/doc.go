@@ -16,20 +16,36 @@
 //   - conn.go: JSON-RPC over Content-Length framing (sourcegraph/jsonrpc2,
 //     reading through framing.go's bounded codec: 64 MiB per message),
 //     $/cancelRequest when a caller gives up.
-//   - server.go: one server: initialize, its requests, sync, diagnostics,
-//     readiness; pull.go: pulled diagnostics (pyright's, asked for and
-//     answered once checked). supervisor.go: lazy start, failures, crashes, status,
-//     reload. config.go: the built-in servers and the config section.
+//   - server.go: one server: its state, start, initialize, exit, stop.
+//     notify.go: what it sends unasked (its requests, publications,
+//     progress). calls.go: requests and the send lock, bounded by the
+//     request timeout and its exit. sync.go: document sync (open, change,
+//     save, reopen, close). wait.go: the wait for a file's diagnostics
+//     (diagnosticsSilent, the one entry point; it says whether the answer
+//     rests on silence); pull.go: pulled diagnostics (pyright's, asked
+//     for and answered once checked). versions.go: whether the server
+//     echoes document versions. ready.go: loading, readiness and index
+//     waits. serverversion.go: which version of the server runs.
+//   - supervisor.go: lazy start, failures, crashes, status, reload.
+//     config.go: the built-in servers and the config section. clangd.go:
+//     a compilation database for a compile_flags.txt project. paths.go:
+//     confinement to the root, server roots by markers, URIs. disk.go and
+//     changed.go: the servers' view kept equal to the disk, and changes
+//     made behind their backs reported.
 //   - position.go: line + symbol → position in the negotiated encoding.
-//   - nav.go, symbols.go, diagnostics.go, checker.go: the lsp actions
-//     (newdiags.go: diagnostics since git HEAD or the previous answer);
-//     outline.go shapes an outline (document order, declarations),
-//     wsymbols.go runs and ranks workspace symbols, pointed.go lets read
-//     actions follow an answer to a file outside the root.
+//   - nav.go, hierarchy.go (hierwalk.go walks it), symbols.go,
+//     diagnostics.go, checker.go: the lsp actions (newdiags.go:
+//     diagnostics since git HEAD or the previous answer); outline.go
+//     shapes an outline (document order, declarations), wsymbols.go runs
+//     and ranks workspace symbols, pointed.go lets read actions follow an
+//     answer to a file outside the root.
+//   - result.go: the tools' results and their text for models.
 //   - probe.go: doctor's probe of each server (initialize in a temp dir).
 //   - didwrite.go, registry.go: diagnostics on write and the registry of
-//     what was already reported. rename.go: lsp_rename, transactional;
-//     textual.go: its word search for the uses a server did not see.
+//     what was already reported; dependents.go: the files that use what
+//     a write changed; before.go: a file's text and diagnostics before
+//     it. rename.go: lsp_rename, transactional; textual.go: its word
+//     search for the uses a server did not see.
 //
 // # Goroutines
 //

@@ -151,7 +151,7 @@ func (s *Supervisor) Locations(ctx context.Context, action string, req Request) 
 	}
 	var params any = a.params()
 	if action == "references" {
-		params = map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "context": map[string]bool{"includeDeclaration": true}}
+		params = ReferenceParams{TextDocumentPositionParams: a.params(), Context: ReferenceContext{IncludeDeclaration: true}}
 	}
 	pending := ""
 	if whole[action] {
@@ -395,10 +395,10 @@ func (s *Supervisor) CodeActions(ctx context.Context, req Request) (*Result, err
 	if onLine == nil {
 		onLine = []Diagnostic{}
 	}
-	params := map[string]any{
-		"textDocument": a.params().TextDocument,
-		"range":        Range{Start: a.pos, End: a.pos},
-		"context":      map[string]any{"diagnostics": onLine, "triggerKind": 1},
+	params := CodeActionParams{
+		TextDocument: a.params().TextDocument,
+		Range:        Range{Start: a.pos, End: a.pos},
+		Context:      CodeActionContext{Diagnostics: onLine, TriggerKind: 1},
 	}
 	var acts []CodeAction
 	if err := a.srv.call(ctx, "textDocument/codeAction", params, &acts); err != nil {

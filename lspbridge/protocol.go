@@ -260,3 +260,147 @@ func severityName(s int) string {
 	}
 	return "error" // absent: the client decides; treat as error
 }
+
+// ServerInfo is what a server says of itself in its initialize answer.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeResult
+type ServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version,omitempty"`
+}
+
+// The params of the requests and notifications agent-tools sends, and of
+// its answers to the server's requests. Only the client capabilities stay
+// an untyped map (clientCapabilities): they are declared data, sent as
+// written, never read back.
+
+// InitializeParams is the params of initialize. InitializationOptions is
+// sent as configured, null when not.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
+type InitializeParams struct {
+	ProcessID             int               `json:"processId"`
+	ClientInfo            ClientInfo        `json:"clientInfo"`
+	RootURI               string            `json:"rootUri"`
+	RootPath              string            `json:"rootPath"`
+	WorkspaceFolders      []WorkspaceFolder `json:"workspaceFolders"`
+	InitializationOptions json.RawMessage   `json:"initializationOptions"`
+	Capabilities          map[string]any    `json:"capabilities"`
+}
+
+// ClientInfo is what agent-tools says of itself in initialize.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#initializeParams
+type ClientInfo struct {
+	Name string `json:"name"`
+}
+
+// WorkspaceFolder is a root the server serves; agent-tools sends one.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceFolder
+type WorkspaceFolder struct {
+	URI  string `json:"uri"`
+	Name string `json:"name"`
+}
+
+// ApplyWorkspaceEditResult is the answer to workspace/applyEdit.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#applyWorkspaceEditResult
+type ApplyWorkspaceEditResult struct {
+	Applied       bool   `json:"applied"`
+	FailureReason string `json:"failureReason,omitempty"`
+}
+
+// CancelParams is the params of $/cancelRequest.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#cancelRequest
+type CancelParams struct {
+	ID uint64 `json:"id"`
+}
+
+// DidOpenParams is the params of textDocument/didOpen.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didOpenTextDocumentParams
+type DidOpenParams struct {
+	TextDocument TextDocumentItem `json:"textDocument"`
+}
+
+// DidCloseParams is the params of textDocument/didClose.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didCloseTextDocumentParams
+type DidCloseParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+}
+
+// DidSaveParams is the params of textDocument/didSave, without the text
+// (the server has it from didChange).
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#didSaveTextDocumentParams
+type DidSaveParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+}
+
+// DocumentSymbolParams is the params of textDocument/documentSymbol.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentSymbolParams
+type DocumentSymbolParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+}
+
+// DocumentDiagnosticParams is the params of textDocument/diagnostic (a
+// pull), without identifier and previousResultId: agent-tools registers
+// no identifier and asks for the full report every time.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#documentDiagnosticParams
+type DocumentDiagnosticParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+}
+
+// ReferenceParams is the params of textDocument/references.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceParams
+type ReferenceParams struct {
+	TextDocumentPositionParams
+	Context ReferenceContext `json:"context"`
+}
+
+// ReferenceContext says whether references include the declaration.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#referenceContext
+type ReferenceContext struct {
+	IncludeDeclaration bool `json:"includeDeclaration"`
+}
+
+// RenameParams is the params of textDocument/rename.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#renameParams
+type RenameParams struct {
+	TextDocumentPositionParams
+	NewName string `json:"newName"`
+}
+
+// CodeActionParams is the params of textDocument/codeAction.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionParams
+type CodeActionParams struct {
+	TextDocument TextDocumentIdentifier `json:"textDocument"`
+	Range        Range                  `json:"range"`
+	Context      CodeActionContext      `json:"context"`
+}
+
+// CodeActionContext is the diagnostics a code action request is about
+// (an empty list, never null) and what triggered it (1: invoked).
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#codeActionContext
+type CodeActionContext struct {
+	Diagnostics []Diagnostic `json:"diagnostics"`
+	TriggerKind int          `json:"triggerKind"`
+}
+
+// WorkspaceSymbolParams is the params of workspace/symbol.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspaceSymbolParams
+type WorkspaceSymbolParams struct {
+	Query string `json:"query"`
+}
+
+// HierarchyItemParams is the params of the requests that expand a
+// hierarchy item: callHierarchy/incomingCalls and outgoingCalls,
+// typeHierarchy/supertypes and subtypes.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#callHierarchyIncomingCallsParams
+type HierarchyItemParams struct {
+	Item HierarchyItem `json:"item"`
+}
+
+// legacyTypeHierarchyParams is the params of clangd's own
+// textDocument/typeHierarchy (before LSP 3.17): Resolve levels in
+// Direction 1 (parents) or 0 (children).
+// https://clangd.llvm.org/extensions#type-hierarchy
+type legacyTypeHierarchyParams struct {
+	TextDocumentPositionParams
+	Resolve   int `json:"resolve"`
+	Direction int `json:"direction"`
+}

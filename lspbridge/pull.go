@@ -120,7 +120,7 @@ func (s *server) pullDiagnostics(ctx context.Context, path string, version int32
 	pctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var rep DocumentDiagnosticReport
-	err = s.call(pctx, "textDocument/diagnostic", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
+	err = s.call(pctx, "textDocument/diagnostic", DocumentDiagnosticParams{TextDocument: TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
 	switch {
 	case err == nil && rep.Kind == "full":
 		s.recordPull(path, version, rep.Items)

@@ -83,36 +83,11 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 		return nil, fmt.Errorf("cannot rename %s: %q is on line %d only as part of the longer name %q; pass the whole name if that is the one to rename; nothing was changed", a.target, req.Symbol, req.Line, a.inside)
 	}
 	srv := a.srv
-	if !supported(srv.caps.RenameProvider) {
-		return nil, fmt.Errorf("%s does not support rename", srv.cfg.Name)
-	}
-	if srv.caps.prepareRenameSupported() {
-		var prep json.RawMessage
-		if err := srv.call(ctx, "textDocument/prepareRename", a.params(), &prep); err != nil {
-			return nil, fmt.Errorf("cannot rename %s: %w", a.target, err)
-		}
-		if p := strings.TrimSpace(string(prep)); p == "" || p == "null" {
-			if !a.ready {
-				return nil, loadingError(srv, s.opts)
-			}
-			return nil, fmt.Errorf("cannot rename %s: %s says there is nothing renameable there", a.target, srv.cfg.Name)
-		}
-	}
-	// A rename computed from a partial index changes part of the uses.
-	pending := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress)
-	if failed := srv.failure(); failed != "" && ctx.Err() == nil {
-		return nil, fmt.Errorf("cannot rename %s: %s says it failed (%s), so its rename could miss uses; nothing was changed. Fix what it names (lsp status shows the server's state), then try again",
-			a.target, srv.cfg.Name, failed)
-	}
-	if pending != "" {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, fmt.Errorf("cannot rename %s yet: %s is still busy (%s) after %s, so its rename could miss uses; nothing was changed, try again when it is done",
-			a.target, srv.cfg.Name, pending, s.opts.IndexTimeout)
+	if err := s.renameReady(ctx, a, req); err != nil {
+		return nil, err
 	}
 	var we *WorkspaceEdit
-	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "newName": newName}
+	params := RenameParams{TextDocumentPositionParams: a.params(), NewName: newName}
 	if err := srv.call(ctx, "textDocument/rename", params, &we); err != nil {
 		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
 	}
@@ -133,8 +108,54 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 			return nil, textualRefusal(srv, a, changes, textual)
 		}
 	}
-	// The renamed files' diagnostics before the rename are its baseline:
-	// open those the server has not opened yet, while they are unchanged.
+	s.openRenamed(ctx, srv, changes)
+	if err := writeChanges(changes); err != nil {
+		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
+	}
+	return s.renamed(ctx, req, a, newName, changes, textual), nil
+}
+
+// renameReady says why srv cannot rename what a aims at now (nil when
+// it can): no rename support, nothing renameable there, a failure, or an
+// index still loading (a rename computed from a partial index changes
+// part of the uses).
+func (s *Supervisor) renameReady(ctx context.Context, a *aimed, req Request) error {
+	srv := a.srv
+	if !supported(srv.caps.RenameProvider) {
+		return fmt.Errorf("%s does not support rename", srv.cfg.Name)
+	}
+	if srv.caps.prepareRenameSupported() {
+		var prep json.RawMessage
+		if err := srv.call(ctx, "textDocument/prepareRename", a.params(), &prep); err != nil {
+			return fmt.Errorf("cannot rename %s: %w", a.target, err)
+		}
+		if p := strings.TrimSpace(string(prep)); p == "" || p == "null" {
+			if !a.ready {
+				return loadingError(srv, s.opts)
+			}
+			return fmt.Errorf("cannot rename %s: %s says there is nothing renameable there", a.target, srv.cfg.Name)
+		}
+	}
+	// A rename computed from a partial index changes part of the uses.
+	pending := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress)
+	if failed := srv.failure(); failed != "" && ctx.Err() == nil {
+		return fmt.Errorf("cannot rename %s: %s says it failed (%s), so its rename could miss uses; nothing was changed. Fix what it names (lsp status shows the server's state), then try again",
+			a.target, srv.cfg.Name, failed)
+	}
+	if pending != "" {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("cannot rename %s yet: %s is still busy (%s) after %s, so its rename could miss uses; nothing was changed, try again when it is done",
+			a.target, srv.cfg.Name, pending, s.opts.IndexTimeout)
+	}
+	return nil
+}
+
+// openRenamed opens the files a rename changes that srv has not opened
+// yet, while they are unchanged: their diagnostics before the rename are
+// its baseline.
+func (s *Supervisor) openRenamed(ctx context.Context, srv *server, changes []fileChange) {
 	var unopened []*checkTarget
 	for _, c := range changes {
 		if srv.doc(c.path) == nil {
@@ -146,9 +167,13 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 			s.settledDiagnostics(ctx, srv, t.path)
 		}
 	})
-	if err := writeChanges(changes); err != nil {
-		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
-	}
+}
+
+// renamed is the answer for a rename written to disk: the files and
+// edits, the textual uses left, and what the rename broke (every touched
+// file synced and checked).
+func (s *Supervisor) renamed(ctx context.Context, req Request, a *aimed, newName string, changes []fileChange, textual *textualCheck) *RenameResult {
+	srv := a.srv
 	res := &RenameResult{Server: srv.cfg.Name, Target: a.target, NewName: newName, Diagnostics: []Diag{}}
 	if textual != nil {
 		res.textual = textual
@@ -174,7 +199,7 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	res.Diagnostics, res.Suppressed, res.Checked, res.Skipped = wc.fresh, wc.suppressed, wc.checked, wc.skipped
 	res.Notes = append(res.Notes, wc.notes...)
 	res.Remaining = wc.remaining[:min(len(wc.remaining), remainingShown)]
-	return res, nil
+	return res
 }
 
 // textualRefusal is the error of a rename refused because a word search
@@ -202,7 +227,7 @@ func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []f
 		return nil
 	}
 	var raw json.RawMessage
-	params := map[string]any{"textDocument": a.params().TextDocument, "position": a.pos, "context": map[string]bool{"includeDeclaration": true}}
+	params := ReferenceParams{TextDocumentPositionParams: a.params(), Context: ReferenceContext{IncludeDeclaration: true}}
 	if err := srv.call(ctx, "textDocument/references", params, &raw); err != nil {
 		return nil // the rename itself answered; references are only a check
 	}

@@ -141,23 +141,7 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			e = &entry{cfg: cfg}
 			s.servers[k] = e
 		}
-		if e.srv != nil && e.srv.exited() && e.srv.hangs.Load() {
-			// Stopped by us for hanging: the caller was told; start afresh.
-			e.crash = fmt.Sprintf("%s stopped after it did not answer within %s", cfg.Name, s.opts.RequestTimeout)
-			e.srv = nil
-			e.restarts++
-			e.restart = true
-		}
-		if e.srv != nil && e.srv.exited() {
-			e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), stderrNote(e.srv.proc))
-			e.crash = e.err.Error()
-			e.restarts++
-			e.restart = true
-			// The backoff counts from the crash, not from this call: a
-			// server that died a while ago restarts now, as status says.
-			e.retryAt = e.srv.exitTime().Add(min(time.Duration(1<<min(e.restarts-1, 6))*500*time.Millisecond, s.opts.RetryDelay))
-			e.srv = nil
-		}
+		s.noteExitLocked(e, cfg)
 		if e.srv != nil {
 			srv := e.srv
 			s.mu.Unlock()
@@ -188,24 +172,50 @@ func (s *Supervisor) get(ctx context.Context, cfg *ServerConfig, root string) (*
 			s.log.Info().Str("server", cfg.Name).Str("root", root).Int("restarts", e.restarts).Str("after", e.crash).Msg("restarting the language server")
 		}
 		s.mu.Unlock()
-
-		// The start is shared with other callers: it is bounded by
-		// InitTimeout, not by this caller's ctx.
-		srv, err := startServer(context.WithoutCancel(ctx), cfg, root, bin, &s.opts, s.log)
-
-		s.mu.Lock()
-		close(e.starting)
-		e.starting = nil
-		if err != nil {
-			e.err = fmt.Errorf("%s %w", cfg.Name, err)
-			e.retryAt = time.Now().Add(s.opts.RetryDelay)
-			s.mu.Unlock()
-			return nil, e.err
-		}
-		e.srv, e.err = srv, nil
-		s.mu.Unlock()
-		return srv, nil
+		return s.start(ctx, e, cfg, root, bin)
 	}
+}
+
+// noteExitLocked forgets e's server when it exited, recording why and
+// when it may start again: at once after a hang we stopped, after a
+// backoff after a crash. The caller holds s.mu.
+func (s *Supervisor) noteExitLocked(e *entry, cfg *ServerConfig) {
+	if e.srv == nil || !e.srv.exited() {
+		return
+	}
+	e.restarts++
+	e.restart = true
+	if e.srv.hangs.Load() {
+		// Stopped by us for hanging: the caller was told; start afresh.
+		e.crash = fmt.Sprintf("%s stopped after it did not answer within %s", cfg.Name, s.opts.RequestTimeout)
+		e.srv = nil
+		return
+	}
+	e.err = fmt.Errorf("%s crashed (%v)%s", cfg.Name, e.srv.proc.Err(), stderrNote(e.srv.proc))
+	e.crash = e.err.Error()
+	// The backoff counts from the crash, not from this call: a
+	// server that died a while ago restarts now, as status says.
+	e.retryAt = e.srv.exitTime().Add(min(time.Duration(1<<min(e.restarts-1, 6))*500*time.Millisecond, s.opts.RetryDelay))
+	e.srv = nil
+}
+
+// start starts e's server, which e.starting (made by the caller) says is
+// under way, and records the outcome in e.
+func (s *Supervisor) start(ctx context.Context, e *entry, cfg *ServerConfig, root, bin string) (*server, error) {
+	// The start is shared with other callers: it is bounded by
+	// InitTimeout, not by this caller's ctx.
+	srv, err := startServer(context.WithoutCancel(ctx), cfg, root, bin, &s.opts, s.log)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	close(e.starting)
+	e.starting = nil
+	if err != nil {
+		e.err = fmt.Errorf("%s %w", cfg.Name, err)
+		e.retryAt = time.Now().Add(s.opts.RetryDelay)
+		return nil, e.err
+	}
+	e.srv, e.err = srv, nil
+	return srv, nil
 }
 
 // ServerStatus is the state of one (server, root).

@@ -23,6 +23,12 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	if req.Query != "" {
 		return s.workspaceSymbols(ctx, req)
 	}
+	return s.fileOutline(ctx, req)
+}
+
+// fileOutline is Symbols for a file: the server's document symbols shaped
+// into an outline (see outline.go).
+func (s *Supervisor) fileOutline(ctx context.Context, req Request) (*Result, error) {
 	if req.Depth < 0 || req.Depth > maxOutlineDepth {
 		return nil, fmt.Errorf("argument 'depth': want 1 to %d levels, got %d (leave it out for the declarations, %d levels)", maxOutlineDepth, req.Depth, defaultOutlineDepth)
 	}
@@ -38,7 +44,7 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 	}
 	ready := srv.waitReady(ctx, path, s.opts.ReadyTimeout)
 	var tree []DocumentSymbol
-	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}, &tree); err != nil {
+	if err := srv.call(ctx, "textDocument/documentSymbol", DocumentSymbolParams{TextDocument: TextDocumentIdentifier{URI: fileURI(path)}}, &tree); err != nil {
 		return nil, err
 	}
 	if len(tree) == 0 && !ready {
@@ -60,13 +66,20 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 		all = append(all, Sym{Name: d.Name, Kind: symbolKind(d.Kind), Path: displayPath(req.Root, p),
 			Line: r.Start.Line + 1, Col: srv.enc.column(line, r.Start.Character), Depth: depths[i]})
 	}
-	what := "symbols in " + displayPath(req.Root, path)
+	return outlineResult(srv.cfg.Name, req.Root, path, all, depth, raw, hidden), nil
+}
+
+// outlineResult is the answer for a file's outline of depth levels (raw:
+// the server's own tree), saying what was hidden and how to see what the
+// cap left out.
+func outlineResult(server, root, path string, all []Sym, depth int, raw bool, hidden hiddenCounts) *Result {
+	what := "symbols in " + displayPath(root, path)
 	if !raw {
 		what += " (declarations, " + levels(depth) + ")"
 	} else {
 		what += " (the server's tree, " + levels(depth) + ")"
 	}
-	res := symbolResult(srv.cfg.Name, all, documentSymbolsCap, what)
+	res := symbolResult(server, all, documentSymbolsCap, what)
 	if n := hidden.total(); n > 0 {
 		res.Hidden = n
 		how := fmt.Sprintf("pass depth (1-%d) for the server's own tree to that depth, these included", maxOutlineDepth)
@@ -83,7 +96,7 @@ func (s *Supervisor) Symbols(ctx context.Context, req Request) (*Result, error) 
 		}
 		res.Summary += fmt.Sprintf("; entries after line %d are not listed: %s", all[res.Shown-1].Line, how)
 	}
-	return res, nil
+	return res
 }
 
 func symbolResult(server string, all []Sym, limit int, what string) *Result {

@@ -118,51 +118,62 @@ func (s *Supervisor) textualUses(ctx context.Context, srv *server, root, name st
 		if fi, err := d.Info(); err != nil || fi.Size() > dependentMaxSize {
 			return nil
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil
-		}
-		text := string(data)
-		lines := wordLines(text, name)
-		if len(lines) == 0 {
-			return nil
-		}
-		shown := displayPath(root, p)
-		if s.opts.Identifiers != nil && parsed < textualParsed {
+		if s.addTextualUses(ctx, tc, root, p, name, parsed < textualParsed) {
 			parsed++
-			uses, ok, err := s.opts.Identifiers(ctx, p, name)
-			switch {
-			case err == nil && ok:
-				lines = lines[:0]
-				for _, u := range uses {
-					if !slices.Contains(lines, u.Line) {
-						lines = append(lines, u.Line)
-					}
-				}
-			case err == nil:
-				tc.byText = append(tc.byText, shown)
-			}
-		} else if s.opts.Identifiers != nil && tc.partial == "" {
-			tc.partial = fmt.Sprintf("past %d files the uses are a word search's (comments and strings counted)", textualParsed)
 		}
-		if len(lines) == 0 {
-			return nil
-		}
-		src := splitLines(text)
-		for _, l := range lines {
-			line := ""
-			if l-1 < len(src) {
-				line = strings.TrimSpace(src[l-1])
-			}
-			tc.uses = append(tc.uses, textualUse{path: shown, line: l, text: line})
-		}
-		tc.files = append(tc.files, shown)
 		return nil
 	})
 	if s.opts.Identifiers == nil {
 		tc.byText = slices.Clone(tc.files)
 	}
 	return tc
+}
+
+// addTextualUses adds name's uses in the file p to tc: the lines where
+// the finder's grammar reads an identifier name when parse allows (and a
+// finder is set), else where the word occurs. It reports whether the
+// finder was asked.
+func (s *Supervisor) addTextualUses(ctx context.Context, tc *textualCheck, root, p, name string, parse bool) (parsed bool) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	text := string(data)
+	lines := wordLines(text, name)
+	if len(lines) == 0 {
+		return false
+	}
+	shown := displayPath(root, p)
+	if s.opts.Identifiers != nil && parse {
+		parsed = true
+		uses, ok, err := s.opts.Identifiers(ctx, p, name)
+		switch {
+		case err == nil && ok:
+			lines = lines[:0]
+			for _, u := range uses {
+				if !slices.Contains(lines, u.Line) {
+					lines = append(lines, u.Line)
+				}
+			}
+		case err == nil:
+			tc.byText = append(tc.byText, shown)
+		}
+	} else if s.opts.Identifiers != nil && tc.partial == "" {
+		tc.partial = fmt.Sprintf("past %d files the uses are a word search's (comments and strings counted)", textualParsed)
+	}
+	if len(lines) == 0 {
+		return parsed
+	}
+	src := splitLines(text)
+	for _, l := range lines {
+		line := ""
+		if l-1 < len(src) {
+			line = strings.TrimSpace(src[l-1])
+		}
+		tc.uses = append(tc.uses, textualUse{path: shown, line: l, text: line})
+	}
+	tc.files = append(tc.files, shown)
+	return parsed
 }
 
 // wordLines returns the 1-based lines where name occurs as a whole word:
@@ -206,7 +217,7 @@ func (s *Supervisor) renameIsLocal(ctx context.Context, srv *server, changes []f
 	}
 	c := changes[0]
 	var outline []DocumentSymbol
-	if err := srv.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(c.path)}}, &outline); err != nil {
+	if err := srv.call(ctx, "textDocument/documentSymbol", DocumentSymbolParams{TextDocument: TextDocumentIdentifier{URI: fileURI(c.path)}}, &outline); err != nil {
 		return false
 	}
 	within := func(r Range, p Position) bool { return !before(p, r.Start) && !before(r.End, p) }

@@ -100,34 +100,12 @@ func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
 		return nil, fmt.Errorf("argument 'since': only diagnostics takes since, not %s", a.Action)
 	}
 	switch a.Action {
-	case "definition", "type_definition", "implementation", "references":
+	case "definition", "type_definition", "implementation", "references", "hover", "code_actions",
+		"incoming_calls", "outgoing_calls", "type_hierarchy":
 		if err := needFileLine(a); err != nil {
 			return nil, err
 		}
-		return t.sup.Locations(ctx, a.Action, req)
-	case "hover":
-		if err := needFileLine(a); err != nil {
-			return nil, err
-		}
-		return t.sup.Hover(ctx, req)
-	case "code_actions":
-		if err := needFileLine(a); err != nil {
-			return nil, err
-		}
-		return t.sup.CodeActions(ctx, req)
-	case "incoming_calls", "outgoing_calls":
-		if err := needFileLine(a); err != nil {
-			return nil, err
-		}
-		if a.Direction != "" {
-			return nil, fmt.Errorf("argument 'direction': only type_hierarchy takes a direction; %s follows calls", a.Action)
-		}
-		return t.sup.Calls(ctx, a.Action, req, a.Depth)
-	case "type_hierarchy":
-		if err := needFileLine(a); err != nil {
-			return nil, err
-		}
-		return t.sup.TypeHierarchy(ctx, req, a.Direction, a.Depth)
+		return t.atPosition(ctx, a, req)
 	case "symbols":
 		return t.sup.Symbols(ctx, req)
 	case "written":
@@ -141,25 +119,48 @@ func (t *toolSet) lsp(ctx context.Context, a lspArgs) (*Result, error) {
 		st := t.sup.Status(root)
 		return &Result{Action: "status", Servers: st, Shown: len(st), Total: len(st), Summary: fmt.Sprintf("%d servers known for this root", len(st))}, nil
 	case "reload":
-		file := ""
-		if a.File != "" {
-			p, err := resolvePath(root, a.File)
-			if err != nil {
-				return nil, err
-			}
-			file = p
-		}
-		st, err := t.sup.Reload(ctx, root, file)
-		if err != nil && st == nil {
-			return nil, err
-		}
-		r := &Result{Action: "reload", Servers: st, Shown: len(st), Total: len(st), Summary: fmt.Sprintf("%d servers restarted", len(st))}
-		if err != nil {
-			r.Summary += "; errors: " + err.Error()
-		}
-		return r, nil
+		return t.reload(ctx, root, a)
 	}
 	return nil, fmt.Errorf("argument 'action': unknown action %q", a.Action)
+}
+
+// atPosition runs the actions aimed at a file and line.
+func (t *toolSet) atPosition(ctx context.Context, a lspArgs, req Request) (*Result, error) {
+	switch a.Action {
+	case "hover":
+		return t.sup.Hover(ctx, req)
+	case "code_actions":
+		return t.sup.CodeActions(ctx, req)
+	case "incoming_calls", "outgoing_calls":
+		if a.Direction != "" {
+			return nil, fmt.Errorf("argument 'direction': only type_hierarchy takes a direction; %s follows calls", a.Action)
+		}
+		return t.sup.Calls(ctx, a.Action, req, a.Depth)
+	case "type_hierarchy":
+		return t.sup.TypeHierarchy(ctx, req, a.Direction, a.Depth)
+	}
+	return t.sup.Locations(ctx, a.Action, req)
+}
+
+// reload restarts the root's servers, or the one serving a.File.
+func (t *toolSet) reload(ctx context.Context, root string, a lspArgs) (*Result, error) {
+	file := ""
+	if a.File != "" {
+		p, err := resolvePath(root, a.File)
+		if err != nil {
+			return nil, err
+		}
+		file = p
+	}
+	st, err := t.sup.Reload(ctx, root, file)
+	if err != nil && st == nil {
+		return nil, err
+	}
+	r := &Result{Action: "reload", Servers: st, Shown: len(st), Total: len(st), Summary: fmt.Sprintf("%d servers restarted", len(st))}
+	if err != nil {
+		r.Summary += "; errors: " + err.Error()
+	}
+	return r, nil
 }
 
 func needFileLine(a lspArgs) error {

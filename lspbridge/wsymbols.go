@@ -35,104 +35,136 @@ var serverSymbolLimits = map[string]int{
 // running server of the root; when none runs, the servers the root's
 // markers name) for symbols matching the query, and ranks the matches.
 func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result, error) {
-	var srvs []*server
-	var notes []string
 	unready := map[*server]bool{} // opened a file for this call and did not see the server ready
+	srvs, notes, err := s.symbolServers(ctx, req, unready)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(srvs, func(a, b *server) int { return cmp.Compare(a.cfg.Name, b.cfg.Name) })
+	q := &symbolSearch{req: req, runRoot: canonical(req.Root), notes: notes}
+	var unsearched string
+	if req.File == "" {
+		unsearched = s.unsearched(q.runRoot, srvs)
+	}
+	for _, srv := range srvs {
+		if !supported(srv.caps.WorkspaceSymbolProvider) {
+			q.notes = append(q.notes, srv.cfg.Name+" does not support workspace symbols")
+			continue
+		}
+		if err := s.searchServer(ctx, q, srv, unready[srv]); err != nil {
+			return nil, err
+		}
+	}
+	if len(q.names) == 0 {
+		return nil, errors.New("no running server supports workspace symbols" + noteSuffix(q.notes))
+	}
+	return q.result(unsearched), nil
+}
+
+// symbolServers returns the servers a workspace search asks: the one for
+// req.File (synced, and unready noted), else those running for the root
+// (refreshed), else those startForQuery starts.
+func (s *Supervisor) symbolServers(ctx context.Context, req Request, unready map[*server]bool) ([]*server, []string, error) {
 	if req.File != "" {
 		path, err := existingFile(req.Root, req.File)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		srv, err := s.serverFor(ctx, req.Root, path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if _, err := srv.sync(ctx, path); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		unready[srv] = !srv.waitReady(ctx, path, s.opts.ReadyTimeout)
-		srvs = append(srvs, srv)
-	} else {
-		srvs = s.running(req.Root)
-		for _, srv := range srvs {
-			if err := srv.refresh(ctx); err != nil {
-				return nil, err
-			}
-		}
-		if len(srvs) == 0 {
-			var err error
-			if srvs, notes, err = s.startForQuery(ctx, req, unready); err != nil {
-				return nil, err
-			}
-		}
+		return []*server{srv}, nil, nil
 	}
-	slices.SortFunc(srvs, func(a, b *server) int { return cmp.Compare(a.cfg.Name, b.cfg.Name) })
-	runRoot := canonical(req.Root)
-	var unsearched string
-	if req.File == "" {
-		unsearched = s.unsearched(runRoot, srvs)
-	}
-	var all []rankedSym
-	var names, pending, limited []string
+	srvs := s.running(req.Root)
 	for _, srv := range srvs {
-		if !supported(srv.caps.WorkspaceSymbolProvider) {
-			notes = append(notes, srv.cfg.Name+" does not support workspace symbols")
-			continue
-		}
-		if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" || srv.failure() != "" {
-			pending = append(pending, incompleteNote(srv, p, "workspace symbols"))
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		names = append(names, srv.cfg.Name)
-		var raw json.RawMessage
-		if err := srv.call(ctx, "workspace/symbol", map[string]string{"query": req.Query}, &raw); err != nil {
-			return nil, err
-		}
-		var infos []SymbolInformation
-		if err := json.Unmarshal(raw, &infos); err != nil && strings.TrimSpace(string(raw)) != "null" {
-			return nil, fmt.Errorf("workspace/symbol: %s answered something that is not a symbol list: %w", srv.cfg.Name, err)
-		}
-		if len(infos) == 0 && unready[srv] {
-			pending = append(pending, fmt.Sprintf("%s had not finished loading after %s: no match may only mean not loaded yet; ask again in a few seconds", srv.cfg.Name, s.opts.ReadyTimeout))
-		}
-		if n := serverSymbolLimits[srv.cfg.Name]; n > 0 && len(infos) >= n {
-			limited = append(limited, fmt.Sprintf("%s returns at most %d matches and stopped there: refine the query", srv.cfg.Name, n))
-		}
-		lc := &lineCache{srv: srv, files: map[string][]string{}}
-		for _, in := range infos {
-			p := uriPath(in.Location.URI)
-			s.remember(runRoot, srv, p)
-			line, col := in.Location.Range.Start.Line, in.Location.Range.Start.Character+1
-			if _, err := os.Stat(p); err == nil {
-				line, col = nameStart(lc, srv.enc, p, in.Location.Range, in.Name)
-			}
-			all = append(all, rankedSym{
-				Sym: Sym{Name: in.Name, Kind: symbolKind(in.Kind), Path: displayPath(req.Root, p),
-					Line: line + 1, Col: col, Container: in.ContainerName},
-				library: !workspace.Within(runRoot, p), match: matchRank(in.Name, req.Query)})
+		if err := srv.refresh(ctx); err != nil {
+			return nil, nil, err
 		}
 	}
-	if len(names) == 0 {
-		return nil, errors.New("no running server supports workspace symbols" + noteSuffix(notes))
+	if len(srvs) == 0 {
+		return s.startForQuery(ctx, req, unready)
 	}
-	shown, inRoot, libs := rankSymbols(all, req.IncludeLibraries)
-	what := fmt.Sprintf("workspace symbols matching %q", req.Query)
+	return srvs, nil, nil
+}
+
+// symbolSearch is one workspace search across servers: the matches and
+// what the answer must say about them.
+type symbolSearch struct {
+	req     Request
+	runRoot string
+	all     []rankedSym
+	names   []string // the servers asked
+	pending []string // why a server's answer may be incomplete
+	limited []string // servers that stopped at their own cap
+	notes   []string
+}
+
+// searchServer asks srv for the query, once it is indexed, and adds its
+// matches to q; unready says srv was not seen ready after its file was
+// opened.
+func (s *Supervisor) searchServer(ctx context.Context, q *symbolSearch, srv *server, unready bool) error {
+	req := q.req
+	if p := srv.waitIndexed(ctx, s.opts.IndexTimeout, req.Progress); p != "" || srv.failure() != "" {
+		q.pending = append(q.pending, incompleteNote(srv, p, "workspace symbols"))
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	q.names = append(q.names, srv.cfg.Name)
+	var raw json.RawMessage
+	if err := srv.call(ctx, "workspace/symbol", WorkspaceSymbolParams{Query: req.Query}, &raw); err != nil {
+		return err
+	}
+	var infos []SymbolInformation
+	if err := json.Unmarshal(raw, &infos); err != nil && strings.TrimSpace(string(raw)) != "null" {
+		return fmt.Errorf("workspace/symbol: %s answered something that is not a symbol list: %w", srv.cfg.Name, err)
+	}
+	if len(infos) == 0 && unready {
+		q.pending = append(q.pending, fmt.Sprintf("%s had not finished loading after %s: no match may only mean not loaded yet; ask again in a few seconds", srv.cfg.Name, s.opts.ReadyTimeout))
+	}
+	if n := serverSymbolLimits[srv.cfg.Name]; n > 0 && len(infos) >= n {
+		q.limited = append(q.limited, fmt.Sprintf("%s returns at most %d matches and stopped there: refine the query", srv.cfg.Name, n))
+	}
+	lc := &lineCache{srv: srv, files: map[string][]string{}}
+	for _, in := range infos {
+		p := uriPath(in.Location.URI)
+		s.remember(q.runRoot, srv, p)
+		line, col := in.Location.Range.Start.Line, in.Location.Range.Start.Character+1
+		if _, err := os.Stat(p); err == nil {
+			line, col = nameStart(lc, srv.enc, p, in.Location.Range, in.Name)
+		}
+		q.all = append(q.all, rankedSym{
+			Sym: Sym{Name: in.Name, Kind: symbolKind(in.Kind), Path: displayPath(req.Root, p),
+				Line: line + 1, Col: col, Container: in.ContainerName},
+			library: !workspace.Within(q.runRoot, p), match: matchRank(in.Name, req.Query)})
+	}
+	return nil
+}
+
+// result ranks the matches and says what is hidden and what may be
+// missing (unsearched: the projects no server covered).
+func (q *symbolSearch) result(unsearched string) *Result {
+	shown, inRoot, libs := rankSymbols(q.all, q.req.IncludeLibraries)
+	what := fmt.Sprintf("workspace symbols matching %q", q.req.Query)
 	switch {
 	case libs > 0:
 		what += " under the root"
 	case len(shown) > 0 && inRoot == 0:
-		what = fmt.Sprintf("symbols matching %q, all outside the root (none under it)", req.Query)
+		what = fmt.Sprintf("symbols matching %q, all outside the root (none under it)", q.req.Query)
 	}
-	r := symbolResult(strings.Join(names, ","), shown, workspaceSymbolsCap, what)
+	r := symbolResult(strings.Join(q.names, ","), shown, workspaceSymbolsCap, what)
 	if libs > 0 {
 		r.Hidden = libs
 		r.Summary += fmt.Sprintf("; %d more outside the root (standard library, dependencies) hidden: pass include_libraries: true to list them", libs)
 	}
 	var incomplete []string
-	incomplete = append(incomplete, limited...)
-	incomplete = append(incomplete, pending...)
+	incomplete = append(incomplete, q.limited...)
+	incomplete = append(incomplete, q.pending...)
 	if unsearched != "" {
 		incomplete = append(incomplete, unsearched)
 	}
@@ -140,10 +172,10 @@ func (s *Supervisor) workspaceSymbols(ctx context.Context, req Request) (*Result
 		r.Incomplete = strings.Join(incomplete, "; ")
 		r.Summary += "; " + r.Incomplete
 	}
-	if len(notes) > 0 {
-		r.Summary += "; " + strings.Join(notes, "; ")
+	if len(q.notes) > 0 {
+		r.Summary += "; " + strings.Join(q.notes, "; ")
 	}
-	return r, nil
+	return r
 }
 
 // unsearchedShown caps the projects an unsearched note names.
@@ -311,68 +343,16 @@ func compareBool(a, b bool) int {
 // servers not seen ready within ReadyTimeout.
 func (s *Supervisor) startForQuery(ctx context.Context, req Request, unready map[*server]bool) ([]*server, []string, error) {
 	runRoot := canonical(req.Root)
-	type cand struct {
-		cfg    *ServerConfig
-		dir    string
-		marker string
-	}
-	var atRoot, nested []cand
-	var all []string
-	for i := range s.opts.Servers {
-		cfg := &s.opts.Servers[i]
-		if cfg.Disabled {
-			continue
-		}
-		all = append(all, cfg.allMarkers()...)
-		if m := markerIn(cfg, runRoot); m != "" {
-			atRoot = append(atRoot, cand{cfg, runRoot, m})
-		}
-	}
-	cands := atRoot
-	if len(cands) == 0 {
-		for i := range s.opts.Servers {
-			cfg := &s.opts.Servers[i]
-			if cfg.Disabled {
-				continue
-			}
-			dirs := markerDirs(cfg, runRoot)
-			if len(dirs) == 0 {
-				continue
-			}
-			d := slices.MinFunc(dirs, func(a, b string) int {
-				return cmp.Or(cmp.Compare(strings.Count(a, string(filepath.Separator)), strings.Count(b, string(filepath.Separator))), cmp.Compare(a, b))
-			})
-			nested = append(nested, cand{cfg, d, markerIn(cfg, d)})
-		}
-		cands = nested
-	}
-	if len(cands) == 0 {
-		slices.Sort(all)
-		return nil, nil, fmt.Errorf("no language server runs for this root, and no root marker (%s) is under it to start one by: pass 'file' (a file of the project)", strings.Join(slices.Compact(all), ", "))
+	cands, err := s.queryCandidates(runRoot)
+	if err != nil {
+		return nil, nil, err
 	}
 	srvs := make([]*server, len(cands))
 	errs := make([]error, len(cands))
 	ready := make([]bool, len(cands))
 	var wg sync.WaitGroup
 	for i, c := range cands {
-		wg.Go(func() {
-			srv, err := s.get(ctx, c.cfg, c.dir)
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			file := projectFile(c.cfg, c.dir)
-			if file == "" {
-				errs[i] = fmt.Errorf("no %s file under %s to open", c.cfg.Language, displayRoot(runRoot, c.dir))
-				return
-			}
-			if _, err := srv.sync(ctx, file); err != nil {
-				errs[i] = err
-				return
-			}
-			ready[i] = srv.waitReady(ctx, file, s.opts.ReadyTimeout)
-			srvs[i] = srv
-		})
+		wg.Go(func() { srvs[i], ready[i], errs[i] = s.startCandidate(ctx, c, runRoot) })
 	}
 	wg.Wait()
 	var started, failed []string
@@ -395,6 +375,71 @@ func (s *Supervisor) startForQuery(ctx context.Context, req Request, unready map
 	}
 	notes := []string{"started " + strings.Join(started, ", ") + " for this search"}
 	return out, append(notes, failed...), nil
+}
+
+// startCand is a server a search may start: its config, the directory
+// it would serve and the marker found there.
+type startCand struct {
+	cfg    *ServerConfig
+	dir    string
+	marker string
+}
+
+// queryCandidates returns the servers whose markers are at runRoot, else
+// for each server the shallowest directory under it with its marker; an
+// error, naming the markers, when there are none.
+func (s *Supervisor) queryCandidates(runRoot string) ([]startCand, error) {
+	var atRoot, nested []startCand
+	var all []string
+	for i := range s.opts.Servers {
+		cfg := &s.opts.Servers[i]
+		if cfg.Disabled {
+			continue
+		}
+		all = append(all, cfg.allMarkers()...)
+		if m := markerIn(cfg, runRoot); m != "" {
+			atRoot = append(atRoot, startCand{cfg, runRoot, m})
+		}
+	}
+	if len(atRoot) > 0 {
+		return atRoot, nil
+	}
+	for i := range s.opts.Servers {
+		cfg := &s.opts.Servers[i]
+		if cfg.Disabled {
+			continue
+		}
+		dirs := markerDirs(cfg, runRoot)
+		if len(dirs) == 0 {
+			continue
+		}
+		d := slices.MinFunc(dirs, func(a, b string) int {
+			return cmp.Or(cmp.Compare(strings.Count(a, string(filepath.Separator)), strings.Count(b, string(filepath.Separator))), cmp.Compare(a, b))
+		})
+		nested = append(nested, startCand{cfg, d, markerIn(cfg, d)})
+	}
+	if len(nested) == 0 {
+		slices.Sort(all)
+		return nil, fmt.Errorf("no language server runs for this root, and no root marker (%s) is under it to start one by: pass 'file' (a file of the project)", strings.Join(slices.Compact(all), ", "))
+	}
+	return nested, nil
+}
+
+// startCandidate starts c's server and opens a file of its project so
+// that it loads; it reports whether the server was seen ready.
+func (s *Supervisor) startCandidate(ctx context.Context, c startCand, runRoot string) (*server, bool, error) {
+	srv, err := s.get(ctx, c.cfg, c.dir)
+	if err != nil {
+		return nil, false, err
+	}
+	file := projectFile(c.cfg, c.dir)
+	if file == "" {
+		return nil, false, fmt.Errorf("no %s file under %s to open", c.cfg.Language, displayRoot(runRoot, c.dir))
+	}
+	if _, err := srv.sync(ctx, file); err != nil {
+		return nil, false, err
+	}
+	return srv, srv.waitReady(ctx, file, s.opts.ReadyTimeout), nil
 }
 
 // projectFile picks the file a server is shown first so that it loads

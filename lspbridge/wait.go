@@ -1,0 +1,191 @@
+// This file holds the wait for a file's diagnostics after a sync
+// (diagnosticsSilent, its one entry point) and what the answer rests on:
+// a settled publication, an unversioned server's silence, or a wait cut
+// while the server was still publishing. Pulled diagnostics are pull.go's.
+
+package lspbridge
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// errNoFreshDiagnostics is returned when the server published nothing for
+// the new version within the cap.
+var errNoFreshDiagnostics = errors.New("diagnostics not available yet")
+
+// waitState says what a diagnostics answer rests on.
+type waitState int
+
+const (
+	settled   waitState = iota // a publication for the version, and the settle window after it
+	silent                     // an unversioned server published nothing for the version within its quiet window
+	unsettled                  // the limit came while the server was still publishing for the version
+)
+
+// diagnosticsSilent is the one wait for a file's diagnostics: every
+// caller that needs the diagnostics of the version sync sent calls it.
+// They are pulled when the server offers pull diagnostics, else they are
+// the publication already there when the content did not change, else
+// the first matching push (same version; from a server that sends no
+// version, any later push) plus what follows within the settle window,
+// bounded by limit.
+//
+// A server without versions that stays silent (typescript-language-server
+// does not republish unchanged diagnostics, and publishes nothing for a
+// clean file it just opened) is taken to mean "unchanged" once it is ready
+// and quiet for the quiet window after the version was sent: the state
+// says so (silent), or that the limit came while the server was still
+// publishing (unsettled). With an error the state is settled.
+func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResult, limit time.Duration) ([]Diagnostic, waitState, error) {
+	if ds, ok, err := s.pullDiagnostics(ctx, path, sr.version, limit); ok || err != nil {
+		return ds, settled, err
+	}
+	var sentAt time.Time
+	s.mu.Lock()
+	if d := s.docs[path]; d != nil {
+		sentAt = d.sentAt
+	}
+	p := s.diags[path]
+	s.mu.Unlock()
+	if !sr.changed {
+		if p != nil && (p.version == nil || *p.version == sr.version) {
+			return p.diags, settled, nil
+		}
+		sr.seq = 0 // nothing published for this version yet: wait for it below
+	}
+	w := &pushWait{s: s, path: path, sr: sr, sentAt: sentAt}
+	return w.run(ctx, limit)
+}
+
+// pushWait is one wait for a file's pushed diagnostics after a sync: the
+// timers it arms as publications arrive and the server goes quiet.
+type pushWait struct {
+	s       *server
+	path    string
+	sr      syncResult
+	sentAt  time.Time        // when the version was sent
+	lastSeq uint64           // the last fresh publication seen; 0 while none
+	settleC <-chan time.Time // the settle window after a fresh publication
+	quietC  <-chan time.Time // the quiet window of a ready unversioned server
+	wakeC   <-chan time.Time // the end of an unversioned server's ready budget
+}
+
+// run waits until the publication settles, an unversioned server stays
+// quiet, limit passes, ctx ends or the server exits.
+func (w *pushWait) run(ctx context.Context, limit time.Duration) ([]Diagnostic, waitState, error) {
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	for {
+		changed := w.arm()
+		select {
+		case <-changed:
+		case <-w.wakeC:
+		case <-w.settleC:
+			return w.latest(), settled, nil
+		case <-w.quietC:
+			if w.lastSeq == 0 {
+				return w.latest(), silent, nil
+			}
+		case <-deadline.C:
+			return w.timedOut(limit)
+		case <-ctx.Done():
+			return nil, settled, ctx.Err()
+		case <-w.s.proc.Done():
+			return nil, settled, w.s.exitErr()
+		}
+	}
+}
+
+// arm reads the server's state and arms the timers it calls for. It
+// returns the channel closed at the server's next change.
+func (w *pushWait) arm() <-chan struct{} {
+	s := w.s
+	s.mu.Lock()
+	p := s.diags[w.path]
+	changed := s.changed
+	unversioned := s.unversionedLocked()
+	// Silence means "clean" only from a server that is done loading: one
+	// that has published, or ended its progress and had the ready budget
+	// to load (a fresh typescript-language-server ends its progress long
+	// before it has checked the file).
+	loaded := s.progressed && len(s.progress) == 0
+	ready := s.published || loaded && time.Since(s.started) > s.opts.ReadyTimeout
+	lastPublish := s.lastPublish
+	s.mu.Unlock()
+	if unversioned && loaded && !ready && w.wakeC == nil {
+		w.wakeC = time.After(time.Until(s.started.Add(s.opts.ReadyTimeout)) + time.Millisecond)
+	}
+	if p != nil && p.seq > w.sr.seq && (p.version == nil || *p.version == w.sr.version) && p.seq != w.lastSeq {
+		w.lastSeq = p.seq
+		settle := s.opts.SettleWindow
+		if s.cfg.Republishes {
+			settle = s.opts.QuietWindow // a second publication may follow for this version
+		} else if p.version != nil {
+			settle = s.opts.VersionedSettle // the version already proves freshness
+		}
+		w.settleC = time.After(settle)
+	}
+	if unversioned && ready && w.lastSeq == 0 {
+		// Quiet since the version was sent or the server's last
+		// publication for any file, whichever is later: a file opened a
+		// while ago and never published for is clean, but a server still
+		// publishing for other files is still at work.
+		since := lastPublish
+		if w.sentAt.After(since) {
+			since = w.sentAt
+		}
+		w.quietC = time.After(max(0, s.opts.QuietWindow-time.Since(since)))
+	}
+	return changed
+}
+
+// latest is the file's latest publication.
+func (w *pushWait) latest() []Diagnostic {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	if p := w.s.diags[w.path]; p != nil {
+		return p.diags
+	}
+	return nil
+}
+
+// timedOut is the answer at the limit: what was published if something
+// fresh was (unsettled when more may follow), else errNoFreshDiagnostics.
+func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, waitState, error) {
+	if w.lastSeq != 0 {
+		// Published for the version, but the limit came within the settle
+		// window: a server that publishes in steps (syntax, then
+		// semantics) may not have sent its last.
+		if w.s.cfg.Republishes || w.s.unversionedNow() {
+			return w.latest(), unsettled, nil
+		}
+		return w.latest(), settled, nil
+	}
+	s := w.s
+	hint := ""
+	if s.busy() {
+		hint = " (it is still analysing; ask again later)"
+	}
+	return nil, settled, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s%s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, w.path), w.sr.version, limit, hint)
+}
+
+// latestDiagnostics returns the file's most recent publication when it is
+// for the version sr sent (or the server sends no versions) and newer than
+// the sync; ok is false otherwise (pulled diagnostics, or nothing newer).
+// It does not wait: after diagnosticsSilent answered, it picks up what the
+// server published since (didWrite, which waits for many files at once).
+func (s *server) latestDiagnostics(path string, sr syncResult) ([]Diagnostic, bool) {
+	if s.pullsNow() {
+		return nil, false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.diags[path]
+	if p == nil || p.seq <= sr.seq || (p.version != nil && *p.version != sr.version) {
+		return nil, false
+	}
+	return p.diags, true
+}
