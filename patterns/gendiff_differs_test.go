@@ -39,6 +39,11 @@ func TestGenDiffersClassify(t *testing.T) {
 			"const $A & rhs", "sequence"},
 		{"typescript", "typescript", ".ts", "expect(() => m.parse(new File([\"\"], \"test.txt\"))).toThrow;\n",
 			"expect(() => m.$A(new $B([\"\"], \"test.txt\", $$$))).$C", "empty $$$ takes its comma"},
+		// Those of the soak with seed 6.
+		{"go", "go", ".go", "package p\n\ntype I interface {\n\tFoo() string\n\tBar()\n}\n",
+			"interface {\n\t$A() string\n}", "more siblings before '}'"},
+		{"c-sharp", "csharp", ".cs", "var filePath = args[0];\nfilePath = args[1];\n",
+			"$A = $B", "pattern ast-grep reads as an error"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {

@@ -239,6 +239,19 @@ var genDiffers = []struct {
 				return ok && genPeerFinds(concrete, src, s)
 			})
 		}},
+	{name: "more siblings before '}'",
+		why: "before a closing '}', more siblings like the pattern's last one are ignored (README: switch $X { case $V: $$$ } " +
+			"matches a switch with several cases; ast-grep requires the same number); each extra match is one ast-grep finds " +
+			"with a $$$ written before the pattern's last '}'",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			last := strings.LastIndexByte(pat, '}')
+			if last < 0 || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			open := pat[:last] + "\n$$$\n" + pat[last:]
+			return genAll(extra, func(src []byte, s [2]uint32) bool { return genPeerFinds(open, src, s) })
+		}},
 	{name: "sequence",
 		why: "ast-grep has no pattern of several sibling nodes: its parser completes the fragment into one node (C " +
 			"'struct $A *spn' becomes a declaration missing its ';', which a parameter never is); ours reads the siblings as " +
@@ -266,6 +279,20 @@ var genDiffers = []struct {
 				ours, ok2 := genOurShape(l, src[s[0]:s[1]])
 				return ok && ok2 && theirs != ours
 			})
+		}},
+	{name: "pattern ast-grep reads as an error",
+		why: "ast-grep's C# grammar reads $A = $B as an ERROR (the '$' is no identifier to it) and then matches nodes of " +
+			"other kinds with the same tokens (the declarator of var x = 1); ours reads an assignment and finds each one " +
+			"ast-grep finds; every span only ast-grep found is, to our grammar, no node of the pattern's kind",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			shape, ok := genPeerShape(pat)
+			p, err := Compile(l, pat, CompileOptions{})
+			missed := genMinus(peer, ours)
+			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") ||
+				genCount(genMinus(ours, peer)) > 0 || genCount(missed) == 0 {
+				return false
+			}
+			return genAll(missed, func(src []byte, s [2]uint32) bool { return !genNodeOfKind(l, src, s, p.Roots[0]) })
 		}},
 	{name: "metavariable the grammar has no place for",
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
@@ -424,6 +451,22 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 			k++
 		}
 		if k == len(kinds) && tree.nodes[j].end == s[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// genNodeOfKind says our grammar reads src[s] as a node of kind.
+func genNodeOfKind(l *Language, src []byte, s [2]uint32, kind string) bool {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return true // unknown: not a proof of the difference
+	}
+	for _, n := range tree.nodes {
+		if n.start == s[0] && n.end == s[1] && l.kindName(l.kind(n.sym)) == kind {
 			return true
 		}
 	}

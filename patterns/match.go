@@ -434,14 +434,28 @@ func (m *matcher) skips(ps []*pnode, pi int, t, end uint32) (target, item bool) 
 	if p.meta != metaNone || !p.leaf {
 		return false, item
 	}
+	closing := pi > 0 && !p.named && p.text == "}"
 	if !n.named() {
-		return true, item
+		// Before a '}', a ',' with more items after it separates the
+		// elements of a list, whose count the pattern spells: Go
+		// []$A{"$B"} is a one-element literal, JSON {"$A": true} an
+		// object of one pair (ast-grep agrees). A trailing ',' is passed.
+		return !closing || !m.separatesMore(t, end), item
 	}
-	if pi > 0 && !p.named && p.text == "}" {
+	if closing {
+		// More siblings like the pattern's last one: the other cases of
+		// a switch, arms of a match (README).
 		q := ps[pi-1]
 		target = q.meta == metaNone && !q.leaf && q.kind == m.t.Lang.kind(n.sym)
 	}
 	return target, item
+}
+
+// separatesMore says target token t is a ',' with a named node after it
+// among the siblings before end.
+func (m *matcher) separatesMore(t, end uint32) bool {
+	n := &m.nodes[t]
+	return n.end-n.start == 1 && m.t.Src[n.start] == ',' && m.namedFrom(n.next, end)
 }
 
 // namedFrom says a named node that matching does not skip is among the
