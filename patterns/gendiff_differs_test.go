@@ -44,6 +44,13 @@ func TestGenDiffersClassify(t *testing.T) {
 			"interface {\n\t$A() string\n}", "more siblings before '}'"},
 		{"c-sharp", "csharp", ".cs", "var filePath = args[0];\nfilePath = args[1];\n",
 			"$A = $B", "pattern ast-grep reads as an error"},
+		{"dart", "dart", ".dart", "class C<T> {\n  List<T> m() {\n    List<T> list = Collections.emptyList<T>();\n    return list;\n  }\n}\n",
+			"List<$A> list = $B.emptyList<$A>()", "another grammar's kind names"},
+		{"swift", "swift", ".swift", "var n = 0\nfunc f() -> Int {\n    return (_value0 != nil ? 1 : 0) + _pairs.count\n}\n",
+			"$A.$B", "grammar versions"},
+		// Seed 12.
+		{"swift", "swift", ".swift", "import Foundation\nlet language = Language(language: tree_sitter_ruby())\n",
+			"let $A = Language($A: tree_sitter_ruby())", "a repeated metavariable compares tokens"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {

@@ -252,6 +252,22 @@ var genDiffers = []struct {
 			open := pat[:last] + "\n$$$\n" + pat[last:]
 			return genAll(extra, func(src []byte, s [2]uint32) bool { return genPeerFinds(open, src, s) })
 		}},
+	{name: "a repeated metavariable compares tokens",
+		why: "a metavariable used twice must capture the same tokens (README, ast_grep), whatever nodes hold them; " +
+			"ast-grep also compares the nodes' kinds, so Swift's let $A = $B($A: $C()) misses let language = " +
+			"Language(language: …), where one is a pattern and the other a label; each extra match, with our captures " +
+			"written in for the metavariables, is one ast-grep finds",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if !genRepeatsMeta(pat) || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := Compile(l, pat, CompileOptions{})
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				return ok && genPeerFinds(concrete, src, s)
+			})
+		}},
 	{name: "sequence",
 		why: "ast-grep has no pattern of several sibling nodes: its parser completes the fragment into one node (C " +
 			"'struct $A *spn' becomes a declaration missing its ';', which a parameter never is); ours reads the siblings as " +
@@ -268,17 +284,47 @@ var genDiffers = []struct {
 	{name: "grammar versions",
 		why: "the two grammars' releases give the same code other nodes (tree-sitter-javascript 0.23.1 makes the 'default' of " +
 			"'export { x as default }' an identifier, ast-grep's a keyword token, which $A does not bind); each span only one side " +
-			"found is code the two parsers, each given its text alone, read as different named nodes",
+			"found is code the two parsers, each given its text alone, read as different named nodes, or lies inside such code",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			d := genMinus(ours, peer)
 			for f, ss := range genMinus(peer, ours) {
 				d[f] = append(d[f], ss...)
 			}
-			return genCount(d) > 0 && genAll(d, func(src []byte, s [2]uint32) bool {
-				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
-				ours, ok2 := genOurShape(l, src[s[0]:s[1]])
-				return ok && ok2 && theirs != ours
-			})
+			// A span both read alike is explained by one they read
+			// differently around it: Swift's (a) + b.count is, to our
+			// grammar, a navigation of (a) + b, so b.count is no node.
+			if genCount(d) == 0 {
+				return false
+			}
+			for file, ss := range d {
+				src, err := os.ReadFile(filepath.Join(genDir, file))
+				if err != nil {
+					return false
+				}
+				var alike, differ [][2]uint32
+				for _, s := range ss {
+					if int(s[1]) > len(src) {
+						return false
+					}
+					theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
+					ours, ok2 := genOurShape(l, src[s[0]:s[1]])
+					// Code either side reads with an error is no proof.
+					if !ok || !ok2 || strings.Contains(" "+theirs+" ", " ERROR ") || strings.Contains(" "+ours+" ", " ERROR ") {
+						return false
+					}
+					if theirs != ours {
+						differ = append(differ, s)
+					} else {
+						alike = append(alike, s)
+					}
+				}
+				for _, s := range alike {
+					if !slices.ContainsFunc(differ, func(a [2]uint32) bool { return a[0] <= s[0] && s[1] <= a[1] }) {
+						return false
+					}
+				}
+			}
+			return true
 		}},
 	{name: "pattern ast-grep reads as an error",
 		why: "ast-grep's C# grammar reads $A = $B as an ERROR (the '$' is no identifier to it) and then matches nodes of " +
@@ -293,6 +339,27 @@ var genDiffers = []struct {
 				return false
 			}
 			return genAll(missed, func(src []byte, s [2]uint32) bool { return !genNodeOfKind(l, src, s, p.Roots[0]) })
+		}},
+	{name: "another grammar's kind names",
+		why: "ast-grep's Dart grammar is another grammar than ours, with other kind names (its initialized_variable_declaration " +
+			"is our initialized_variable_definition), so neither the pattern alone (an ERROR to it at top level) nor our " +
+			"scaffold with our kind as --selector can say what ours finds; with its own kind for the node our scaffold puts " +
+			"the pattern in, the CLI finds exactly our matches",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			p, err := Compile(l, pat, CompileOptions{})
+			if err != nil || genSame(ours, peer) {
+				return false
+			}
+			ctxPat, sel, ok := genPeerContext(l, p)
+			if !ok {
+				return false
+			}
+			theirs, ok := genPeerKindAt(ctxPat, genPatternRange(l, p))
+			if !ok || theirs == sel {
+				return false
+			}
+			again, perr := genPeer(genBin, genDir, genAg, ctxPat, theirs)
+			return perr == "" && genSame(ours, again)
 		}},
 	{name: "metavariable the grammar has no place for",
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
@@ -331,7 +398,7 @@ func genPeerShape(code string) (string, bool) {
 	for _, line := range strings.Split(tree, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
-			continue
+			break // the tree ends at a blank line; a refusal may follow
 		}
 		if len(f) >= 2 && strings.HasSuffix(f[0], ":") { // "field: kind (r,c)-(r,c)"
 			f = f[1:]
@@ -453,6 +520,66 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 		if k == len(kinds) && tree.nodes[j].end == s[1] {
 			return true
 		}
+	}
+	return false
+}
+
+// genPatternRange is where p's source stands in the scaffold that read
+// it, as ast-grep's debug tree writes a range: "(row,col)-(row,col)".
+func genPatternRange(l *Language, p *Pattern) string {
+	for _, s := range l.ladder {
+		if s.name != p.Context {
+			continue
+		}
+		row := strings.Count(s.prefix, "\n")
+		col := len(s.prefix) - strings.LastIndexByte(s.prefix, '\n') - 1
+		lines := strings.Split(p.Source, "\n")
+		endRow, endCol := row+len(lines)-1, col+len(lines[len(lines)-1])
+		if len(lines) > 1 {
+			endCol = len(s.indent) + len(lines[len(lines)-1])
+		}
+		return fmt.Sprintf("(%d,%d)-(%d,%d)", row, col, endRow, endCol)
+	}
+	return ""
+}
+
+// genPeerKindAt is the kind of the outermost named node the CLI's parse
+// of code puts exactly at rng.
+func genPeerKindAt(code, rng string) (string, bool) {
+	if rng == "" {
+		return "", false
+	}
+	cmd := exec.Command(genBin, "run", "--pattern="+code, "-l", genAg, "--debug-query=ast", os.DevNull)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run() // matching nothing is an exit status 1; the tree is on stderr
+	_, tree, ok := strings.Cut(stderr.String(), "Debug AST:\n")
+	if !ok {
+		return "", false
+	}
+	for _, line := range strings.Split(tree, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && strings.HasSuffix(f[0], ":") {
+			f = f[1:]
+		}
+		if len(f) == 2 && f[1] == rng {
+			return f[0], true
+		}
+	}
+	return "", false
+}
+
+// genRepeatsMeta says pat names one single metavariable twice.
+func genRepeatsMeta(pat string) bool {
+	seen := map[string]bool{}
+	for _, v := range genMetaName.FindAllString(pat, -1) {
+		if strings.HasPrefix(v, "$$") || v == "$_" {
+			continue
+		}
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
 	}
 	return false
 }
