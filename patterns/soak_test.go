@@ -13,7 +13,7 @@ import "testing"
 func TestListSeparatorBeforeClosingBrace(t *testing.T) {
 	runPatCases(t, []patCase{
 		{name: "go composite literal", lang: "go", pattern: `[]$A{"$B"}`,
-			src: "package p\n\nvar a = []string{\"x\"}\nvar b = []string{\"x\", \"y\", \"z\"}\nvar c = []string{\n\t\"x\",\n}\n",
+			src:  "package p\n\nvar a = []string{\"x\"}\nvar b = []string{\"x\", \"y\", \"z\"}\nvar c = []string{\n\t\"x\",\n}\n",
 			want: []string{`[]string{"x"} {A=string} {B=x}`, "[]string{\n\t\"x\",\n} {A=string} {B=x}"}},
 		{name: "json object", lang: "json", pattern: "{\n  \"$A\": true\n}",
 			src:  "{\"a\": {\"c\": true, \"go\": true}, \"b\": {\"node\": true}}\n",
