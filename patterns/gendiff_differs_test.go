@@ -51,6 +51,12 @@ func TestGenDiffersClassify(t *testing.T) {
 		// Seed 12.
 		{"swift", "swift", ".swift", "import Foundation\nlet language = Language(language: tree_sitter_ruby())\n",
 			"let $A = Language($A: tree_sitter_ruby())", "a repeated metavariable compares tokens"},
+		{"go", "go", ".go", "package p\n\nfunc f() int {\n\tif x {\n\t\t// why\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+			"{\n\treturn $A\n}", "comments skipped"},
+		{"javascript", "javascript", ".js", "function f() {\n  g((0, /* c */ a.b));\n}\n",
+			"(0, $A.$B)", "comments skipped"},
+		{"dart", "dart", ".dart", "void main(List<String> args) {\n  if (args.length < 1) {\n    print('x');\n  }\n}\n",
+			"($A.$B < $C)", "no such node in the other grammar"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {

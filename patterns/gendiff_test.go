@@ -268,6 +268,23 @@ var genDiffers = []struct {
 				return ok && genPeerFinds(concrete, src, s)
 			})
 		}},
+	{name: "comments skipped",
+		why: "comments are skipped on both sides, everywhere (README, ast_grep); ast-grep does not pass over a comment " +
+			"between a block's '{' and its first statement, so Go and JavaScript { return $A } miss a return that a " +
+			"comment explains; each extra match is one ast-grep finds once the file's comments are blanked out",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				blank, ok := genBlankComments(l, src)
+				if !ok || bytes.Equal(blank[s[0]:s[1]], src[s[0]:s[1]]) {
+					return false // no comment in the match: not this difference
+				}
+				return genPeerFinds(pat, blank, s)
+			})
+		}},
 	{name: "sequence",
 		why: "ast-grep has no pattern of several sibling nodes: its parser completes the fragment into one node (C " +
 			"'struct $A *spn' becomes a declaration missing its ';', which a parameter never is); ours reads the siblings as " +
@@ -360,6 +377,25 @@ var genDiffers = []struct {
 			}
 			again, perr := genPeer(genBin, genDir, genAg, ctxPat, theirs)
 			return perr == "" && genSame(ours, again)
+		}},
+	{name: "no such node in the other grammar",
+		why: "a match is a whole node, and the two grammars cut the same code into different nodes: ast-grep's Dart grammar " +
+			"keeps the parentheses of if (args.length < 1) in the if, ours a parenthesized_expression that ($A.$B < $C) " +
+			"matches; each span only one side found is, in the other side's parse of the whole file, no named node at all",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			onlyOurs, onlyPeer := genMinus(ours, peer), genMinus(peer, ours)
+			p, err := Compile(l, pat, CompileOptions{})
+			if err != nil || len(p.Roots) != 1 || genCount(onlyOurs)+genCount(onlyPeer) == 0 {
+				return false
+			}
+			// Each of ours is a node of the pattern's kind to our grammar
+			// and none to the CLI's.
+			return genAll(onlyOurs, func(src []byte, s [2]uint32) bool {
+				ranges, ok := genPeerRanges(src)
+				return ok && !ranges[s] && genNodeOfKind(l, src, s, p.Roots[0])
+			}) && genAll(onlyPeer, func(src []byte, s [2]uint32) bool {
+				return !genNodeOfKind(l, src, s, "")
+			})
 		}},
 	{name: "metavariable the grammar has no place for",
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
@@ -584,7 +620,67 @@ func genRepeatsMeta(pat string) bool {
 	return false
 }
 
-// genNodeOfKind says our grammar reads src[s] as a node of kind.
+// genBlankComments is src with every comment our grammar finds written
+// over with spaces (newlines kept), so offsets do not move.
+func genBlankComments(l *Language, src []byte) ([]byte, bool) {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return nil, false
+	}
+	out := bytes.Clone(src)
+	for i, n := range tree.nodes {
+		if n.end > n.start && n.flags&flagError == 0 && tree.skip(i) {
+			for j := n.start; j < n.end; j++ {
+				if out[j] != '\n' {
+					out[j] = ' '
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// genPeerRanges are the byte ranges of the named nodes in the CLI's
+// parse of src (its debug tree of src given as a pattern).
+func genPeerRanges(src []byte) (map[[2]uint32]bool, bool) {
+	cmd := exec.Command(genBin, "run", "--pattern="+string(src), "-l", genAg, "--debug-query=ast", os.DevNull)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run() // a file is "multiple nodes" to a pattern; the tree is printed first
+	_, tree, ok := strings.Cut(stderr.String(), "Debug AST:\n")
+	if !ok {
+		return nil, false
+	}
+	lineStart := []uint32{0}
+	for i, c := range src {
+		if c == '\n' {
+			lineStart = append(lineStart, uint32(i+1))
+		}
+	}
+	offset := func(row, col int) uint32 {
+		if row >= len(lineStart) {
+			return uint32(len(src))
+		}
+		return lineStart[row] + uint32(col)
+	}
+	out := map[[2]uint32]bool{}
+	for _, line := range strings.Split(tree, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			break
+		}
+		var r0, c0, r1, c1 int
+		if _, err := fmt.Sscanf(f[len(f)-1], "(%d,%d)-(%d,%d)", &r0, &c0, &r1, &c1); err == nil {
+			out[[2]uint32{offset(r0, c0), offset(r1, c1)}] = true
+		}
+	}
+	return out, true
+}
+
+// genNodeOfKind says our grammar reads src[s] as a named node of kind
+// (any kind when kind is "").
 func genNodeOfKind(l *Language, src []byte, s [2]uint32, kind string) bool {
 	pr := newParser()
 	defer pr.close()
@@ -593,7 +689,7 @@ func genNodeOfKind(l *Language, src []byte, s [2]uint32, kind string) bool {
 		return true // unknown: not a proof of the difference
 	}
 	for _, n := range tree.nodes {
-		if n.start == s[0] && n.end == s[1] && l.kindName(l.kind(n.sym)) == kind {
+		if n.start == s[0] && n.end == s[1] && n.named() && (kind == "" || l.kindName(l.kind(n.sym)) == kind) {
 			return true
 		}
 	}
