@@ -643,35 +643,7 @@ func (run *ruleRun) fieldChild(p uint32, f uint16) uint32 {
 func (run *ruleRun) has(n *rnode, i uint32) bool {
 	nodes := run.m.nodes
 	if n.field != 0 {
-		fc := run.fieldChild(i, n.field)
-		if fc == noParent {
-			return false
-		}
-		switch n.stop {
-		case stopNeighbor:
-			return run.match(n.sub, fc)
-		case stopEnd:
-			for d := fc; d < nodes[fc].next; d++ {
-				if run.match(n.sub, d) {
-					return true
-				}
-			}
-			return false
-		}
-		// ast-grep looks at the field's node, then (unless it stops
-		// there) at its children only.
-		if run.match(n.sub, fc) {
-			return true
-		}
-		if run.stops(n.until, fc) {
-			return false
-		}
-		for c := fc + 1; c < nodes[fc].next; c = nodes[c].next {
-			if run.match(n.sub, c) {
-				return true
-			}
-		}
-		return false
+		return run.hasInField(n, i)
 	}
 	switch n.stop {
 	case stopNeighbor:
@@ -696,6 +668,41 @@ func (run *ruleRun) has(n *rnode, i uint32) bool {
 			return true
 		}
 		if !run.stops(n.until, c) && run.has(n, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasInField is has with a field: the search starts at node i's child
+// in that field.
+func (run *ruleRun) hasInField(n *rnode, i uint32) bool {
+	nodes := run.m.nodes
+	fc := run.fieldChild(i, n.field)
+	if fc == noParent {
+		return false
+	}
+	switch n.stop {
+	case stopNeighbor:
+		return run.match(n.sub, fc)
+	case stopEnd:
+		for d := fc; d < nodes[fc].next; d++ {
+			if run.match(n.sub, d) {
+				return true
+			}
+		}
+		return false
+	}
+	// ast-grep looks at the field's node, then (unless it stops there)
+	// at its children only.
+	if run.match(n.sub, fc) {
+		return true
+	}
+	if run.stops(n.until, fc) {
+		return false
+	}
+	for c := fc + 1; c < nodes[fc].next; c = nodes[c].next {
+		if run.match(n.sub, c) {
 			return true
 		}
 	}

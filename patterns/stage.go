@@ -73,43 +73,8 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	if err := CheckRuleTemplate(res.Rules, template); err != nil {
 		return nil, err
 	}
-	// Rewriting, re-parsing and diffing are per file: one worker a core.
-	type staged struct {
-		file StagedFile
-		errs []SyntaxError
-		err  error
-	}
-	out := make([]*staged, len(res.Files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(res.Files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := newParser()
-			defer p.close()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(res.Files) {
-					return
-				}
-				fm := &res.Files[i]
-				newText, reps := Rewrite(fm, template)
-				if len(reps) == 0 || string(newText) == string(fm.Src) {
-					continue
-				}
-				errs, err := introducedErrors(p, fm, newText, reps)
-				out[i] = &staged{errs: errs, err: err, file: StagedFile{
-					Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
-					Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
-				}}
-				p.trim()
-			}
-		}()
-	}
-	wg.Wait()
 	st := &Staged{}
-	for _, o := range out {
+	for _, o := range rewriteFiles(res.Files, template) {
 		if o == nil {
 			continue
 		}
@@ -132,6 +97,54 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	s.edits[st.ID] = st
 	s.mu.Unlock()
 	return st, nil
+}
+
+// stagedFile is one file's rewrite: the staged file, the syntax errors it
+// introduces, or why it could not be checked.
+type stagedFile struct {
+	file StagedFile
+	errs []SyntaxError
+	err  error
+}
+
+// rewriteFiles rewrites, re-parses and diffs each file, one worker a
+// core; a file the rewrite leaves unchanged is nil.
+func rewriteFiles(files []FileMatches, template string) []*stagedFile {
+	out := make([]*stagedFile, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newParser()
+			defer p.close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				if out[i] = rewriteFile(p, &files[i], template); out[i] != nil {
+					p.trim()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// rewriteFile is one file's part of rewriteFiles.
+func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
+	newText, reps := Rewrite(fm, template)
+	if len(reps) == 0 || string(newText) == string(fm.Src) {
+		return nil
+	}
+	errs, err := introducedErrors(p, fm, newText, reps)
+	return &stagedFile{errs: errs, err: err, file: StagedFile{
+		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
+		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
+	}}
 }
 
 // Resolve accepts or discards a staged edit and returns it.
