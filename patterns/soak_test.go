@@ -1,6 +1,11 @@
 package patterns
 
-import "testing"
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // Classes of wrong answer the generated soak (TestGeneratedDifferential,
 // AGENT_TOOLS_SOAK=1) found, each on the shape of the real code it met.
@@ -21,4 +26,55 @@ func TestListSeparatorBeforeClosingBrace(t *testing.T) {
 		{name: "go switch keeps its other cases", lang: "go", pattern: "switch $X { case $V: $$$ }",
 			src: "package p\nfunc f() {\n\tswitch x {\n\tcase 1:\n\tcase 2:\n\t}\n}\n", want: []string{"switch x {\n\tcase 1:\n\tcase 2:\n\t} {X=x} {V=1}"}},
 	})
+}
+
+// A C pattern can match inside a conditional directive's condition: the
+// partial parse left out a part that was only "#if …" whenever the
+// pattern's literal was there, as if it could be only the keyword's (C
+// $A < $B missed Python's #if !defined(Py_LIMITED_API) ||
+// Py_LIMITED_API+0 < 0x030b0000, soak seed 13).
+func TestCConditionInPartialParse(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("// limited C API\n#if !defined(Py_LIMITED_API) || Py_LIMITED_API+0 < 0x030b0000\n#  include <stdlib.h>\n#endif\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "int f%d(void) { return %d; }\n", i, i)
+	}
+	src := b.String()
+	root := writeTree(t, map[string]string{"a.c": src})
+	res, err := Search(context.Background(), root, "$A < $B", SearchOptions{Language: "c", KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			got = append(got, string(f.Src[m.Start:m.End]))
+		}
+	}
+	if want := []string{"Py_LIMITED_API+0 < 0x030b0000"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// An unnamed token matches by kind, so its text is no prefilter evidence
+// when the kind has other spellings: YAML's block scalar header |2 is a
+// "|" token, and the search (prefiltered on "|2") found 1 of the 13
+// block scalars that the full-tree matcher and ast-grep find (soak seed
+// 11, on a Go module's YAML test data).
+func TestRespelledTokenIsNoLiteral(t *testing.T) {
+	src := "a:\n  yaml: |\n    v: 1\n  b: |2\n     name: test\n    value: 2\n"
+	root := writeTree(t, map[string]string{"a.yaml": src})
+	res, err := Search(context.Background(), root, "$A: |2\n   name: test\n  value: 2", SearchOptions{Language: "yaml", KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			got = append(got, string(f.Src[m.Start:m.End]))
+		}
+	}
+	if want := []string{"yaml: |\n    v: 1", "b: |2\n     name: test\n    value: 2\n"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }

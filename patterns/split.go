@@ -79,7 +79,7 @@ func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out [
 		if oi == len(offs) || offs[oi] >= e {
 			continue
 		}
-		if p.lang == "c" && conditionalOnly(src[s:e]) {
+		if p.lang == "c" && conditionalOnly(src[s:e]) && inKeyword(offs[oi:], e, s+directiveKeywordEnd(src[s:e])) {
 			continue // see conditionalOnly
 		}
 		if nest {
@@ -488,8 +488,9 @@ var conditionalDirective = regexp.MustCompile(`#\s*(if|ifdef|ifndef|elif|elifdef
 // parse, whose parts are then read as if outside the conditional (the
 // same nodes; a part holding half of one would be a syntax error and
 // cost a second parse of the whole file). An occurrence of a pattern's
-// literal there (the if of #if) cannot be in a match, as the pattern
-// spells no conditional directive (splitsConditional).
+// literal in its keyword (the if of #if) cannot be in a match, as the
+// pattern spells no conditional directive (splitsConditional); one in
+// its condition may (inKeyword).
 func conditionalOnly(part []byte) bool {
 	j := 0
 	for j < len(part) && (part[j] == ' ' || part[j] == '\t') {
@@ -528,6 +529,36 @@ func conditionalOnly(part []byte) bool {
 			return false
 		}
 	}
+}
+
+// directiveKeywordEnd is where the keyword of the directive that opens
+// part (#if, #  ifdef) ends.
+func directiveKeywordEnd(part []byte) uint32 {
+	j := 0
+	for j < len(part) && (part[j] == ' ' || part[j] == '\t') {
+		j++
+	}
+	loc := conditionalDirective.FindIndex(part[j:])
+	if loc == nil {
+		return 0
+	}
+	return uint32(j + loc[1])
+}
+
+// inKeyword says each offset of offs before end is before kwEnd: the
+// literal occurs in a conditional's keyword only (the if of #if), not in
+// its condition, where an expression pattern may match (C $A < $B in
+// #if PY_VERSION+0 < 0x030b0000).
+func inKeyword(offs []uint32, end, kwEnd uint32) bool {
+	for _, o := range offs {
+		if o >= end {
+			break
+		}
+		if o >= kwEnd {
+			return false
+		}
+	}
+	return true
 }
 
 // splitsConditional says a C pattern spells a conditional directive,
