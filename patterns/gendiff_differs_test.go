@@ -57,6 +57,8 @@ func TestGenDiffersClassify(t *testing.T) {
 			"(0, $A.$B)", "comments skipped"},
 		{"dart", "dart", ".dart", "void main(List<String> args) {\n  if (args.length < 1) {\n    print('x');\n  }\n}\n",
 			"($A.$B < $C)", "no such node in the other grammar"},
+		{"c-sharp", "csharp", ".cs", "class C {\n  [return: MarshalAs(UnmanagedType.SafeArray, SafeArraySubType = VarEnum.VT_UNKNOWN)]\n  object F();\n}\n",
+			"SafeArraySubType = $A.VT_UNKNOWN", "no such node in the other grammar"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {

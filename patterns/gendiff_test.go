@@ -381,7 +381,7 @@ var genDiffers = []struct {
 	{name: "no such node in the other grammar",
 		why: "a match is a whole node, and the two grammars cut the same code into different nodes: ast-grep's Dart grammar " +
 			"keeps the parentheses of if (args.length < 1) in the if, ours a parenthesized_expression that ($A.$B < $C) " +
-			"matches; each span only one side found is, in the other side's parse of the whole file, no named node at all",
+			"matches; each span only one side found is, in the other side's parse of the whole file, no named node of the pattern's kind",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			onlyOurs, onlyPeer := genMinus(ours, peer), genMinus(peer, ours)
 			p, err := Compile(l, pat, CompileOptions{})
@@ -389,10 +389,17 @@ var genDiffers = []struct {
 				return false
 			}
 			// Each of ours is a node of the pattern's kind to our grammar
-			// and none to the CLI's.
+			// and, to the CLI's, no node of that kind, though the CLI has
+			// the kind (it reads the code alone so) or no node there at
+			// all (C#'s SafeArraySubType = VarEnum.X in an attribute is an
+			// assignment_expression to ours, an attribute_argument to it).
 			return genAll(onlyOurs, func(src []byte, s [2]uint32) bool {
 				ranges, ok := genPeerRanges(src)
-				return ok && !ranges[s] && genNodeOfKind(l, src, s, p.Roots[0])
+				if !ok || !genNodeOfKind(l, src, s, p.Roots[0]) || slices.Contains(ranges[s], p.Roots[0]) {
+					return false
+				}
+				alone, ok := genPeerShape(string(src[s[0]:s[1]]))
+				return len(ranges[s]) == 0 || ok && slices.Contains(strings.Fields(alone), p.Roots[0])
 			}) && genAll(onlyPeer, func(src []byte, s [2]uint32) bool {
 				return !genNodeOfKind(l, src, s, "")
 			})
@@ -643,8 +650,9 @@ func genBlankComments(l *Language, src []byte) ([]byte, bool) {
 }
 
 // genPeerRanges are the byte ranges of the named nodes in the CLI's
-// parse of src (its debug tree of src given as a pattern).
-func genPeerRanges(src []byte) (map[[2]uint32]bool, bool) {
+// parse of src (its debug tree of src given as a pattern), each with the
+// kinds of the nodes there.
+func genPeerRanges(src []byte) (map[[2]uint32][]string, bool) {
 	cmd := exec.Command(genBin, "run", "--pattern="+string(src), "-l", genAg, "--debug-query=ast", os.DevNull)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -665,15 +673,19 @@ func genPeerRanges(src []byte) (map[[2]uint32]bool, bool) {
 		}
 		return lineStart[row] + uint32(col)
 	}
-	out := map[[2]uint32]bool{}
+	out := map[[2]uint32][]string{}
 	for _, line := range strings.Split(tree, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
 			break
 		}
+		if len(f) >= 2 && strings.HasSuffix(f[0], ":") { // "field: kind (r,c)-(r,c)"
+			f = f[1:]
+		}
 		var r0, c0, r1, c1 int
-		if _, err := fmt.Sscanf(f[len(f)-1], "(%d,%d)-(%d,%d)", &r0, &c0, &r1, &c1); err == nil {
-			out[[2]uint32{offset(r0, c0), offset(r1, c1)}] = true
+		if _, err := fmt.Sscanf(f[len(f)-1], "(%d,%d)-(%d,%d)", &r0, &c0, &r1, &c1); err == nil && len(f) == 2 {
+			r := [2]uint32{offset(r0, c0), offset(r1, c1)}
+			out[r] = append(out[r], f[0])
 		}
 	}
 	return out, true

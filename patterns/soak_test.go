@@ -78,3 +78,16 @@ func TestRespelledTokenIsNoLiteral(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// A Kotlin accessor with a modifier is read as an accessor, in a class
+// after a property: private get() = $A was a sequence of an identifier
+// private and a getter, which matches nothing (soak seeds 11 to 22, on
+// tree-sitter-kotlin's corpus; ast-grep finds the accessor).
+func TestKotlinAccessorPattern(t *testing.T) {
+	src := "class Foo {\n  @JvmField\n  val bar: Int\n    private get() = 5\n    public set(value) {\n      field = value\n    }\n}\n"
+	runPatCases(t, []patCase{
+		{name: "getter", lang: "kotlin", pattern: "private get() = $A", src: src, want: []string{"private get() = 5 {A=5}"}},
+		{name: "setter", lang: "kotlin", pattern: "public set($A) {\n  $B = value\n}", src: src,
+			want: []string{"public set(value) {\n      field = value\n    } {A=value} {B=field}"}},
+	})
+}
