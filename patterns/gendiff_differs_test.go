@@ -59,6 +59,10 @@ func TestGenDiffersClassify(t *testing.T) {
 			"($A.$B < $C)", "no such node in the other grammar"},
 		{"c-sharp", "csharp", ".cs", "class C {\n  [return: MarshalAs(UnmanagedType.SafeArray, SafeArraySubType = VarEnum.VT_UNKNOWN)]\n  object F();\n}\n",
 			"SafeArraySubType = $A.VT_UNKNOWN", "no such node in the other grammar"},
+		{"c", "c", ".c", "int main(int argc, char *argv[]) { return 0; }\n",
+			"$A *argv[]", "sequence"},
+		{"dart", "dart", ".dart", "class Person {\n  String name;\n  String getName() {\n    return this.name;\n  }\n}\n",
+			"return $A.$B;", "the grammars read the code otherwise"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {

@@ -296,7 +296,13 @@ var genDiffers = []struct {
 				return false
 			}
 			// Each extra match is a run of siblings of the pattern's kinds.
-			return genAll(extra, func(src []byte, s [2]uint32) bool { return genSiblingRun(l, src, s, p.Roots) })
+			kinds := slices.Clone(p.Roots)
+			for i, n := range p.nodes {
+				if n.meta != metaNone && i < len(kinds) {
+					kinds[i] = "" // a metavariable's: any kind (C $A *argv[] over char *argv[])
+				}
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool { return genSiblingRun(l, src, s, kinds) })
 		}},
 	{name: "grammar versions",
 		why: "the two grammars' releases give the same code other nodes (tree-sitter-javascript 0.23.1 makes the 'default' of " +
@@ -402,6 +408,31 @@ var genDiffers = []struct {
 				return len(ranges[s]) == 0 || ok && slices.Contains(strings.Fields(alone), p.Roots[0])
 			}) && genAll(onlyPeer, func(src []byte, s [2]uint32) bool {
 				return !genNodeOfKind(l, src, s, "")
+			})
+		}},
+	{name: "the grammars read the code otherwise",
+		why: "the two grammars give the same code other trees (Dart's this is a named node to ours, a keyword inside a " +
+			"member_expression to ast-grep's, which $A does not bind): each extra match, with our captures written in, is " +
+			"one ast-grep finds (alone or in our scaffold), and the text of one capture is read otherwise by the two parsers",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := Compile(l, pat, CompileOptions{})
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				if !ok || !genPeerFindsCode(l, concrete, src, s) {
+					return false
+				}
+				for _, c := range genCaptures(l, p, src, s) {
+					theirs, ok := genPeerShape(c)
+					ours, ok2 := genOurShape(l, []byte(c))
+					if ok && ok2 && theirs != ours {
+						return true
+					}
+				}
+				return false
 			})
 		}},
 	{name: "metavariable the grammar has no place for",
@@ -528,7 +559,7 @@ func genPeerFinds(pat string, src []byte, s [2]uint32) bool {
 
 // genSiblingRun says src[s] is a run of len(kinds) consecutive named
 // siblings, the first and the last of kinds' first and last kinds (those
-// between may stand for a metavariable).
+// between may stand for a metavariable; a kind "" is any).
 func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 	pr := newParser()
 	defer pr.close()
@@ -539,6 +570,9 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 	for i := range tree.nodes {
 		n := tree.nodes[i]
 		same := func(sym uint16, kind string) bool {
+			if kind == "" {
+				return true
+			}
 			k := l.kind(sym)
 			return l.kindName(k) == kind || slices.ContainsFunc(l.kindNames, func(name string) bool {
 				return name == kind && l.sameFamily(k, int32(slices.Index(l.kindNames, name)))
@@ -689,6 +723,54 @@ func genPeerRanges(src []byte) (map[[2]uint32][]string, bool) {
 		}
 	}
 	return out, true
+}
+
+// genPeerFindsCode says the CLI finds code (a pattern without
+// metavariables) at s: alone, or in our scaffold for it with our root
+// kind as --selector.
+func genPeerFindsCode(l *Language, code string, src []byte, s [2]uint32) bool {
+	if genPeerFinds(code, src, s) {
+		return true
+	}
+	p, err := Compile(l, code, CompileOptions{})
+	if err != nil {
+		return false
+	}
+	ctxPat, sel, ok := genPeerContext(l, p)
+	if !ok {
+		return false
+	}
+	dir, err := os.MkdirTemp("", "gendiff")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	name := "f" + genExt
+	if os.WriteFile(filepath.Join(dir, name), src, 0o644) != nil {
+		return false
+	}
+	got, perr := genPeer(genBin, dir, genAg, ctxPat, sel)
+	return perr == "" && slices.Contains(got[name], s)
+}
+
+// genCaptures are the texts our match of p at s captured.
+func genCaptures(l *Language, p *Pattern, src []byte, s [2]uint32) []string {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range p.Find(tree) {
+		if m.Start == s[0] && m.End == s[1] {
+			for _, c := range m.Captures {
+				out = append(out, string(src[c.Start:c.End]))
+			}
+			return out
+		}
+	}
+	return nil
 }
 
 // genNodeOfKind says our grammar reads src[s] as a named node of kind
