@@ -569,16 +569,8 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 	tree := C.pt_parse(p.arena, (*C.TSLanguage)(lang.ptr), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)),
 		rp, C.uint32_t(len(ranges)/5), C.uint64_t(budget.Microseconds()), C.size_t(memCap), &langOK, &count, &hasError, &expired)
 	defer C.pt_release(p.arena, tree)
-	if langOK == 0 {
-		return nil, fmt.Errorf("language %s: grammar ABI %d is not supported by this tree-sitter", lang.ID, lang.abi())
-	}
-	switch expired {
-	case 1:
-		return nil, fmt.Errorf("%w: the %s grammar was still parsing after %s of CPU time (%d bytes); tree-sitter loops on some inputs, often incomplete code",
-			ErrParseTimeout, lang.ID, budget.Round(time.Millisecond), len(src))
-	case 2:
-		return nil, fmt.Errorf("%w: the %s grammar had asked for %d MB parsing %d bytes; tree-sitter loops on some inputs, often incomplete code",
-			ErrParseTimeout, lang.ID, memCap>>20, len(src))
+	if err := parseFailure(lang, len(src), langOK != 0, int(expired), budget, memCap); err != nil {
+		return nil, err
 	}
 	if len(ranges) > 0 && (tree == nil || hasError != 0) {
 		return nil, errRetry
@@ -586,8 +578,32 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 	if tree == nil {
 		return nil, fmt.Errorf("parsing %s: tree-sitter gave up", lang.ID)
 	}
+	return p.flattenTree(lang, src, tree, int(count), keep, nb), nil
+}
+
+// parseFailure is why a parse of n bytes has no tree to use: a grammar
+// this tree-sitter cannot run, or a parse stopped at its CPU (expired 1)
+// or memory (expired 2) budget.
+func parseFailure(lang *Language, n int, langOK bool, expired int, budget time.Duration, memCap int) error {
+	if !langOK {
+		return fmt.Errorf("language %s: grammar ABI %d is not supported by this tree-sitter", lang.ID, lang.abi())
+	}
+	switch expired {
+	case 1:
+		return fmt.Errorf("%w: the %s grammar was still parsing after %s of CPU time (%d bytes); tree-sitter loops on some inputs, often incomplete code",
+			ErrParseTimeout, lang.ID, budget.Round(time.Millisecond), n)
+	case 2:
+		return fmt.Errorf("%w: the %s grammar had asked for %d MB parsing %d bytes; tree-sitter loops on some inputs, often incomplete code",
+			ErrParseTimeout, lang.ID, memCap>>20, n)
+	}
+	return nil
+}
+
+// flattenTree writes tree's count nodes into a Tree (into the parser's
+// buffer unless keep), only those near nb's roots when they fit.
+func (p *parser) flattenTree(lang *Language, src []byte, tree *C.TSTree, count int, keep bool, nb *nearby) *Tree {
 	nodes := p.buf
-	if keep || cap(nodes) < int(count) {
+	if keep || cap(nodes) < count {
 		nodes = make([]node, count)
 		if !keep {
 			p.buf = nodes
@@ -605,19 +621,18 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 		}
 		return int(C.pt_flatten(p.arena, tree, (*C.uint8_t)(unsafe.Pointer(&named[0])), C.uint32_t(len(named)),
 			root, C.uint32_t(nroot), C.uint32_t(depth), off, C.uint32_t(noff),
-			(*C.pt_node)(unsafe.Pointer(&nodes[0])), count))
+			(*C.pt_node)(unsafe.Pointer(&nodes[0])), C.uint32_t(count)))
 	}
-	var n int
 	if nb != nil && nb.depth > 0 {
 		// Nodes near nested roots are written once per root, so the cut
 		// subtrees may not fit where the whole tree does; then they are
 		// written whole.
-		if n = flatten(nb.depth); n < int(count) {
-			return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}, nil
+		if n := flatten(nb.depth); n < count {
+			return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}
 		}
 	}
-	n = flatten(0)
-	return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}, nil
+	n := flatten(0)
+	return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}
 }
 
 // symbolTable reads a grammar's symbols: their names and whether named.

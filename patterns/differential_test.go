@@ -159,7 +159,7 @@ func runOurs(l *Language, src string, c diffCase) answer {
 		a.spans = append(a.spans, [2]uint32{s.Start, s.End})
 		a.texts = append(a.texts, src[s.Start:s.End])
 		if c.rewrite != "" {
-			a.reps = append(a.reps, substitute(c.rewrite, []byte(src), s))
+			a.reps = append(a.reps, substitute(c.rewrite, []byte(src), s, nil))
 		}
 	}
 	return a

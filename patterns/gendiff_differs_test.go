@@ -39,6 +39,30 @@ func TestGenDiffersClassify(t *testing.T) {
 			"const $A & rhs", "sequence"},
 		{"typescript", "typescript", ".ts", "expect(() => m.parse(new File([\"\"], \"test.txt\"))).toThrow;\n",
 			"expect(() => m.$A(new $B([\"\"], \"test.txt\", $$$))).$C", "empty $$$ takes its comma"},
+		// Those of the soak with seed 6.
+		{"go", "go", ".go", "package p\n\ntype I interface {\n\tFoo() string\n\tBar()\n}\n",
+			"interface {\n\t$A() string\n}", "more siblings before '}'"},
+		{"c-sharp", "csharp", ".cs", "var filePath = args[0];\nfilePath = args[1];\n",
+			"$A = $B", "pattern ast-grep reads as an error"},
+		{"dart", "dart", ".dart", "class C<T> {\n  List<T> m() {\n    List<T> list = Collections.emptyList<T>();\n    return list;\n  }\n}\n",
+			"List<$A> list = $B.emptyList<$A>()", "another grammar's kind names"},
+		{"swift", "swift", ".swift", "var n = 0\nfunc f() -> Int {\n    return (_value0 != nil ? 1 : 0) + _pairs.count\n}\n",
+			"$A.$B", "grammar versions"},
+		// Seed 12.
+		{"swift", "swift", ".swift", "import Foundation\nlet language = Language(language: tree_sitter_ruby())\n",
+			"let $A = Language($A: tree_sitter_ruby())", "a repeated metavariable compares tokens"},
+		{"go", "go", ".go", "package p\n\nfunc f() int {\n\tif x {\n\t\t// why\n\t\treturn 1\n\t}\n\treturn 0\n}\n",
+			"{\n\treturn $A\n}", "comments skipped"},
+		{"javascript", "javascript", ".js", "function f() {\n  g((0, /* c */ a.b));\n}\n",
+			"(0, $A.$B)", "comments skipped"},
+		{"dart", "dart", ".dart", "void main(List<String> args) {\n  if (args.length < 1) {\n    print('x');\n  }\n}\n",
+			"($A.$B < $C)", "no such node in the other grammar"},
+		{"c-sharp", "csharp", ".cs", "class C {\n  [return: MarshalAs(UnmanagedType.SafeArray, SafeArraySubType = VarEnum.VT_UNKNOWN)]\n  object F();\n}\n",
+			"SafeArraySubType = $A.VT_UNKNOWN", "no such node in the other grammar"},
+		{"c", "c", ".c", "int main(int argc, char *argv[]) { return 0; }\n",
+			"$A *argv[]", "sequence"},
+		{"dart", "dart", ".dart", "class Person {\n  String name;\n  String getName() {\n    return this.name;\n  }\n}\n",
+			"return $A.$B;", "the grammars read the code otherwise"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {

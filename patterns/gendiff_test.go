@@ -239,6 +239,52 @@ var genDiffers = []struct {
 				return ok && genPeerFinds(concrete, src, s)
 			})
 		}},
+	{name: "more siblings before '}'",
+		why: "before a closing '}', more siblings like the pattern's last one are ignored (README: switch $X { case $V: $$$ } " +
+			"matches a switch with several cases; ast-grep requires the same number); each extra match is one ast-grep finds " +
+			"with a $$$ written before the pattern's last '}'",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			last := strings.LastIndexByte(pat, '}')
+			if last < 0 || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			open := pat[:last] + "\n$$$\n" + pat[last:]
+			return genAll(extra, func(src []byte, s [2]uint32) bool { return genPeerFinds(open, src, s) })
+		}},
+	{name: "a repeated metavariable compares tokens",
+		why: "a metavariable used twice must capture the same tokens (README, ast_grep), whatever nodes hold them; " +
+			"ast-grep also compares the nodes' kinds, so Swift's let $A = $B($A: $C()) misses let language = " +
+			"Language(language: …), where one is a pattern and the other a label; each extra match, with our captures " +
+			"written in for the metavariables, is one ast-grep finds",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if !genRepeatsMeta(pat) || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := Compile(l, pat, CompileOptions{})
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				return ok && genPeerFinds(concrete, src, s)
+			})
+		}},
+	{name: "comments skipped",
+		why: "comments are skipped on both sides, everywhere (README, ast_grep); ast-grep does not pass over a comment " +
+			"between a block's '{' and its first statement, so Go and JavaScript { return $A } miss a return that a " +
+			"comment explains; each extra match is one ast-grep finds once the file's comments are blanked out",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				blank, ok := genBlankComments(l, src)
+				if !ok || bytes.Equal(blank[s[0]:s[1]], src[s[0]:s[1]]) {
+					return false // no comment in the match: not this difference
+				}
+				return genPeerFinds(pat, blank, s)
+			})
+		}},
 	{name: "sequence",
 		why: "ast-grep has no pattern of several sibling nodes: its parser completes the fragment into one node (C " +
 			"'struct $A *spn' becomes a declaration missing its ';', which a parameter never is); ours reads the siblings as " +
@@ -250,21 +296,143 @@ var genDiffers = []struct {
 				return false
 			}
 			// Each extra match is a run of siblings of the pattern's kinds.
-			return genAll(extra, func(src []byte, s [2]uint32) bool { return genSiblingRun(l, src, s, p.Roots) })
+			kinds := slices.Clone(p.Roots)
+			for i, n := range p.nodes {
+				if n.meta != metaNone && i < len(kinds) {
+					kinds[i] = "" // a metavariable's: any kind (C $A *argv[] over char *argv[])
+				}
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool { return genSiblingRun(l, src, s, kinds) })
 		}},
 	{name: "grammar versions",
 		why: "the two grammars' releases give the same code other nodes (tree-sitter-javascript 0.23.1 makes the 'default' of " +
 			"'export { x as default }' an identifier, ast-grep's a keyword token, which $A does not bind); each span only one side " +
-			"found is code the two parsers, each given its text alone, read as different named nodes",
+			"found is code the two parsers, each given its text alone, read as different named nodes, or lies inside such code",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			d := genMinus(ours, peer)
 			for f, ss := range genMinus(peer, ours) {
 				d[f] = append(d[f], ss...)
 			}
-			return genCount(d) > 0 && genAll(d, func(src []byte, s [2]uint32) bool {
-				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
-				ours, ok2 := genOurShape(l, src[s[0]:s[1]])
-				return ok && ok2 && theirs != ours
+			// A span both read alike is explained by one they read
+			// differently around it: Swift's (a) + b.count is, to our
+			// grammar, a navigation of (a) + b, so b.count is no node.
+			if genCount(d) == 0 {
+				return false
+			}
+			for file, ss := range d {
+				src, err := os.ReadFile(filepath.Join(genDir, file))
+				if err != nil {
+					return false
+				}
+				var alike, differ [][2]uint32
+				for _, s := range ss {
+					if int(s[1]) > len(src) {
+						return false
+					}
+					theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
+					ours, ok2 := genOurShape(l, src[s[0]:s[1]])
+					// Code either side reads with an error is no proof.
+					if !ok || !ok2 || strings.Contains(" "+theirs+" ", " ERROR ") || strings.Contains(" "+ours+" ", " ERROR ") {
+						return false
+					}
+					if theirs != ours {
+						differ = append(differ, s)
+					} else {
+						alike = append(alike, s)
+					}
+				}
+				for _, s := range alike {
+					if !slices.ContainsFunc(differ, func(a [2]uint32) bool { return a[0] <= s[0] && s[1] <= a[1] }) {
+						return false
+					}
+				}
+			}
+			return true
+		}},
+	{name: "pattern ast-grep reads as an error",
+		why: "ast-grep's C# grammar reads $A = $B as an ERROR (the '$' is no identifier to it) and then matches nodes of " +
+			"other kinds with the same tokens (the declarator of var x = 1); ours reads an assignment and finds each one " +
+			"ast-grep finds; every span only ast-grep found is, to our grammar, no node of the pattern's kind",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			shape, ok := genPeerShape(pat)
+			p, err := Compile(l, pat, CompileOptions{})
+			missed := genMinus(peer, ours)
+			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") ||
+				genCount(genMinus(ours, peer)) > 0 || genCount(missed) == 0 {
+				return false
+			}
+			return genAll(missed, func(src []byte, s [2]uint32) bool { return !genNodeOfKind(l, src, s, p.Roots[0]) })
+		}},
+	{name: "another grammar's kind names",
+		why: "ast-grep's Dart grammar is another grammar than ours, with other kind names (its initialized_variable_declaration " +
+			"is our initialized_variable_definition), so neither the pattern alone (an ERROR to it at top level) nor our " +
+			"scaffold with our kind as --selector can say what ours finds; with its own kind for the node our scaffold puts " +
+			"the pattern in, the CLI finds exactly our matches",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			p, err := Compile(l, pat, CompileOptions{})
+			if err != nil || genSame(ours, peer) {
+				return false
+			}
+			ctxPat, sel, ok := genPeerContext(l, p)
+			if !ok {
+				return false
+			}
+			theirs, ok := genPeerKindAt(ctxPat, genPatternRange(l, p))
+			if !ok || theirs == sel {
+				return false
+			}
+			again, perr := genPeer(genBin, genDir, genAg, ctxPat, theirs)
+			return perr == "" && genSame(ours, again)
+		}},
+	{name: "no such node in the other grammar",
+		why: "a match is a whole node, and the two grammars cut the same code into different nodes: ast-grep's Dart grammar " +
+			"keeps the parentheses of if (args.length < 1) in the if, ours a parenthesized_expression that ($A.$B < $C) " +
+			"matches; each span only one side found is, in the other side's parse of the whole file, no named node of the pattern's kind",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			onlyOurs, onlyPeer := genMinus(ours, peer), genMinus(peer, ours)
+			p, err := Compile(l, pat, CompileOptions{})
+			if err != nil || len(p.Roots) != 1 || genCount(onlyOurs)+genCount(onlyPeer) == 0 {
+				return false
+			}
+			// Each of ours is a node of the pattern's kind to our grammar
+			// and, to the CLI's, no node of that kind, though the CLI has
+			// the kind (it reads the code alone so) or no node there at
+			// all (C#'s SafeArraySubType = VarEnum.X in an attribute is an
+			// assignment_expression to ours, an attribute_argument to it).
+			return genAll(onlyOurs, func(src []byte, s [2]uint32) bool {
+				ranges, ok := genPeerRanges(src)
+				if !ok || !genNodeOfKind(l, src, s, p.Roots[0]) || slices.Contains(ranges[s], p.Roots[0]) {
+					return false
+				}
+				alone, ok := genPeerShape(string(src[s[0]:s[1]]))
+				return len(ranges[s]) == 0 || ok && slices.Contains(strings.Fields(alone), p.Roots[0])
+			}) && genAll(onlyPeer, func(src []byte, s [2]uint32) bool {
+				return !genNodeOfKind(l, src, s, "")
+			})
+		}},
+	{name: "the grammars read the code otherwise",
+		why: "the two grammars give the same code other trees (Dart's this is a named node to ours, a keyword inside a " +
+			"member_expression to ast-grep's, which $A does not bind): each extra match, with our captures written in, is " +
+			"one ast-grep finds (alone or in our scaffold), and the text of one capture is read otherwise by the two parsers",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := Compile(l, pat, CompileOptions{})
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				if !ok || !genPeerFindsCode(l, concrete, src, s) {
+					return false
+				}
+				for _, c := range genCaptures(l, p, src, s) {
+					theirs, ok := genPeerShape(c)
+					ours, ok2 := genOurShape(l, []byte(c))
+					if ok && ok2 && theirs != ours {
+						return true
+					}
+				}
+				return false
 			})
 		}},
 	{name: "metavariable the grammar has no place for",
@@ -304,7 +472,7 @@ func genPeerShape(code string) (string, bool) {
 	for _, line := range strings.Split(tree, "\n") {
 		f := strings.Fields(line)
 		if len(f) == 0 {
-			continue
+			break // the tree ends at a blank line; a refusal may follow
 		}
 		if len(f) >= 2 && strings.HasSuffix(f[0], ":") { // "field: kind (r,c)-(r,c)"
 			f = f[1:]
@@ -391,7 +559,7 @@ func genPeerFinds(pat string, src []byte, s [2]uint32) bool {
 
 // genSiblingRun says src[s] is a run of len(kinds) consecutive named
 // siblings, the first and the last of kinds' first and last kinds (those
-// between may stand for a metavariable).
+// between may stand for a metavariable; a kind "" is any).
 func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 	pr := newParser()
 	defer pr.close()
@@ -402,6 +570,9 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 	for i := range tree.nodes {
 		n := tree.nodes[i]
 		same := func(sym uint16, kind string) bool {
+			if kind == "" {
+				return true
+			}
 			k := l.kind(sym)
 			return l.kindName(k) == kind || slices.ContainsFunc(l.kindNames, func(name string) bool {
 				return name == kind && l.sameFamily(k, int32(slices.Index(l.kindNames, name)))
@@ -424,6 +595,195 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 			k++
 		}
 		if k == len(kinds) && tree.nodes[j].end == s[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// genPatternRange is where p's source stands in the scaffold that read
+// it, as ast-grep's debug tree writes a range: "(row,col)-(row,col)".
+func genPatternRange(l *Language, p *Pattern) string {
+	for _, s := range l.ladder {
+		if s.name != p.Context {
+			continue
+		}
+		row := strings.Count(s.prefix, "\n")
+		col := len(s.prefix) - strings.LastIndexByte(s.prefix, '\n') - 1
+		lines := strings.Split(p.Source, "\n")
+		endRow, endCol := row+len(lines)-1, col+len(lines[len(lines)-1])
+		if len(lines) > 1 {
+			endCol = len(s.indent) + len(lines[len(lines)-1])
+		}
+		return fmt.Sprintf("(%d,%d)-(%d,%d)", row, col, endRow, endCol)
+	}
+	return ""
+}
+
+// genPeerKindAt is the kind of the outermost named node the CLI's parse
+// of code puts exactly at rng.
+func genPeerKindAt(code, rng string) (string, bool) {
+	if rng == "" {
+		return "", false
+	}
+	cmd := exec.Command(genBin, "run", "--pattern="+code, "-l", genAg, "--debug-query=ast", os.DevNull)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run() // matching nothing is an exit status 1; the tree is on stderr
+	_, tree, ok := strings.Cut(stderr.String(), "Debug AST:\n")
+	if !ok {
+		return "", false
+	}
+	for _, line := range strings.Split(tree, "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 && strings.HasSuffix(f[0], ":") {
+			f = f[1:]
+		}
+		if len(f) == 2 && f[1] == rng {
+			return f[0], true
+		}
+	}
+	return "", false
+}
+
+// genRepeatsMeta says pat names one single metavariable twice.
+func genRepeatsMeta(pat string) bool {
+	seen := map[string]bool{}
+	for _, v := range genMetaName.FindAllString(pat, -1) {
+		if strings.HasPrefix(v, "$$") || v == "$_" {
+			continue
+		}
+		if seen[v] {
+			return true
+		}
+		seen[v] = true
+	}
+	return false
+}
+
+// genBlankComments is src with every comment our grammar finds written
+// over with spaces (newlines kept), so offsets do not move.
+func genBlankComments(l *Language, src []byte) ([]byte, bool) {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return nil, false
+	}
+	out := bytes.Clone(src)
+	for i, n := range tree.nodes {
+		if n.end > n.start && n.flags&flagError == 0 && tree.skip(i) {
+			for j := n.start; j < n.end; j++ {
+				if out[j] != '\n' {
+					out[j] = ' '
+				}
+			}
+		}
+	}
+	return out, true
+}
+
+// genPeerRanges are the byte ranges of the named nodes in the CLI's
+// parse of src (its debug tree of src given as a pattern), each with the
+// kinds of the nodes there.
+func genPeerRanges(src []byte) (map[[2]uint32][]string, bool) {
+	cmd := exec.Command(genBin, "run", "--pattern="+string(src), "-l", genAg, "--debug-query=ast", os.DevNull)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run() // a file is "multiple nodes" to a pattern; the tree is printed first
+	_, tree, ok := strings.Cut(stderr.String(), "Debug AST:\n")
+	if !ok {
+		return nil, false
+	}
+	lineStart := []uint32{0}
+	for i, c := range src {
+		if c == '\n' {
+			lineStart = append(lineStart, uint32(i+1))
+		}
+	}
+	offset := func(row, col int) uint32 {
+		if row >= len(lineStart) {
+			return uint32(len(src))
+		}
+		return lineStart[row] + uint32(col)
+	}
+	out := map[[2]uint32][]string{}
+	for _, line := range strings.Split(tree, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			break
+		}
+		if len(f) >= 2 && strings.HasSuffix(f[0], ":") { // "field: kind (r,c)-(r,c)"
+			f = f[1:]
+		}
+		var r0, c0, r1, c1 int
+		if _, err := fmt.Sscanf(f[len(f)-1], "(%d,%d)-(%d,%d)", &r0, &c0, &r1, &c1); err == nil && len(f) == 2 {
+			r := [2]uint32{offset(r0, c0), offset(r1, c1)}
+			out[r] = append(out[r], f[0])
+		}
+	}
+	return out, true
+}
+
+// genPeerFindsCode says the CLI finds code (a pattern without
+// metavariables) at s: alone, or in our scaffold for it with our root
+// kind as --selector.
+func genPeerFindsCode(l *Language, code string, src []byte, s [2]uint32) bool {
+	if genPeerFinds(code, src, s) {
+		return true
+	}
+	p, err := Compile(l, code, CompileOptions{})
+	if err != nil {
+		return false
+	}
+	ctxPat, sel, ok := genPeerContext(l, p)
+	if !ok {
+		return false
+	}
+	dir, err := os.MkdirTemp("", "gendiff")
+	if err != nil {
+		return false
+	}
+	defer os.RemoveAll(dir)
+	name := "f" + genExt
+	if os.WriteFile(filepath.Join(dir, name), src, 0o644) != nil {
+		return false
+	}
+	got, perr := genPeer(genBin, dir, genAg, ctxPat, sel)
+	return perr == "" && slices.Contains(got[name], s)
+}
+
+// genCaptures are the texts our match of p at s captured.
+func genCaptures(l *Language, p *Pattern, src []byte, s [2]uint32) []string {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range p.Find(tree) {
+		if m.Start == s[0] && m.End == s[1] {
+			for _, c := range m.Captures {
+				out = append(out, string(src[c.Start:c.End]))
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+// genNodeOfKind says our grammar reads src[s] as a named node of kind
+// (any kind when kind is "").
+func genNodeOfKind(l *Language, src []byte, s [2]uint32, kind string) bool {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return true // unknown: not a proof of the difference
+	}
+	for _, n := range tree.nodes {
+		if n.start == s[0] && n.end == s[1] && n.named() && (kind == "" || l.kindName(l.kind(n.sym)) == kind) {
 			return true
 		}
 	}

@@ -284,6 +284,9 @@ var languages = []*Language{
 		{name: "statement", prefix: "fun _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "val _ = ", suffix: "\n"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		// A property's accessor stands after its property: private
+		// get() = $A, public set(value) { … }.
+		{name: "member", prefix: "class _ {\nvar _x = 0\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 		annotation("", "\nclass X_\n"),
 	}},

@@ -228,7 +228,11 @@ func literals(roots []*pnode, lang *Language) []literal {
 		// Semicolons and commas may be missing where the pattern has them
 		// (see seq): they are no evidence.
 		optional := p.isSemicolon() || p.isComma()
-		if p.leaf && !optional && p.text != "" && (p.named || lang.ID != "php") && !strings.ContainsAny(p.text, " \t\r\n") {
+		// An unnamed token matches by kind (README): its text is evidence
+		// only where the kind has no other spelling. YAML's block scalar
+		// header "|2" is a "|", which every block scalar's header matches.
+		respelled := !p.named && p.text != lang.kindName(p.kind)
+		if p.leaf && !optional && !respelled && p.text != "" && (p.named || lang.ID != "php") && !strings.ContainsAny(p.text, " \t\r\n") {
 			// Keywords (anonymous leaves), identifiers and keyword
 			// constants (a node None of kind none) are whole tokens; other
 			// named leaves, such as string contents, can sit next to

@@ -81,6 +81,7 @@ type matcher struct {
 	// selector is the kind of Dart's member-chain links, which a $X may
 	// absorb after its first node; -1 in other languages.
 	selector int32
+	out      []Span // the matches found so far
 }
 
 // memoAfter is how many seq calls a candidate makes before failures are
@@ -109,59 +110,76 @@ func (p *Pattern) Find(t *Tree) []Span {
 		return nil
 	}
 	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated, selector: t.Lang.selectorKind}
-	var out []Span
-	emit := func(start, end uint32) {
-		var caps []Capture
-		if len(m.binds) > 0 {
-			caps = make([]Capture, len(m.binds))
-			copy(caps, m.binds)
-		}
-		out = append(out, Span{Start: start, End: end, Captures: caps})
-	}
-	lang := t.Lang
 	if len(p.nodes) == 1 {
-		r := p.nodes[0]
-		for i := range m.nodes {
-			n := &m.nodes[i]
-			if r.meta == metaNone && lang.kind(n.sym) != r.kind || n.flags&flagInner != 0 || t.skip(i) {
-				continue
-			}
-			m.unbind(0)
-			m.steps = 0
-			if r.meta != metaNone || r.leaf {
-				if m.node(r, uint32(i)) {
-					emit(n.start, n.end)
-				}
-				continue
-			}
-			if n.next == uint32(i)+1 {
-				continue
-			}
-			if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
-				// The match is the whole node, whatever children the
-				// pattern left unspelled after its last one: a span
-				// never ends inside a node. It is the node's extent as
-				// the grammar has it, as in ast-grep, whitespace the node
-				// owns included (a C directive's newline); only the blank
-				// lines a TOML table owns are left out.
-				e := n.end
-				for lang.trimsBlankTail && e > m.rootEnd && isSpace(t.Src[e-1]) {
-					e--
-				}
-				emit(n.start, e)
-				if m.rootEnd < e {
-					if m.onlyTerminators(uint32(i), m.rootEnd) {
-						out[len(out)-1].tail = e - m.rootEnd
-					} else {
-						out[len(out)-1].keep = e - m.rootEnd
-					}
-				}
-			}
-		}
-		return out
+		m.findNode(p.nodes[0])
+	} else {
+		m.findSequence(p.nodes)
 	}
-	// A sequence: try each run of siblings under every node.
-	first := p.nodes[0]
+	return m.out
+}
+
+// emit records a match with the bindings made for it.
+func (m *matcher) emit(start, end uint32) {
+	var caps []Capture
+	if len(m.binds) > 0 {
+		caps = make([]Capture, len(m.binds))
+		copy(caps, m.binds)
+	}
+	m.out = append(m.out, Span{Start: start, End: end, Captures: caps})
+}
+
+// findNode tries a one-node pattern r at every node of the tree.
+func (m *matcher) findNode(r *pnode) {
+	t, lang := m.t, m.t.Lang
+	for i := range m.nodes {
+		n := &m.nodes[i]
+		if r.meta == metaNone && lang.kind(n.sym) != r.kind || n.flags&flagInner != 0 || t.skip(i) {
+			continue
+		}
+		m.unbind(0)
+		m.steps = 0
+		if r.meta != metaNone || r.leaf {
+			if m.node(r, uint32(i)) {
+				m.emit(n.start, n.end)
+			}
+			continue
+		}
+		if n.next == uint32(i)+1 {
+			continue
+		}
+		if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
+			m.emitWhole(uint32(i))
+		}
+	}
+}
+
+// emitWhole records a match of node i, whatever children the pattern
+// left unspelled after its last one: a span never ends inside a node. It
+// is the node's extent as the grammar has it, as in ast-grep, whitespace
+// the node owns included (a C directive's newline); only the blank lines
+// a TOML table owns are left out. What the pattern did not spell is
+// marked: terminators (tail) or children a rewrite keeps (keep).
+func (m *matcher) emitWhole(i uint32) {
+	n := &m.nodes[i]
+	e := n.end
+	for m.t.Lang.trimsBlankTail && e > m.rootEnd && isSpace(m.t.Src[e-1]) {
+		e--
+	}
+	m.emit(n.start, e)
+	if m.rootEnd < e {
+		if m.onlyTerminators(i, m.rootEnd) {
+			m.out[len(m.out)-1].tail = e - m.rootEnd
+		} else {
+			m.out[len(m.out)-1].keep = e - m.rootEnd
+		}
+	}
+}
+
+// findSequence tries a pattern of several sibling nodes at each run of
+// siblings under every node.
+func (m *matcher) findSequence(ps []*pnode) {
+	t, lang := m.t, m.t.Lang
+	first := ps[0]
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		for c := uint32(i) + 1; c < n.next; c = m.nodes[c].next {
@@ -174,12 +192,11 @@ func (p *Pattern) Find(t *Tree) []Span {
 			}
 			m.unbind(0)
 			m.steps = 0
-			if m.seq(p.nodes, 0, c, n.next, true, m.nodes[c].start) {
-				emit(m.nodes[c].start, m.rootEnd)
+			if m.seq(ps, 0, c, n.next, true, m.nodes[c].start) {
+				m.emit(m.nodes[c].start, m.rootEnd)
 			}
 		}
 	}
-	return out
 }
 
 // onlyTerminators reports a node whose children from offset end on,
@@ -434,14 +451,28 @@ func (m *matcher) skips(ps []*pnode, pi int, t, end uint32) (target, item bool) 
 	if p.meta != metaNone || !p.leaf {
 		return false, item
 	}
+	closing := pi > 0 && !p.named && p.text == "}"
 	if !n.named() {
-		return true, item
+		// Before a '}', a ',' with more items after it separates the
+		// elements of a list, whose count the pattern spells: Go
+		// []$A{"$B"} is a one-element literal, JSON {"$A": true} an
+		// object of one pair (ast-grep agrees). A trailing ',' is passed.
+		return !closing || !m.separatesMore(t, end), item
 	}
-	if pi > 0 && !p.named && p.text == "}" {
+	if closing {
+		// More siblings like the pattern's last one: the other cases of
+		// a switch, arms of a match (README).
 		q := ps[pi-1]
 		target = q.meta == metaNone && !q.leaf && q.kind == m.t.Lang.kind(n.sym)
 	}
 	return target, item
+}
+
+// separatesMore says target token t is a ',' with a named node after it
+// among the siblings before end.
+func (m *matcher) separatesMore(t, end uint32) bool {
+	n := &m.nodes[t]
+	return n.end-n.start == 1 && m.t.Src[n.start] == ',' && m.namedFrom(n.next, end)
 }
 
 // namedFrom says a named node that matching does not skip is among the

@@ -7,6 +7,7 @@
 package patterns
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 	"strings"
@@ -39,6 +40,7 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 	if tu := indentUnit(template); tu != "" && fileUnit != "" && tu != fileUnit {
 		tmpl = convertIndent(template, tu, fileUnit)
 	}
+	comments := &lineComments{lang: fm.Lang, src: src}
 	var reps []Replacement
 	var out strings.Builder
 	last := uint32(0)
@@ -46,7 +48,7 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 		if s.Start < last || s.Start == s.End && len(reps) > 0 && s.Start == reps[len(reps)-1].Start {
 			continue
 		}
-		text := substitute(tmpl, src, s)
+		text := substitute(tmpl, src, s, comments)
 		end := s.End
 		// The terminator the pattern did not spell (a ';', after any
 		// comment) stays, unless the template ends with its own.
@@ -68,7 +70,10 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 // indented like the line the match starts on; a multi-line capture is
 // de-indented from its own line's indentation and re-indented to the
 // indentation of the template line it is placed on.
-func substitute(tmpl string, src []byte, s Span) string {
+//
+// Template text after a capture that ends in a line comment (a Scala case
+// body f(a) // note) goes on the next line, not into the comment.
+func substitute(tmpl string, src []byte, s Span, comments *lineComments) string {
 	var b strings.Builder
 	for i := 0; i < len(tmpl); {
 		if tmpl[i] != '$' {
@@ -88,15 +93,81 @@ func substitute(tmpl string, src []byte, s Span) string {
 			if c.Name != name {
 				continue
 			}
+			indent := currentIndent(b.String())
 			text := string(src[c.Start:c.End])
 			if strings.Contains(text, "\n") {
-				text = reindent(text, lineIndent(src, c.Start), currentIndent(b.String()))
+				text = reindent(text, lineIndent(src, c.Start), indent)
 			}
 			b.WriteString(text)
+			if !restOfLineBlank(tmpl[k:]) && comments.endsAt(c.Start, c.End) {
+				b.WriteString("\n" + indent)
+			}
 			break
 		}
 	}
 	return indentAfterFirst(b.String(), lineIndent(src, s.Start))
+}
+
+// restOfLineBlank says s up to its first newline is blanks only.
+func restOfLineBlank(s string) bool {
+	line, _, _ := strings.Cut(s, "\n")
+	return strings.TrimSpace(line) == ""
+}
+
+// lineComments knows where a file's line comments end. A search's tree
+// may leave a capture's subtree unflattened, so the file is parsed again,
+// once, the first time a capture followed by template text on its line
+// holds a line comment's opener.
+type lineComments struct {
+	lang   *Language
+	src    []byte
+	parsed bool
+	ends   map[uint32]bool
+}
+
+// endsAt says the capture [start, end) ends in a line comment.
+func (lc *lineComments) endsAt(start, end uint32) bool {
+	if lc == nil || lc.lang == nil || end <= start {
+		return false
+	}
+	lastLine := lc.src[start:end]
+	if i := bytes.LastIndexByte(lastLine, '\n'); i >= 0 {
+		lastLine = lastLine[i+1:]
+	}
+	if !bytes.Contains(lastLine, []byte("//")) && !bytes.Contains(lastLine, []byte("#")) && !bytes.Contains(lastLine, []byte("--")) {
+		return false
+	}
+	if !lc.parsed {
+		lc.parsed = true
+		lc.ends = lineCommentEnds(lc.lang, lc.src)
+	}
+	return lc.ends[end]
+}
+
+// lineCommentEnds parses src and returns the end offsets of its line
+// comments: comment nodes opening with //, # or -- (not Lua's --[[).
+func lineCommentEnds(lang *Language, src []byte) map[uint32]bool {
+	pr := newParser()
+	defer pr.close()
+	t, err := pr.parse(lang, src, false)
+	if err != nil {
+		return nil
+	}
+	ends := map[uint32]bool{}
+	for i, n := range t.nodes {
+		if n.end > n.start && t.skip(i) && isLineComment(src[n.start:n.end]) {
+			ends[n.end] = true
+		}
+	}
+	return ends
+}
+
+// isLineComment says a comment's text runs to the end of its line.
+func isLineComment(text []byte) bool {
+	if bytes.HasPrefix(text, []byte("--")) {
+		return !bytes.HasPrefix(text, []byte("--[[")) && !bytes.HasPrefix(text, []byte("--[="))
+	}
+	return bytes.HasPrefix(text, []byte("//")) || bytes.HasPrefix(text, []byte("#"))
 }
 
 // scanMeta reads the metavariable at tmpl[i] (a '$'): up to three '$'

@@ -280,3 +280,25 @@ func TestTerminatorInMatch(t *testing.T) {
 		t.Errorf("rewrite with ';' spelled: %q", out)
 	}
 }
+
+// Template text after a capture that ends in a line comment goes on the
+// next line, not into the comment (soak seed 77 of
+// TestGeneratedRewriteDifferential: Scala def $A = $B → ($B $A) wrote
+// scalaLibFound inside the body's last // line).
+func TestRewriteAfterLineComment(t *testing.T) {
+	for _, c := range []struct{ file, src, pattern, template, want string }{
+		{"a.scala", "object O {\n  def found =\n    if (x.isFile) x.path\n    else \"\"\n  // and then again here.\n  def next = \"\"\n}\n",
+			"def found = $B", "def found = ($B orElse y)",
+			// The def owns the blanks up to the next one (ast-grep glues
+			// its replacement to def next the same way).
+			"object O {\n  def found = (if (x.isFile) x.path\n  else \"\"\n  // and then again here.\n   orElse y)def next = \"\"\n}\n"},
+		{"a.py", "while x:\n    f()  # c\n", "while $C: $B", "while $C: $B; g()", "while x: f()  # c\n; g()\n"},
+		// A '#' in a string is no comment: the text stays on its line.
+		{"a.py", "while x:\n    f(\"#\")\n", "while $C: $B", "while $C: $B; g()", "while x: f(\"#\"); g()\n"},
+	} {
+		got := rewriteOne(t, c.file, c.src, c.pattern, c.template)
+		if got != c.want {
+			t.Errorf("%s %q → %q:\n got  %q\n want %q", c.file, c.pattern, c.template, got, c.want)
+		}
+	}
+}

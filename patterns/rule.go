@@ -184,13 +184,27 @@ func parseRuleExpr(raw json.RawMessage, path string) (*ruleExpr, error) {
 // parseRuleFields reads a rule object's keys; extra are further keys the
 // caller handles (stopBy and field of a relational rule).
 func parseRuleFields(m map[string]json.RawMessage, path string, extra []string) (*ruleExpr, error) {
+	if err := checkRuleKeys(m, path, extra); err != nil {
+		return nil, err
+	}
 	e := &ruleExpr{path: path}
+	for _, parse := range []func(*ruleExpr, map[string]json.RawMessage, string) error{parseAtomicFields, parseCompositeFields, parseRelationFields} {
+		if err := parse(e, m, path); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// checkRuleKeys refuses a key that is neither a rule's nor one of extra,
+// and a rule with no key of its own.
+func checkRuleKeys(m map[string]json.RawMessage, path string, extra []string) error {
 	for _, k := range sortedKeys(m) {
 		if indexOf(ruleKeys, k) >= 0 || indexOf(extra, k) >= 0 {
 			continue
 		}
 		if why, ok := unsupportedKeys[k]; ok {
-			return nil, fmt.Errorf("%s.%s: %s", path, k, why)
+			return fmt.Errorf("%s.%s: %s", path, k, why)
 		}
 		known := strings.Join(append(append([]string{}, ruleKeys...), extra...), ", ")
 		hint := ""
@@ -200,48 +214,53 @@ func parseRuleFields(m map[string]json.RawMessage, path string, extra []string) 
 		case "constraints", "utils":
 			hint = " (" + k + " is an argument next to rule, not a key inside it)"
 		}
-		return nil, fmt.Errorf("%s: unknown key %q%s; known keys: %s", path, k, hint, known)
+		return fmt.Errorf("%s: unknown key %q%s; known keys: %s", path, k, hint, known)
 	}
 	if len(m)-countKeys(m, extra) == 0 {
-		return nil, fmt.Errorf("%s: empty rule: give at least one of pattern, kind, regex, inside, has, precedes, follows, all, any, not, matches", path)
+		return fmt.Errorf("%s: empty rule: give at least one of pattern, kind, regex, inside, has, precedes, follows, all, any, not, matches", path)
 	}
+	return nil
+}
+
+// parseAtomicFields reads the keys that test the node itself: pattern,
+// kind and regex.
+func parseAtomicFields(e *ruleExpr, m map[string]json.RawMessage, path string) error {
 	var err error
 	if raw, ok := m["pattern"]; ok {
 		if e.pattern, err = parsePattern(raw, path+".pattern"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if raw, ok := m["kind"]; ok {
 		if e.kind, err = stringOf(raw, path+".kind", "a node kind such as call_expression"); err != nil {
-			return nil, err
+			return err
 		}
 		e.hasKind = true
 	}
 	if raw, ok := m["regex"]; ok {
 		s, err := stringOf(raw, path+".regex", "a regular expression over the node's text")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if e.regex, err = regexp.Compile(s); err != nil {
-			return nil, fmt.Errorf("%s.regex: %v", path, err)
+			return fmt.Errorf("%s.regex: %v", path, err)
 		}
 	}
+	return nil
+}
+
+// parseCompositeFields reads the keys that combine rules: all, any, not
+// and matches.
+func parseCompositeFields(e *ruleExpr, m map[string]json.RawMessage, path string) error {
+	var err error
 	for _, key := range []string{"all", "any"} {
 		raw, ok := m[key]
 		if !ok {
 			continue
 		}
-		var list []json.RawMessage
-		if err := json.Unmarshal(raw, &list); err != nil || list == nil {
-			return nil, fmt.Errorf("%s.%s: want an array of rule objects, got %s", path, key, jsonKind(raw))
-		}
-		var subs []*ruleExpr
-		for i, r := range list {
-			s, err := parseRuleExpr(r, fmt.Sprintf("%s.%s[%d]", path, key, i))
-			if err != nil {
-				return nil, err
-			}
-			subs = append(subs, s)
+		subs, err := parseRuleList(raw, path+"."+key)
+		if err != nil {
+			return err
 		}
 		if key == "all" {
 			e.all = subs
@@ -251,38 +270,55 @@ func parseRuleFields(m map[string]json.RawMessage, path string, extra []string) 
 	}
 	if raw, ok := m["not"]; ok {
 		if e.not, err = parseRuleExpr(raw, path+".not"); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if raw, ok := m["matches"]; ok {
 		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
-			return nil, fmt.Errorf("%s.matches: parameterised utils are not supported: give the name of a rule in utils", path)
+			return fmt.Errorf("%s.matches: parameterised utils are not supported: give the name of a rule in utils", path)
 		}
 		if e.matches, err = stringOf(raw, path+".matches", "the name of a rule in utils"); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	for _, key := range []string{"inside", "has", "precedes", "follows"} {
-		raw, ok := m[key]
-		if !ok {
-			continue
-		}
-		r, err := parseRelation(raw, path+"."+key, key == "inside" || key == "has")
+	return nil
+}
+
+// parseRuleList reads an array of rule objects (all, any).
+func parseRuleList(raw json.RawMessage, path string) ([]*ruleExpr, error) {
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil || list == nil {
+		return nil, fmt.Errorf("%s: want an array of rule objects, got %s", path, jsonKind(raw))
+	}
+	var subs []*ruleExpr
+	for i, r := range list {
+		s, err := parseRuleExpr(r, fmt.Sprintf("%s[%d]", path, i))
 		if err != nil {
 			return nil, err
 		}
-		switch key {
-		case "inside":
-			e.inside = r
-		case "has":
-			e.has = r
-		case "precedes":
-			e.precedes = r
-		case "follows":
-			e.follows = r
-		}
+		subs = append(subs, s)
 	}
-	return e, nil
+	return subs, nil
+}
+
+// parseRelationFields reads the relational keys: inside, has, precedes
+// and follows.
+func parseRelationFields(e *ruleExpr, m map[string]json.RawMessage, path string) error {
+	for _, rel := range []struct {
+		key string
+		to  **relExpr
+	}{{"inside", &e.inside}, {"has", &e.has}, {"precedes", &e.precedes}, {"follows", &e.follows}} {
+		raw, ok := m[rel.key]
+		if !ok {
+			continue
+		}
+		r, err := parseRelation(raw, path+"."+rel.key, rel.key == "inside" || rel.key == "has")
+		if err != nil {
+			return err
+		}
+		*rel.to = r
+	}
+	return nil
 }
 
 func countKeys(m map[string]json.RawMessage, keys []string) int {

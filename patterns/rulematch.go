@@ -118,62 +118,87 @@ func CompileRule(lang *Language, spec *RuleSpec) (*Rule, error) {
 // them required.
 func (c *ruleCompiler) expr(e *ruleExpr, inNot bool) (*rnode, error) {
 	var parts []*rnode
-	add := func(n *rnode) { parts = append(parts, n) }
+	for _, compile := range []func(*ruleExpr, bool) ([]*rnode, error){c.atomic, c.composite, c.relations} {
+		ns, err := compile(e, inNot)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, ns...)
+	}
+	if len(parts) == 1 {
+		return parts[0], nil
+	}
+	n := &rnode{op: opAll, subs: parts}
+	n.kinds = allKinds(parts)
+	return n, nil
+}
+
+// atomic compiles e's tests of the node itself: pattern, kind, regex.
+func (c *ruleCompiler) atomic(e *ruleExpr, inNot bool) ([]*rnode, error) {
+	var parts []*rnode
 	if e.pattern != nil {
 		p, err := c.pattern(e.pattern, e.path+".pattern", inNot)
 		if err != nil {
 			return nil, err
 		}
-		add(p)
+		parts = append(parts, p)
 	}
 	if e.hasKind {
 		k, ok := c.lang.kindOf(e.kind, true)
 		if !ok {
 			return nil, fmt.Errorf("%s.kind: %s has no node kind %q%s", e.path, c.lang.ID, e.kind, c.kindHint(e.kind))
 		}
-		add(&rnode{op: opKind, kind: k, kinds: map[int32]bool{k: true}})
+		parts = append(parts, &rnode{op: opKind, kind: k, kinds: map[int32]bool{k: true}})
 	}
 	if e.regex != nil {
-		add(&rnode{op: opRegex, re: e.regex})
+		parts = append(parts, &rnode{op: opRegex, re: e.regex})
 	}
-	if e.all != nil {
-		n := &rnode{op: opAll}
-		for _, s := range e.all {
+	return parts, nil
+}
+
+// composite compiles e's combinations of rules: all, any, not, matches.
+func (c *ruleCompiler) composite(e *ruleExpr, inNot bool) ([]*rnode, error) {
+	var parts []*rnode
+	for _, list := range []struct {
+		op    ruleOp
+		subs  []*ruleExpr
+		kinds func([]*rnode) map[int32]bool
+	}{{opAll, e.all, allKinds}, {opAny, e.any, anyKinds}} {
+		if list.subs == nil {
+			continue
+		}
+		n := &rnode{op: list.op}
+		for _, s := range list.subs {
 			sn, err := c.expr(s, inNot)
 			if err != nil {
 				return nil, err
 			}
 			n.subs = append(n.subs, sn)
 		}
-		n.kinds = allKinds(n.subs)
-		add(n)
-	}
-	if e.any != nil {
-		n := &rnode{op: opAny}
-		for _, s := range e.any {
-			sn, err := c.expr(s, inNot)
-			if err != nil {
-				return nil, err
-			}
-			n.subs = append(n.subs, sn)
-		}
-		n.kinds = anyKinds(n.subs)
-		add(n)
+		n.kinds = list.kinds(n.subs)
+		parts = append(parts, n)
 	}
 	if e.not != nil {
 		sn, err := c.expr(e.not, true)
 		if err != nil {
 			return nil, err
 		}
-		add(&rnode{op: opNot, sub: sn})
+		parts = append(parts, &rnode{op: opNot, sub: sn})
 	}
 	if e.matches != "" {
 		u, err := c.util(e.matches, inNot)
 		if err != nil {
 			return nil, err
 		}
-		add(&rnode{op: opMatches, sub: u, kinds: u.kinds})
+		parts = append(parts, &rnode{op: opMatches, sub: u, kinds: u.kinds})
 	}
+	return parts, nil
+}
+
+// relations compiles e's relational rules: inside, has, precedes,
+// follows.
+func (c *ruleCompiler) relations(e *ruleExpr, inNot bool) ([]*rnode, error) {
+	var parts []*rnode
 	for _, rel := range []struct {
 		op ruleOp
 		r  *relExpr
@@ -185,14 +210,9 @@ func (c *ruleCompiler) expr(e *ruleExpr, inNot bool) (*rnode, error) {
 		if err != nil {
 			return nil, err
 		}
-		add(n)
+		parts = append(parts, n)
 	}
-	if len(parts) == 1 {
-		return parts[0], nil
-	}
-	n := &rnode{op: opAll, subs: parts}
-	n.kinds = allKinds(parts)
-	return n, nil
+	return parts, nil
 }
 
 // kindHint suggests kinds near the one asked for: a misspelling (a few
@@ -623,35 +643,7 @@ func (run *ruleRun) fieldChild(p uint32, f uint16) uint32 {
 func (run *ruleRun) has(n *rnode, i uint32) bool {
 	nodes := run.m.nodes
 	if n.field != 0 {
-		fc := run.fieldChild(i, n.field)
-		if fc == noParent {
-			return false
-		}
-		switch n.stop {
-		case stopNeighbor:
-			return run.match(n.sub, fc)
-		case stopEnd:
-			for d := fc; d < nodes[fc].next; d++ {
-				if run.match(n.sub, d) {
-					return true
-				}
-			}
-			return false
-		}
-		// ast-grep looks at the field's node, then (unless it stops
-		// there) at its children only.
-		if run.match(n.sub, fc) {
-			return true
-		}
-		if run.stops(n.until, fc) {
-			return false
-		}
-		for c := fc + 1; c < nodes[fc].next; c = nodes[c].next {
-			if run.match(n.sub, c) {
-				return true
-			}
-		}
-		return false
+		return run.hasInField(n, i)
 	}
 	switch n.stop {
 	case stopNeighbor:
@@ -676,6 +668,41 @@ func (run *ruleRun) has(n *rnode, i uint32) bool {
 			return true
 		}
 		if !run.stops(n.until, c) && run.has(n, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasInField is has with a field: the search starts at node i's child
+// in that field.
+func (run *ruleRun) hasInField(n *rnode, i uint32) bool {
+	nodes := run.m.nodes
+	fc := run.fieldChild(i, n.field)
+	if fc == noParent {
+		return false
+	}
+	switch n.stop {
+	case stopNeighbor:
+		return run.match(n.sub, fc)
+	case stopEnd:
+		for d := fc; d < nodes[fc].next; d++ {
+			if run.match(n.sub, d) {
+				return true
+			}
+		}
+		return false
+	}
+	// ast-grep looks at the field's node, then (unless it stops there)
+	// at its children only.
+	if run.match(n.sub, fc) {
+		return true
+	}
+	if run.stops(n.until, fc) {
+		return false
+	}
+	for c := fc + 1; c < nodes[fc].next; c = nodes[c].next {
+		if run.match(n.sub, c) {
 			return true
 		}
 	}

@@ -357,35 +357,8 @@ var sequenceKinds = map[string]bool{
 // children that tiles it (a sequence).
 func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 	nodes := t.nodes
-	// With semi, a ';' the scaffold put after the pattern may end the
-	// pattern's statement (Dart's if (…) $X.dispose()): a node ending
-	// there still ends with the pattern.
-	he2 := he
-	for semi && he2 < uint32(len(t.Src)) && (t.Src[he2] == ' ' || t.Src[he2] == '\t') {
-		he2++
-	}
-	if semi && he2 < uint32(len(t.Src)) && t.Src[he2] == ';' {
-		he2++
-	} else {
-		he2 = he
-	}
-	cur := 0
-	for {
-		found := -1
-		for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
-			if t.skip(c) && !t.metaError(c) {
-				continue
-			}
-			if nodes[c].start <= hs && nodes[c].end >= he {
-				found = c
-				break
-			}
-		}
-		if found < 0 {
-			break
-		}
-		cur = found
-	}
+	he2 := endWithSemicolon(t.Src, he, semi)
+	cur := innermostCovering(t, hs, he)
 	var kids []int
 	for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
 		if t.skip(c) && !t.metaError(c) || nodes[c].end <= hs || nodes[c].start >= he {
@@ -418,6 +391,44 @@ func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 		return nil, "the pattern does not form whole syntax nodes"
 	}
 	return named, ""
+}
+
+// endWithSemicolon is where the pattern ending at he ends with the ';'
+// the scaffold put after it, when semi and that ';' follows (after
+// blanks); he otherwise. A node ending there still ends with the pattern
+// (Dart's if (…) $X.dispose()).
+func endWithSemicolon(src []byte, he uint32, semi bool) uint32 {
+	he2 := he
+	for semi && he2 < uint32(len(src)) && (src[he2] == ' ' || src[he2] == '\t') {
+		he2++
+	}
+	if semi && he2 < uint32(len(src)) && src[he2] == ';' {
+		return he2 + 1
+	}
+	return he
+}
+
+// innermostCovering is the deepest node of t holding [hs, he) (comments
+// aside, unless a metavariable's ERROR).
+func innermostCovering(t *Tree, hs, he uint32) int {
+	nodes := t.nodes
+	cur := 0
+	for {
+		found := -1
+		for c := cur + 1; c < int(nodes[cur].next); c = int(nodes[c].next) {
+			if t.skip(c) && !t.metaError(c) {
+				continue
+			}
+			if nodes[c].start <= hs && nodes[c].end >= he {
+				found = c
+				break
+			}
+		}
+		if found < 0 {
+			return cur
+		}
+		cur = found
+	}
 }
 
 // trimEnd is node i's end, less the whitespace after the pattern's end

@@ -39,7 +39,27 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 	if nest {
 		n.lines, n.keep, nest = pyLines(src, n.lines[:0], n.keep[:0])
 	}
-	out := p.rng[:0]
+	out, kept := p.keptRanges(src, offs, starts, nest)
+	out = capRanges(out, maxRanges)
+	p.rng = out
+	if kept == len(src) || p.lang == "c" && kept > len(src)/2 {
+		// In C, where one file in six has a syntax error somewhere (a
+		// macro tree-sitter cannot read) and its partial parse must be
+		// redone whole, a part that saves less than half is not worth
+		// the risk of two parses.
+		return nil, false
+	}
+	fillRangePoints(src, out)
+	return out, true
+}
+
+// keptRanges are the statements (from starts) that hold an offset of
+// offs, less (with nest) the nested Python statements that cannot hold
+// a match, as ranges of five: start, end and three slots
+// fillRangePoints fills; kept is how many bytes they cover.
+func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out []uint32, kept int) {
+	n := &p.nest
+	out = p.rng[:0]
 	add := func(s, e uint32) {
 		if k := len(out); k > 0 && out[k-4] == s {
 			out[k-4] = e // extends the previous range
@@ -47,7 +67,7 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 		}
 		out = append(out, s, e, 0, 0, 0)
 	}
-	kept, oi, li := 0, 0, 0
+	oi, li := 0, 0
 	for k, s := range starts {
 		e := uint32(len(src))
 		if k+1 < len(starts) {
@@ -59,7 +79,7 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 		if oi == len(offs) || offs[oi] >= e {
 			continue
 		}
-		if p.lang == "c" && conditionalOnly(src[s:e]) {
+		if p.lang == "c" && conditionalOnly(src[s:e]) && inKeyword(offs[oi:], e, s+directiveKeywordEnd(src[s:e])) {
 			continue // see conditionalOnly
 		}
 		if nest {
@@ -88,15 +108,12 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 			kept += int(e - s)
 		}
 	}
-	out = capRanges(out, maxRanges)
-	p.rng = out
-	if kept == len(src) || p.lang == "c" && kept > len(src)/2 {
-		// In C, where one file in six has a syntax error somewhere (a
-		// macro tree-sitter cannot read) and its partial parse must be
-		// redone whole, a part that saves less than half is not worth
-		// the risk of two parses.
-		return nil, false
-	}
+	return out, kept
+}
+
+// fillRangePoints writes each range's start row, end row and end column
+// (a statement start is at column 0; the file's end may not be).
+func fillRangePoints(src []byte, out []uint32) {
 	row, rowAt := uint32(0), uint32(0) // row is the line of offset rowAt
 	rowOf := func(off uint32) uint32 {
 		row += uint32(bytes.Count(src[rowAt:off], []byte{'\n'}))
@@ -112,7 +129,6 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 			out[i+3] = rowOf(e) // a statement start: column 0
 		}
 	}
-	return out, true
 }
 
 // maxRanges bounds the ranges of one parse: tree-sitter's lexer looks
@@ -323,87 +339,120 @@ func startsGoDecl(line []byte) bool {
 // directive (#if … #endif spans declarations) are never split (see
 // splitsConditional).
 func splitC(src []byte, starts []uint32) ([]uint32, bool) {
-	starts = append(starts, 0)
-	depth := 0
-	var last byte = ';' // the last code byte before this point; ';' at the start
-	boundary := func() bool { return depth == 0 && (last == ';' || last == '}' || last == '#') }
-	at := func(i int) {
-		if i > 0 && starts[len(starts)-1] != uint32(i) {
-			starts = append(starts, uint32(i))
-		}
-	}
+	c := cSplitter{src: src, starts: append(starts, 0), last: ';'}
 	lineStart := true
 	for i := 0; i < len(src); {
-		c := src[i]
 		if lineStart {
 			lineStart = false
-			j := i
-			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
-				j++
+			next, directive, ok := c.lineHead(i)
+			if !ok {
+				return c.starts, false
 			}
-			if j < len(src) && src[j] == '#' {
-				split := boundary()
-				if split {
-					at(i)
-				}
-				end, ok := skipDirective(src, j)
-				if !ok {
-					return starts, false
-				}
-				if split {
-					last = '#'
-				}
-				i = end
+			if directive {
+				i = next
 				continue
 			}
-			if j == i && boundary() && (isLetter(c) || c == '_') {
-				at(i)
-			}
 		}
-		switch {
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			nl := bytes.IndexByte(src[i:], '\n')
-			if nl < 0 {
-				return starts, depth == 0
-			}
-			if nl > 0 && src[i+nl-1] == '\\' {
-				return starts, false // a comment continued on the next line
-			}
-			i += nl
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			end := bytes.Index(src[i+2:], []byte("*/"))
-			if end < 0 {
-				return starts, false
-			}
-			i += 2 + end + 2
-		case c == '"' || c == '\'':
-			end, ok := skipQuoted(src, i)
-			if !ok {
-				return starts, false
-			}
-			last = c
-			i = end
-		case c == '(' || c == '[' || c == '{':
-			depth++
-			last = c
-			i++
-		case c == ')' || c == ']' || c == '}':
-			if depth--; depth < 0 {
-				return starts, false
-			}
-			last = c
-			i++
-		case c == '\n':
-			lineStart = true
-			i++
-		default:
-			if c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' {
-				last = c
-			}
-			i++
+		next, nl, done, ok := c.step(i)
+		if done {
+			return c.starts, ok
 		}
+		i, lineStart = next, nl
 	}
-	return starts, depth == 0
+	return c.starts, c.depth == 0
+}
+
+// cSplitter is splitC's scan state.
+type cSplitter struct {
+	src    []byte
+	starts []uint32
+	depth  int
+	last   byte // the last code byte before this point; ';' at the start
+}
+
+// boundary says a statement may start here.
+func (c *cSplitter) boundary() bool {
+	return c.depth == 0 && (c.last == ';' || c.last == '}' || c.last == '#')
+}
+
+// at records a statement start at i.
+func (c *cSplitter) at(i int) {
+	if i > 0 && c.starts[len(c.starts)-1] != uint32(i) {
+		c.starts = append(c.starts, uint32(i))
+	}
+}
+
+// lineHead reads the start of the line at i: a directive (after any
+// blanks) is skipped whole and returned as such, with next where the
+// scan goes on; a word at column 0 on a boundary starts a statement.
+func (c *cSplitter) lineHead(i int) (next int, directive, ok bool) {
+	src := c.src
+	j := i
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	if j < len(src) && src[j] == '#' {
+		split := c.boundary()
+		if split {
+			c.at(i)
+		}
+		end, ok := skipDirective(src, j)
+		if !ok {
+			return 0, true, false
+		}
+		if split {
+			c.last = '#'
+		}
+		return end, true, true
+	}
+	if j == i && c.boundary() && (isLetter(src[i]) || src[i] == '_') {
+		c.at(i)
+	}
+	return i, false, true
+}
+
+// step scans the lexical item at i (a comment, a quoted literal, a
+// bracket, a newline, any other byte): next is where the scan goes on,
+// lineStart says a line starts there; done stops the scan, with ok its
+// answer.
+func (c *cSplitter) step(i int) (next int, lineStart, done, ok bool) {
+	src, ch := c.src, c.src[i]
+	switch {
+	case ch == '/' && i+1 < len(src) && src[i+1] == '/':
+		nl := bytes.IndexByte(src[i:], '\n')
+		if nl < 0 {
+			return 0, false, true, c.depth == 0
+		}
+		if nl > 0 && src[i+nl-1] == '\\' {
+			return 0, false, true, false // a comment continued on the next line
+		}
+		return i + nl, false, false, true
+	case ch == '/' && i+1 < len(src) && src[i+1] == '*':
+		end := bytes.Index(src[i+2:], []byte("*/"))
+		if end < 0 {
+			return 0, false, true, false
+		}
+		return i + 2 + end + 2, false, false, true
+	case ch == '"' || ch == '\'':
+		end, ok := skipQuoted(src, i)
+		if !ok {
+			return 0, false, true, false
+		}
+		c.last = ch
+		return end, false, false, true
+	case ch == '(' || ch == '[' || ch == '{':
+		c.depth++
+	case ch == ')' || ch == ']' || ch == '}':
+		if c.depth--; c.depth < 0 {
+			return 0, false, true, false
+		}
+	case ch == '\n':
+		return i + 1, true, false, true
+	case ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v':
+		return i + 1, false, false, true
+	}
+	c.last = ch
+	return i + 1, false, false, true
 }
 
 // skipDirective returns the offset of the newline that ends the
@@ -439,8 +488,9 @@ var conditionalDirective = regexp.MustCompile(`#\s*(if|ifdef|ifndef|elif|elifdef
 // parse, whose parts are then read as if outside the conditional (the
 // same nodes; a part holding half of one would be a syntax error and
 // cost a second parse of the whole file). An occurrence of a pattern's
-// literal there (the if of #if) cannot be in a match, as the pattern
-// spells no conditional directive (splitsConditional).
+// literal in its keyword (the if of #if) cannot be in a match, as the
+// pattern spells no conditional directive (splitsConditional); one in
+// its condition may (inKeyword).
 func conditionalOnly(part []byte) bool {
 	j := 0
 	for j < len(part) && (part[j] == ' ' || part[j] == '\t') {
@@ -479,6 +529,36 @@ func conditionalOnly(part []byte) bool {
 			return false
 		}
 	}
+}
+
+// directiveKeywordEnd is where the keyword of the directive that opens
+// part (#if, #  ifdef) ends.
+func directiveKeywordEnd(part []byte) uint32 {
+	j := 0
+	for j < len(part) && (part[j] == ' ' || part[j] == '\t') {
+		j++
+	}
+	loc := conditionalDirective.FindIndex(part[j:])
+	if loc == nil {
+		return 0
+	}
+	return uint32(j + loc[1])
+}
+
+// inKeyword says each offset of offs before end is before kwEnd: the
+// literal occurs in a conditional's keyword only (the if of #if), not in
+// its condition, where an expression pattern may match (C $A < $B in
+// #if PY_VERSION+0 < 0x030b0000).
+func inKeyword(offs []uint32, end, kwEnd uint32) bool {
+	for _, o := range offs {
+		if o >= end {
+			break
+		}
+		if o >= kwEnd {
+			return false
+		}
+	}
+	return true
 }
 
 // splitsConditional says a C pattern spells a conditional directive,

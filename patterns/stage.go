@@ -73,43 +73,8 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	if err := CheckRuleTemplate(res.Rules, template); err != nil {
 		return nil, err
 	}
-	// Rewriting, re-parsing and diffing are per file: one worker a core.
-	type staged struct {
-		file StagedFile
-		errs []SyntaxError
-		err  error
-	}
-	out := make([]*staged, len(res.Files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(res.Files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			p := newParser()
-			defer p.close()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(res.Files) {
-					return
-				}
-				fm := &res.Files[i]
-				newText, reps := Rewrite(fm, template)
-				if len(reps) == 0 || string(newText) == string(fm.Src) {
-					continue
-				}
-				errs, err := introducedErrors(p, fm, newText, reps)
-				out[i] = &staged{errs: errs, err: err, file: StagedFile{
-					Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
-					Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
-				}}
-				p.trim()
-			}
-		}()
-	}
-	wg.Wait()
 	st := &Staged{}
-	for _, o := range out {
+	for _, o := range rewriteFiles(res.Files, template) {
 		if o == nil {
 			continue
 		}
@@ -132,6 +97,54 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	s.edits[st.ID] = st
 	s.mu.Unlock()
 	return st, nil
+}
+
+// stagedFile is one file's rewrite: the staged file, the syntax errors it
+// introduces, or why it could not be checked.
+type stagedFile struct {
+	file StagedFile
+	errs []SyntaxError
+	err  error
+}
+
+// rewriteFiles rewrites, re-parses and diffs each file, one worker a
+// core; a file the rewrite leaves unchanged is nil.
+func rewriteFiles(files []FileMatches, template string) []*stagedFile {
+	out := make([]*stagedFile, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(files)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := newParser()
+			defer p.close()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				if out[i] = rewriteFile(p, &files[i], template); out[i] != nil {
+					p.trim()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// rewriteFile is one file's part of rewriteFiles.
+func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
+	newText, reps := Rewrite(fm, template)
+	if len(reps) == 0 || string(newText) == string(fm.Src) {
+		return nil
+	}
+	errs, err := introducedErrors(p, fm, newText, reps)
+	return &stagedFile{errs: errs, err: err, file: StagedFile{
+		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
+		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
+	}}
 }
 
 // Resolve accepts or discards a staged edit and returns it.
@@ -255,10 +268,6 @@ func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replace
 	if fm.Lang == nil {
 		return nil, nil
 	}
-	type key struct {
-		start, end uint32
-		node       string
-	}
 	newTree, err := p.parse(fm.Lang, newText, true)
 	if err != nil {
 		return nil, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
@@ -270,7 +279,20 @@ func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replace
 	if err != nil {
 		return nil, fmt.Errorf("%s: parsing the original to check the rewrite: %v", fm.Path, err)
 	}
-	old := map[key]int{}
+	found := newErrorNodes(oldTree, newTree, reps)
+	return reportIntroduced(fm.Path, newTree, newText, found, rewrittenSpans(reps)), nil
+}
+
+// errorKey is an error node by where it stands and what it is.
+type errorKey struct {
+	start, end uint32
+	node       string
+}
+
+// newErrorNodes lists the error nodes of newTree (in pre-order) that
+// oldTree, its offsets moved by reps, does not have.
+func newErrorNodes(oldTree, newTree *Tree, reps []Replacement) []int {
+	old := map[errorKey]int{}
 	for i := range oldTree.nodes {
 		n := &oldTree.nodes[i]
 		if n.flags&(flagError|flagMissing) == 0 {
@@ -279,36 +301,46 @@ func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replace
 		s, ok1 := shiftOffset(n.start, reps)
 		e, ok2 := shiftOffset(n.end, reps)
 		if ok1 && ok2 {
-			old[key{s, e, errorNodeName(oldTree, i)}]++
+			old[errorKey{s, e, errorNodeName(oldTree, i)}]++
 		}
 	}
-	var found []int // introduced error nodes, in pre-order
+	var found []int
 	for i := range newTree.nodes {
 		n := &newTree.nodes[i]
 		if n.flags&(flagError|flagMissing) == 0 {
 			continue
 		}
-		k := key{n.start, n.end, errorNodeName(newTree, i)}
+		k := errorKey{n.start, n.end, errorNodeName(newTree, i)}
 		if old[k] > 0 {
 			old[k]--
 			continue
 		}
 		found = append(found, i)
 	}
-	// One broken replacement can turn hundreds of nodes after it into
-	// ERRORs: each introduced error is laid to the last replacement that
-	// starts before it ends, and only the first per replacement is
-	// reported. Error recovery may also wrap much of the file in an
-	// ERROR, so only the innermost error nodes count, and an ERROR is
-	// placed at the first rewritten text it holds rather than where it
-	// starts.
-	var newSpans [][2]uint32
+	return found
+}
+
+// rewrittenSpans are the replacements' ranges in the new text.
+func rewrittenSpans(reps []Replacement) [][2]uint32 {
+	var spans [][2]uint32
 	delta := int64(0)
 	for _, r := range reps {
 		s := uint32(int64(r.Start) + delta)
-		newSpans = append(newSpans, [2]uint32{s, s + uint32(len(r.Text))})
+		spans = append(spans, [2]uint32{s, s + uint32(len(r.Text))})
 		delta += int64(len(r.Text)) - int64(r.End-r.Start)
 	}
+	return spans
+}
+
+// reportIntroduced describes the introduced error nodes found.
+//
+// One broken replacement can turn hundreds of nodes after it into
+// ERRORs: each introduced error is laid to the last replacement that
+// starts before it ends, and only the first per replacement is
+// reported. Error recovery may also wrap much of the file in an ERROR,
+// so only the innermost error nodes count, and an ERROR is placed at the
+// first rewritten text it holds rather than where it starts.
+func reportIntroduced(path string, newTree *Tree, newText []byte, found []int, newSpans [][2]uint32) []SyntaxError {
 	var out []SyntaxError
 	var li *lineIndex
 	taken := map[int]bool{}
@@ -335,10 +367,10 @@ func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replace
 			li = newLineIndex(newText)
 		}
 		pos := li.pos(at)
-		out = append(out, SyntaxError{Path: fm.Path, Line: pos.Line, Column: pos.Column, Node: errorNodeName(newTree, i),
+		out = append(out, SyntaxError{Path: path, Line: pos.Line, Column: pos.Column, Node: errorNodeName(newTree, i),
 			Text: lineAt(newText, li, pos.Line), RewriteLine: li.pos(newSpans[rep][0]).Line})
 	}
-	return out, nil
+	return out
 }
 
 // errorNodeName is "ERROR" or "MISSING kind" for an error node of t.

@@ -435,58 +435,72 @@ func (e *engine) grepTool() *rpc.Tool {
 			` Example: {"pattern": "fmt.Errorf($$$ARGS)", "language": "go", "path": "internal"}.` +
 			` A rule instead: {"rule": {"pattern": "$X.Close()", "not": {"inside": {"kind": "defer_statement", "stopBy": "end"}}}}.` +
 			` No match? "dump": "pattern" shows how the pattern was read`,
-	}, func(ctx context.Context, a grepArgs) (GrepResult, error) {
-		if a.Dump != "" {
-			if present(a.Rule) {
-				return GrepResult{}, fmt.Errorf("dump shows how one pattern is read: pass it as pattern (with language), not inside rule")
-			}
-			d, err := dump(a)
-			if err != nil {
-				return GrepResult{}, err
-			}
-			// The search fields stay well-typed for a client that
-			// checks the output schema: readAs is the pattern's reading.
-			out := GrepResult{Dump: d, ReadAs: []ReadAs{}, Matches: []MatchOut{}}
-			if d.ReadAs != nil {
-				out.ReadAs = []ReadAs{*d.ReadAs}
-			}
-			return out, nil
+	}, e.grep)
+}
+
+// grep answers ast_grep.
+func (e *engine) grep(ctx context.Context, a grepArgs) (GrepResult, error) {
+	if a.Dump != "" {
+		return dumpResult(a)
+	}
+	max := a.MaxResults
+	if max <= 0 {
+		max = 50
+	}
+	res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, false, countBound(max), max)
+	if err != nil {
+		return GrepResult{}, err
+	}
+	out := GrepResult{ReadAs: readings(res), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
+		FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped, NotSearched: res.Deps,
+		TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
+	if len(res.TooLarge) > 0 {
+		out.MaxFileBytes = res.MaxFileBytes
+		out.NotSearched = slices.Clone(res.Deps)
+		for _, t := range res.TooLarge {
+			out.NotSearched = append(out.NotSearched, t.Path)
 		}
-		max := a.MaxResults
-		if max <= 0 {
-			max = 50
+	}
+	if res.Total == 0 && a.Context == "" && a.Selector == "" {
+		for _, p := range res.Patterns {
+			out.OtherReadings = append(out.OtherReadings, readAs(p.OtherReadings())...)
 		}
-		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, false, countBound(max), max)
-		if err != nil {
-			return GrepResult{}, err
-		}
-		out := GrepResult{ReadAs: readings(res), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
-			FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped, NotSearched: res.Deps,
-			TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
-		if len(res.TooLarge) > 0 {
-			out.MaxFileBytes = res.MaxFileBytes
-			out.NotSearched = slices.Clone(res.Deps)
-			for _, t := range res.TooLarge {
-				out.NotSearched = append(out.NotSearched, t.Path)
+	}
+	out.Matches = shownMatches(res.Files, max)
+	out.Shown = len(out.Matches)
+	return out, nil
+}
+
+// dumpResult answers ast_grep's dump option.
+func dumpResult(a grepArgs) (GrepResult, error) {
+	if present(a.Rule) {
+		return GrepResult{}, fmt.Errorf("dump shows how one pattern is read: pass it as pattern (with language), not inside rule")
+	}
+	d, err := dump(a)
+	if err != nil {
+		return GrepResult{}, err
+	}
+	// The search fields stay well-typed for a client that checks the
+	// output schema: readAs is the pattern's reading.
+	out := GrepResult{Dump: d, ReadAs: []ReadAs{}, Matches: []MatchOut{}}
+	if d.ReadAs != nil {
+		out.ReadAs = []ReadAs{*d.ReadAs}
+	}
+	return out, nil
+}
+
+// shownMatches are the first max matches, in file order.
+func shownMatches(files []FileMatches, max int) []MatchOut {
+	shown := []MatchOut{}
+	for _, f := range files {
+		for _, m := range f.Matches {
+			if len(shown) == max {
+				return shown
 			}
+			shown = append(shown, MatchOut{Path: f.Path, Start: m.From, End: m.To, Text: m.Text, Captures: m.Captured})
 		}
-		if res.Total == 0 && a.Context == "" && a.Selector == "" {
-			for _, p := range res.Patterns {
-				out.OtherReadings = append(out.OtherReadings, readAs(p.OtherReadings())...)
-			}
-		}
-	files:
-		for _, f := range res.Files {
-			for _, m := range f.Matches {
-				if len(out.Matches) == max {
-					break files
-				}
-				out.Matches = append(out.Matches, MatchOut{Path: f.Path, Start: m.From, End: m.To, Text: m.Text, Captures: m.Captured})
-			}
-		}
-		out.Shown = len(out.Matches)
-		return out, nil
-	})
+	}
+	return shown
 }
 
 type editArgs struct {
@@ -582,58 +596,74 @@ func (e *engine) editTool() *rpc.Tool {
 		Description: "Rewrite every match of a pattern (or rule, as for ast_grep) with a template, staged: the answer is a diff and an edit_id; nothing is written until resolve accepts it." +
 			" Of nested matches the outermost is rewritten; a rewrite that breaks the syntax is refused." +
 			` Example: {"pattern": "errors.New(fmt.Sprintf($$$A))", "rewrite": "fmt.Errorf($$$A)", "language": "go"}`,
-	}, func(ctx context.Context, a editArgs) (EditResult, error) {
-		res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, true, 0, 0)
-		if err != nil {
-			return EditResult{}, err
-		}
-		// A template naming a metavariable the pattern lacks is wrong
-		// whether or not anything matched.
-		if err := CheckTemplate(res.Patterns, a.Rewrite); err != nil {
-			return EditResult{}, err
-		}
-		if err := CheckRuleTemplate(res.Rules, a.Rewrite); err != nil {
-			return EditResult{}, err
-		}
-		if res.Total == 0 {
-			what := "the pattern"
-			if len(res.Rules) > 0 {
-				what = "the rule"
+	}, e.edit)
+}
+
+// edit answers ast_edit.
+func (e *engine) edit(ctx context.Context, a editArgs) (EditResult, error) {
+	res, err := e.find(ctx, query{a.Pattern, a.Rule, a.Constraints, a.Utils, a.Path, a.Language, a.Context, a.Selector}, true, 0, 0)
+	if err != nil {
+		return EditResult{}, err
+	}
+	// A template naming a metavariable the pattern lacks is wrong
+	// whether or not anything matched.
+	if err := CheckTemplate(res.Patterns, a.Rewrite); err != nil {
+		return EditResult{}, err
+	}
+	if err := CheckRuleTemplate(res.Rules, a.Rewrite); err != nil {
+		return EditResult{}, err
+	}
+	if res.Total == 0 {
+		return EditResult{}, noMatchToStage(res)
+	}
+	st, err := e.stager.Stage(res, a.Rewrite, a.AllowSyntaxErrors)
+	if err != nil {
+		return EditResult{}, err
+	}
+	out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors,
+		TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
+	files := st.sortedFiles()
+	for _, f := range files {
+		out.Files = append(out.Files, EditFile{Path: f.Path, Replacements: f.Replacements})
+	}
+	out.Diff, out.DiffCapped = cappedDiff(files)
+	return out, nil
+}
+
+// noMatchToStage says why an ast_edit has nothing to stage: what was
+// searched, how the pattern was read, and the files left out.
+func noMatchToStage(res *SearchResult) error {
+	what := "the pattern"
+	if len(res.Rules) > 0 {
+		what = "the rule"
+	}
+	big := ""
+	if n := len(res.TooLarge); n > 0 {
+		big = fmt.Sprintf("; %s over max_file_bytes (%s) not searched", plural(n, "file"), res.TooLarge[0].Path)
+	}
+	if n := len(res.Unparsed); n > 0 {
+		big += fmt.Sprintf("; %s not searched, its grammar could not finish parsing it (%s)", plural(n, "file"), res.Unparsed[0].Path)
+	}
+	return fmt.Errorf("no match for %s in %s searched (%s)%s: nothing to stage", what, plural(res.Searched, "file"), readAsLine(readings(res)), big)
+}
+
+// cappedDiff joins the files' diffs, up to maxDiffLines lines.
+func cappedDiff(files []StagedFile) (string, bool) {
+	var diff strings.Builder
+	lines := 0
+	for _, f := range files {
+		for _, l := range strings.SplitAfter(f.Diff, "\n") {
+			if l == "" {
+				continue
 			}
-			big := ""
-			if n := len(res.TooLarge); n > 0 {
-				big = fmt.Sprintf("; %s over max_file_bytes (%s) not searched", plural(n, "file"), res.TooLarge[0].Path)
+			if lines == maxDiffLines {
+				return diff.String(), true
 			}
-			if n := len(res.Unparsed); n > 0 {
-				big += fmt.Sprintf("; %s not searched, its grammar could not finish parsing it (%s)", plural(n, "file"), res.Unparsed[0].Path)
-			}
-			return EditResult{}, fmt.Errorf("no match for %s in %s searched (%s)%s: nothing to stage", what, plural(res.Searched, "file"), readAsLine(readings(res)), big)
+			diff.WriteString(l)
+			lines++
 		}
-		st, err := e.stager.Stage(res, a.Rewrite, a.AllowSyntaxErrors)
-		if err != nil {
-			return EditResult{}, err
-		}
-		out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors,
-			TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
-		var diff strings.Builder
-		lines := 0
-		for _, f := range st.sortedFiles() {
-			out.Files = append(out.Files, EditFile{Path: f.Path, Replacements: f.Replacements})
-			for _, l := range strings.SplitAfter(f.Diff, "\n") {
-				if l == "" {
-					continue
-				}
-				if lines == maxDiffLines {
-					out.DiffCapped = true
-					break
-				}
-				diff.WriteString(l)
-				lines++
-			}
-		}
-		out.Diff = diff.String()
-		return out, nil
-	})
+	}
+	return diff.String(), false
 }
 
 type resolveArgs struct {
