@@ -7,12 +7,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
 	"github.com/agent-tools/agent-tools/internal/config"
 	"github.com/agent-tools/agent-tools/rpc"
+	"github.com/rs/zerolog"
 )
 
 // Config is the "patterns" section of --config.
@@ -23,9 +23,9 @@ type Config struct {
 	Workers int `json:"workers,omitempty"`
 }
 
-func decodeConfig(raw json.RawMessage) (Config, error) {
+func decodeConfig(raw json.RawMessage, log *zerolog.Logger) (Config, error) {
 	var c Config
-	if err := config.Decode("patterns", raw, &c, os.Stderr); err != nil {
+	if err := config.Decode("patterns", raw, &c, config.LogWarnings(log)); err != nil {
 		return c, err
 	}
 	if c.MaxFileBytes < 0 || c.Workers < 0 {
@@ -35,10 +35,12 @@ func decodeConfig(raw json.RawMessage) (Config, error) {
 }
 
 // Attach reports the structural-search capability for a run rooted at
-// root, configured by the raw "patterns" config section (may be nil).
-func Attach(root string, section json.RawMessage) rpc.Attachment {
+// root, configured by the raw "patterns" config section (may be nil); log
+// gets the config's deprecation warnings (nil: dropped), as the other
+// capabilities' do.
+func Attach(root string, section json.RawMessage, log *zerolog.Logger) rpc.Attachment {
 	att := rpc.Attachment{Capability: "patterns"}
-	cfg, err := decodeConfig(section)
+	cfg, err := decodeConfig(section, log)
 	if err != nil {
 		att.Reason = err.Error()
 		att.Checks = []rpc.Check{{Name: "config", Detail: err.Error()}}

@@ -8,5 +8,5 @@ import (
 )
 
 func attachPatterns(cfg *config) rpc.Attachment {
-	return patterns.Attach(cfg.root, cfg.section("patterns"))
+	return patterns.Attach(cfg.root, cfg.section("patterns"), cfg.logger("patterns"))
 }
