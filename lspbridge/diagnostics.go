@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -17,6 +18,9 @@ func convertDiags(root string, enc encoding, path, text string, ds []Diagnostic)
 	lines := splitLines(text)
 	out := make([]Diag, 0, len(ds))
 	for _, d := range ds {
+		if isErrorLimit(d) {
+			continue // not an error in the code: errorLimitNote says what it means
+		}
 		line := ""
 		if d.Range.Start.Line < len(lines) {
 			line = lines[d.Range.Start.Line]
@@ -26,6 +30,22 @@ func convertDiags(root string, enc encoding, path, text string, ds []Diagnostic)
 	}
 	sortDiags(out)
 	return out
+}
+
+// isErrorLimit reports whether d is clang's "Too many errors emitted,
+// stopping now" (fatal_too_many_errors), which clangd publishes in place
+// of the errors past its limit (20 a file by default).
+func isErrorLimit(d Diagnostic) bool { return codeString(d.Code) == "fatal_too_many_errors" }
+
+// errorLimitNote says, when the server stopped listing path's errors at
+// its limit, that the ones past it are missing from the answer ("" when
+// it did not). A write that crosses the limit turns that marker on, and it
+// is no error of the write's: it is left out of the list and said here.
+func errorLimitNote(srv *server, root, path string, ds []Diagnostic) string {
+	if !slices.ContainsFunc(ds, isErrorLimit) {
+		return ""
+	}
+	return fmt.Sprintf("%s stopped listing the errors of %s at its limit (clang's \"too many errors\"): the errors past it are not listed, and new ones among them may be missing", srv.cfg.Name, displayPath(root, path))
 }
 
 // errorsAndWarnings keeps severities error and warning; it returns how
@@ -67,6 +87,9 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 	}
 	if failed := srv.failure(); failed != "" {
 		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s says it failed (%s): what it checks may be incomplete", srv.cfg.Name, failed)
+	}
+	if cut := errorLimitNote(srv, root, path, ds); cut != "" {
+		note = strings.TrimPrefix(note+"; ", "; ") + cut
 	}
 	return srv, convertDiags(root, srv.enc, path, sr.text, ds), note, nil
 }

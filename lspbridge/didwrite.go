@@ -333,6 +333,9 @@ func (w *writeRun) collect() {
 			// that changed new.)
 			blame = func(d Diag) bool { return t.names != nil && t.names.MatchString(d.Text) }
 		}
+		if cut := errorLimitNote(t.srv, root, t.path, t.diags); cut != "" {
+			wc.notes = append(wc.notes, cut)
+		}
 		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
 	}
 }

@@ -214,6 +214,10 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 		if strings.Contains(w.Text, "more new diagnostics in "+path+" not shown") {
 			return true
 		}
+		// Past the server's error limit: the answer says the rest is not listed.
+		if strings.Contains(w.Text, "stopped listing the errors of "+path+" at its limit") {
+			return true
+		}
 		if slices.Contains(w.Checked, path) {
 			return false
 		}

@@ -1,0 +1,57 @@
+package lspbridge
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// TestErrorLimitClangd: past its error limit clangd publishes clang's
+// "Too many errors emitted, stopping now" in place of the rest. A write
+// that crossed the limit had it reported as a new error of the write's
+// (the C mutation soak, on the tree-sitter runtime: a deleted #include in
+// array.h). It is no error in the code: it is left out of the list, and
+// the answer says the errors past the limit are not listed.
+func TestErrorLimitClangd(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	var b strings.Builder
+	b.WriteString("int f(void) {\n")
+	for i := range 10 {
+		fmt.Fprintf(&b, "  int a%d = undeclared%d;\n", i, i)
+	}
+	b.WriteString("  return 0;\n}\n")
+	few := b.String()
+	writeFile(t, filepath.Join(root, "many.c"), few)
+	s := newSup(t, nil)
+	ctx := testCtx(t)
+	r, err := s.Diagnostics(ctx, Request{Root: root, File: "many.c"})
+	check(t, r, err, "10 errors and warnings in many.c")
+	if strings.Contains(r.Text(), "limit") {
+		t.Errorf("under the limit, yet:\n%s", r.Text())
+	}
+
+	var more strings.Builder
+	more.WriteString("int g(void) {\n")
+	for i := range 30 {
+		fmt.Fprintf(&more, "  int b%d = missing%d;\n", i, i)
+	}
+	more.WriteString("  return 0;\n}\n")
+	writeFile(t, filepath.Join(root, "many.c"), few+more.String())
+	w, err := s.DidWrite(ctx, root, []string{"many.c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range w.Diagnostics {
+		if strings.Contains(d.Message, "Too many errors") {
+			t.Errorf("clang's error-limit marker reported as an error of the write:\n%s", w.Text)
+		}
+	}
+	mustContain(t, w.Text, "new errors and warnings after this write:", "missing0", "clangd stopped listing the errors of many.c at its limit")
+	r, err = s.Diagnostics(ctx, Request{Root: root, File: "many.c"})
+	check(t, r, err, "clangd stopped listing the errors of many.c at its limit")
+}
