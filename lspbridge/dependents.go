@@ -273,17 +273,8 @@ func dependents(ctx context.Context, srv *server, path string, names []string, i
 	}
 	var hits, importers []hit
 	walked := 0
-	filepath.WalkDir(srv.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != srv.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if p == path || skip[p] != nil || srv.cfg.languageID(p) == "" {
+	srv.walkSources(func(p string, d fs.DirEntry) error {
+		if p == path || skip[p] != nil {
 			return nil
 		}
 		walked++

@@ -202,3 +202,25 @@ func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }
+
+// walkSources walks the server's root for the files it handles (those of
+// its languages), passing over the directories no search enters (skipDirs
+// and hidden ones), and calls visit for each; visit's filepath.SkipAll
+// ends the walk. The dependents search and lsp_rename's word search read
+// the root so.
+func (s *server) walkSources(visit func(path string, d fs.DirEntry) error) {
+	filepath.WalkDir(s.root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir():
+			if p != s.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		case s.cfg.languageID(p) == "":
+			return nil
+		}
+		return visit(p, d)
+	})
+}

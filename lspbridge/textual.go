@@ -95,17 +95,8 @@ func (s *Supervisor) textualUses(ctx context.Context, srv *server, root, name st
 	}
 	tc := &textualCheck{name: name}
 	walked, parsed := 0, 0
-	filepath.WalkDir(srv.root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if p != srv.root && (skipDirs[d.Name()] || strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if touched[p] || srv.cfg.languageID(p) == "" {
+	srv.walkSources(func(p string, d fs.DirEntry) error {
+		if touched[p] {
 			return nil
 		}
 		if walked++; walked > textualWalkCap {
