@@ -48,6 +48,17 @@ func errorLimitNote(srv *server, root, path string, ds []Diagnostic) string {
 	return fmt.Sprintf("%s stopped listing the errors of %s at its limit (clang's \"too many errors\"): the errors past it are not listed, and new ones among them may be missing", srv.cfg.Name, displayPath(root, path))
 }
 
+// includedNote says, when the server reported errors of headers path
+// includes the way clangd does — the first error of each header only, as
+// "In included file: …" at its #include — that the headers' other errors
+// are not listed ("" when there is none).
+func includedNote(srv *server, root, path string, ds []Diagnostic) string {
+	if !slices.ContainsFunc(ds, func(d Diagnostic) bool { return strings.HasPrefix(d.Message, "In included file") }) {
+		return ""
+	}
+	return fmt.Sprintf("%s shows only the first error of each header %s includes (\"In included file\", at the #include): the headers' other errors are not listed, and new ones there may be missing", srv.cfg.Name, displayPath(root, path))
+}
+
 // errorsAndWarnings keeps severities error and warning; it returns how
 // many others it dropped.
 func errorsAndWarnings(ds []Diag) ([]Diag, int) {
@@ -88,8 +99,10 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 	if failed := srv.failure(); failed != "" {
 		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s says it failed (%s): what it checks may be incomplete", srv.cfg.Name, failed)
 	}
-	if cut := errorLimitNote(srv, root, path, ds); cut != "" {
-		note = strings.TrimPrefix(note+"; ", "; ") + cut
+	for _, more := range []string{errorLimitNote(srv, root, path, ds), includedNote(srv, root, path, ds)} {
+		if more != "" {
+			note = strings.TrimPrefix(note+"; ", "; ") + more
+		}
 	}
 	return srv, convertDiags(root, srv.enc, path, sr.text, ds), note, nil
 }

@@ -333,8 +333,10 @@ func (w *writeRun) collect() {
 			// that changed new.)
 			blame = func(d Diag) bool { return t.names != nil && t.names.MatchString(d.Text) }
 		}
-		if cut := errorLimitNote(t.srv, root, t.path, t.diags); cut != "" {
-			wc.notes = append(wc.notes, cut)
+		for _, more := range []string{errorLimitNote(t.srv, root, t.path, t.diags), includedNote(t.srv, root, t.path, t.diags)} {
+			if more != "" {
+				wc.notes = append(wc.notes, more)
+			}
 		}
 		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
 	}

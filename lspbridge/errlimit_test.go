@@ -55,3 +55,21 @@ func TestErrorLimitClangd(t *testing.T) {
 	r, err = s.Diagnostics(ctx, Request{Root: root, File: "many.c"})
 	check(t, r, err, "clangd stopped listing the errors of many.c at its limit")
 }
+
+// TestIncludedHeaderNote: clangd reports a header's errors in the file
+// that includes it, the first one only ("In included file: …" at the
+// #include). The answer says the header's other errors are not listed:
+// here bad.h has two, and the second never shows.
+func TestIncludedHeaderNote(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "bad.h"), "int one = missing_one;\nint two = missing_two;\n")
+	writeFile(t, filepath.Join(root, "main.c"), "#include \"bad.h\"\n\nint main(void) { return one + two; }\n")
+	s := newSup(t, nil)
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "main.c"})
+	check(t, r, err, "In included file", "clangd shows only the first error of each header main.c includes")
+	if strings.Contains(r.Text(), "missing_two") {
+		t.Logf("this clangd lists a header's second error too:\n%s", r.Text())
+	}
+}
