@@ -221,7 +221,10 @@ top.py:6:21  leaf (leaf.py:1:5)  return mid(1) + leaf(2)`},
 func TestHierarchyTypeScript(t *testing.T) {
 	testutil.Needs(t, "typescript-language-server")
 	root := fixture(t, "calls_typescript.txtar")
-	s := newSup(t, nil)
+	// The cases want the answer of a loaded tsserver: the wait for its
+	// readiness follows tsserver and gets a loaded machine's bound (at
+	// load 11 it had not loaded this three-file project after 10 s).
+	s := newSup(t, &Options{ReadyTimeout: indexBudget()})
 	runHierarchyCases(t, s, root, []hierarchyCase{
 		{name: "incoming depth 2", action: "incoming_calls", file: "leaf.ts", line: 1, symbol: "leaf", depth: 2, want: `incoming_calls: leaf.ts:1:17 leaf
 5 of 5 incoming calls shown (2 levels)

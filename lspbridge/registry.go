@@ -33,24 +33,56 @@ func normalizeMessage(m string) string {
 }
 
 // keyMessage is a message as the registry keys it: normalizeMessage, with
-// each quoted type that holds Unknown made one placeholder. Unknown is
-// pyright's word for what it has not inferred, and how far it got depends
-// on the order it evaluated the files in: the same error in a file the
-// write did not touch read "Any | list[Unknown]" before a write and
-// "Any | list[Any | list[Unknown] | Unknown] | Unknown" after it (Debian's
-// gast, a mutation in another file), and was called new.
+// each quoted or parenthesised span that holds Unknown made one
+// placeholder. Unknown is pyright's word for what it has not inferred,
+// and how far it got depends on the order it evaluated the files in: the
+// same error in a file the write did not touch read "Any | list[Unknown]"
+// before a write and "Any | list[Any | list[Unknown] | Unknown] | Unknown"
+// after it, and an overload error's "Argument types: (Unknown |
+// list[Unknown | …])" nested deeper in our server than in the CLI
+// (Debian's gast, mutations in another file): both were called new.
 func keyMessage(m string) string {
 	m = normalizeMessage(m)
 	if !strings.Contains(m, "Unknown") {
 		return m
 	}
-	parts := strings.Split(m, `"`)
-	for i := 1; i < len(parts)-1; i += 2 { // the quoted ones
-		if strings.Contains(parts[i], "Unknown") {
-			parts[i] = "…"
+	var b strings.Builder
+	for i := 0; i < len(m); {
+		end := spanEnd(m, i)
+		if end > i && strings.Contains(m[i:end], "Unknown") {
+			b.WriteString(m[i:i+1] + "…" + m[end-1:end])
+			i = end
+			continue
+		}
+		b.WriteByte(m[i])
+		i++
+	}
+	return b.String()
+}
+
+// spanEnd returns the end (after its closing byte) of the quoted or
+// parenthesised span that opens at m[i], or i when none opens there or
+// it is not closed.
+func spanEnd(m string, i int) int {
+	switch m[i] {
+	case '"':
+		if j := strings.IndexByte(m[i+1:], '"'); j >= 0 {
+			return i + 1 + j + 1
+		}
+	case '(':
+		depth := 0
+		for j := i; j < len(m); j++ {
+			switch m[j] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					return j + 1
+				}
+			}
 		}
 	}
-	return strings.Join(parts, `"`)
+	return i
 }
 
 // observe records the file's current diagnostics and returns the indexes

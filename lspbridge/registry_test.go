@@ -31,3 +31,36 @@ func TestRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyMessage: pyright's partly inferred types print by evaluation
+// order; the registry keys such messages alike, and only those. The
+// messages are pyright's own, from Debian's gast.
+func TestKeyMessage(t *testing.T) {
+	same := [][2]string{
+		{`Argument of type "Any | list[Unknown]" cannot be assigned to parameter "elts" of type "list[expr]" in function "__init__"`,
+			`Argument of type "Any | list[Any | list[Unknown] | Unknown] | Unknown" cannot be assigned to parameter "elts" of type "list[expr]" in function "__init__"`},
+		{`No overloads for "__init__" match the provided arguments Argument types: (Unknown | list[Unknown | list[Unknown]], Unknown | list[Unknown | list[Unknown]])`,
+			`No overloads for "__init__" match the provided arguments Argument types: (Unknown | list[Unknown | list[Unknown | list[Unknown]]], Unknown | list[Unknown | list[Unknown | list[Unknown]]])`},
+	}
+	for _, c := range same {
+		if a, b := keyMessage(c[0]), keyMessage(c[1]); a != b {
+			t.Errorf("keyed apart:\n%s\n%s", a, b)
+		}
+	}
+	differ := [][2]string{
+		// The parameter differs: another error.
+		{`Argument of type "Any | list[Unknown]" cannot be assigned to parameter "elts" of type "list[expr]"`,
+			`Argument of type "Any | list[Unknown]" cannot be assigned to parameter "ctx" of type "list[expr]"`},
+		// No Unknown: the types are the message.
+		{`Type "int" is not assignable to declared type "str"`, `Type "bytes" is not assignable to declared type "str"`},
+		{`"foo" is not defined`, `"bar" is not defined`},
+	}
+	for _, c := range differ {
+		if keyMessage(c[0]) == keyMessage(c[1]) {
+			t.Errorf("keyed alike: %q and %q", c[0], c[1])
+		}
+	}
+	if m := `"x" is possibly unbound (see f(y))`; keyMessage(m) != m {
+		t.Errorf("a message without Unknown changed: %q", keyMessage(m))
+	}
+}
