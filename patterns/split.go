@@ -20,7 +20,8 @@ import (
 // statements begin, in order, the first being 0; false when unsure.
 type splitter func(src []byte, starts []uint32) ([]uint32, bool)
 
-var splitters = map[string]splitter{"python": splitPython, "go": splitGo, "c": splitC}
+var splitters = map[string]splitter{"python": splitPython, "go": splitGo, "c": splitC,
+	"typescript": splitJS(false), "tsx": splitJS(true), "javascript": splitJS(true)}
 
 // ranges returns the parts of src to parse so that every statement
 // holding one of offs (sorted) is parsed: five numbers per range (start
