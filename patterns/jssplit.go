@@ -18,13 +18,13 @@ import (
 	"slices"
 )
 
-// jsStartWords are the words that, at column 0 after a top-level
-// statement that ended with ';' or '}', start a statement of their own
-// (none can continue the one before: else, catch, while or from could,
-// so any word not listed here leaves the line with the statement before).
-var jsStartWords = []string{
-	"export", "import", "function", "class", "const", "let", "var", "interface", "type",
-	"async", "enum", "namespace", "declare", "abstract", "module",
+// jsContinueWords are the words that at the start of a line may go on
+// the statement before it even after a ';' or '}' (if (a) b;⏎else c;
+// do {} while (x); export {a}⏎from 'x'; x = {}⏎as T; a = {}⏎in b): any
+// other word there, at column 0 at the top level, starts a statement.
+var jsContinueWords = []string{
+	"else", "catch", "finally", "while", "from", "as", "satisfies", "instanceof", "in", "of",
+	"extends", "implements", "is", "keyof",
 }
 
 // jsRegexWords are the keywords after which a '/' opens a regular
@@ -247,21 +247,24 @@ func (s *jsScan) template(i int) (int, bool) {
 	return 0, false
 }
 
-// jsStartsStatement reports a line that opens a top-level statement: one
-// of jsStartWords at column 0, or a decorator.
+// jsStartsStatement reports a line that opens a top-level statement
+// after one that ended with ';' or '}': a decorator, or a word at column
+// 0 that is not one of jsContinueWords.
 func jsStartsStatement(line []byte) bool {
-	if len(line) > 0 && line[0] == '@' {
-		return true
+	if len(line) == 0 || line[0] == '@' {
+		return len(line) > 0
 	}
-	for _, w := range jsStartWords {
-		if len(line) > len(w) && string(line[:len(w)]) == w {
-			c := line[len(w)]
-			if !isLetter(c) && !isDigit(c) && c != '$' && c < 0x80 {
-				return true
-			}
-		}
+	if !isLetter(line[0]) && line[0] != '$' {
+		return false
 	}
-	return false
+	j := 1
+	for j < len(line) && (isLetter(line[j]) || isDigit(line[j]) || line[j] == '$') {
+		j++
+	}
+	if j < len(line) && line[j] >= 0x80 {
+		return false // a name the scan does not read whole
+	}
+	return !slices.Contains(jsContinueWords, string(line[:j]))
 }
 
 // skipJSString returns the end of the quoted string at i; false if a

@@ -28,6 +28,8 @@ func TestSplitJS(t *testing.T) {
 		{ts, "const a = 1 +\nfunction() {};\nlet b = 2\nconst c = 3;\n  const d = 4;\nelse;\nexport {a}\nfrom 'x';\nvar e;\n",
 			[]string{"let b = 2", "export {a}", "var e;"}},
 		{ts, "@d()\nexport class A {}\n@e\nclass B {}\n", []string{"@e"}},
+		{ts, "if (a) {\n}\nelse {\n}\ntry {\n} catch {\n}\nfinally {}\ndo {}\nwhile (a);\ntest('x', () => {});\n$(1);\n",
+			[]string{"try {", "do {}", "test('x', () => {});", "$(1);"}},
 		{ts, "const s = `\nexport const no = ${ {a: `\n}\nconst no2 = 1;\n`} }`;\nconst yes = 1;\n", []string{"const yes = 1;"}},
 		{ts, "const s = '\\\nconst no = 1;';\nconst r = /'/g;\nconst q = a / 2; // '\nconst yes = 1;\n",
 			[]string{"const r = /'/g;", "const q = a / 2; // '", "const yes = 1;"}},

@@ -1,7 +1,8 @@
 // This file splits a Python, Go or C file into its top-level statements
-// with a lexical scan (Python's is pyscan.go's), so that a search parses
-// only the statements that hold the pattern's rarest literal
-// (tree-sitter's included ranges). A top-level statement parses the same
+// with a lexical scan (Python's is pyscan.go's; TypeScript's and
+// JavaScript's is jssplit.go's), so that a search parses only the
+// statements that hold the pattern's rarest literal (tree-sitter's
+// included ranges). A top-level statement parses the same
 // alone as in its file: it starts at column 0 with no open bracket,
 // string, comment or line continuation, and nothing before it changes
 // how it is read. The scan answers "unsure" (parse the whole file) on
