@@ -27,15 +27,6 @@ var jsContinueWords = []string{
 	"extends", "implements", "is", "keyof",
 }
 
-// jsRegexWords are the keywords after which a '/' opens a regular
-// expression; jsUnsureWords those after which it might do either (of,
-// yield and await are names in some code).
-var (
-	jsRegexWords  = []string{"return", "typeof", "instanceof", "in", "new", "delete", "void", "throw", "case", "do", "else"}
-	jsUnsureWords = []string{"of", "yield", "await"}
-	jsParenWords  = []string{"if", "while", "for", "with"} // a '/' after their (…) opens a regular expression
-)
-
 // What the previous token says about a '/' (and in JSX grammars a '<').
 const (
 	jsExpr    = iota // an expression may start: '/' opens a regular expression
@@ -54,6 +45,18 @@ func splitJS(jsx bool) splitter {
 		return s.starts, true
 	}
 }
+
+// jsFamily says a language's splitter is splitJS.
+func jsFamily(id string) bool { return id == "typescript" || id == "tsx" || id == "javascript" }
+
+// jsKeepMost is the most of a file (in tenths, against ten times the
+// kept bytes) that a partial parse may keep; more, and it is parsed whole.
+var jsKeepMost = 8
+
+// jsDense: a literal that occurs more than once every jsDense bytes is
+// in nearly every top-level statement (zod's average 470 bytes), so the
+// scan would cost more than the parse it saves ($X.$M($$$)'s '.').
+const jsDense = 256
 
 // jsScan is splitJS's scan state.
 type jsScan struct {
@@ -206,17 +209,16 @@ func (s *jsScan) word(i int) int {
 	for j < len(src) && (isLetter(src[j]) || isDigit(src[j]) || src[j] == '$' || src[j] >= 0x80) {
 		j++
 	}
-	w := string(src[i:j])
 	dot := s.dot
 	s.value('a')
-	if !dot {
-		switch {
-		case slices.Contains(jsRegexWords, w):
-			s.prev = jsExpr
-		case slices.Contains(jsUnsureWords, w):
-			s.prev = jsUnsure
-		case slices.Contains(jsParenWords, w):
-			s.prev = jsKeyword
+	if !dot && j-i <= 10 {
+		switch string(src[i:j]) {
+		case "return", "typeof", "instanceof", "in", "new", "delete", "void", "throw", "case", "do", "else":
+			s.prev = jsExpr // a '/' opens a regular expression
+		case "of", "yield", "await":
+			s.prev = jsUnsure // names in some code
+		case "if", "while", "for", "with":
+			s.prev = jsKeyword // a '/' after their (…) opens a regular expression
 		}
 	}
 	return j
