@@ -213,7 +213,7 @@ func (s *jsScan) word(i int) int {
 	s.value('a')
 	if !dot && j-i <= 10 {
 		switch string(src[i:j]) {
-		case "return", "typeof", "instanceof", "in", "new", "delete", "void", "throw", "case", "do", "else":
+		case "return", "typeof", "instanceof", "in", "new", "delete", "void", "throw", "case", "default", "do", "else":
 			s.prev = jsExpr // a '/' opens a regular expression
 		case "of", "yield", "await":
 			s.prev = jsUnsure // names in some code

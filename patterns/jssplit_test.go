@@ -36,6 +36,7 @@ func TestSplitJS(t *testing.T) {
 		{ts, "/* a\nconst no = 1;\n*/\nconst yes = 1;\nconst x = y! / 2;\nconst z = 1;\n", []string{"const yes = 1;", "const x = y! / 2;", "const z = 1;"}},
 		{ts, "if (a) /'/.test(b);\nconst yes = 1;\nconst r = x.return / 2 / 3;\nconst y = 2;\n",
 			[]string{"const yes = 1;", "const r = x.return / 2 / 3;", "const y = 2;"}},
+		{ts, "export default /[(']/;\nconst a = `${ '}' }/${ /}/ }`;\nconst b = 1;\n", []string{"const a = `${ '}' }/${ /}/ }`;", "const b = 1;"}},
 		// Unsure: a '/' after '}', ++ or await; nothing is cut past it.
 		{ts, "const a = 1;\nconst b = {} / 2;\nconst no = 1;\n", []string{"const b = {} / 2;"}},
 		{ts, "const a = 1;\nlet b = x++ / 2;\nconst no = 1;\n", []string{"let b = x++ / 2;"}},
