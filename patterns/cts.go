@@ -470,6 +470,9 @@ type parser struct {
 	lang  string   // the language ranges splits (set by parseNear)
 	nest  pyNest   // nested statements left out, for ranges
 	rng   []uint32 // ranges to parse, five numbers each
+	// parts and retries count the partial parses kept and redone whole
+	// (for tests and measurements).
+	parts, retries int
 }
 
 func newParser() *parser { return newParserLimit(arenaLimit) }
@@ -512,17 +515,20 @@ type nearby struct {
 // the outer one has it.
 //
 // For a language that can split a file into independent top-level
-// statements (Python, Go), only the statements holding one of stmtOffs
-// are parsed; if that parse has a syntax error, or the split is unsure,
-// the whole file is.
+// statements (Python, Go, C, the JavaScript family), only the
+// statements holding one of stmtOffs are parsed; if that parse has a
+// syntax error, or the split is unsure, the whole file is.
 func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error) {
 	if len(nb.stmtOffs) > 0 {
 		if split := splitters[lang.ID]; split != nil {
 			p.lang = lang.ID
 			if ranges, ok := p.ranges(src, nb.stmtOffs, split, nb.nest); ok {
-				if t, err := p.parseIn(lang, src, false, nb, ranges); err != errRetry {
+				t, err := p.parseIn(lang, src, false, nb, ranges)
+				if err != errRetry {
+					p.parts++
 					return t, err
 				}
+				p.retries++
 			}
 		}
 	}

@@ -38,6 +38,9 @@
 //	               occurs in code, not only in comments or strings
 //	split.go       a file split into top-level statements (Python, Go, C),
 //	               so only those holding the rarest literal are parsed
+//	jssplit.go     the same split for TypeScript, TSX and JavaScript: cuts
+//	               only where the scan is sure (no cut past an unsure '/'
+//	               or a JSX '<')
 //	pyscan.go      the one Python lexical scanner, under split.go and
 //	               pynest.go
 //	pynest.go      Python only: nested statements that cannot hold a match

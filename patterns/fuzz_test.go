@@ -277,3 +277,30 @@ func FuzzSplitC(f *testing.F) {
 	}
 	fuzzSplit(f, "c", splitC, "if ($C) { $$$ }", "#define $A $B", "return $X;", "struct $S { $$$ }")
 }
+
+// FuzzSplitTS is FuzzSplitGo for TypeScript's top-level statements: no
+// cut falls inside a token, string, template, comment or regular
+// expression of an error-free file (each is where the parser starts a
+// statement), and the partial parse finds what the whole file's does.
+func FuzzSplitTS(f *testing.F) {
+	for _, s := range []string{
+		"import a from 'a';\nexport const x = a.b(1);\nfunction f(y: number) {\n  if (y) { return y / 2; }\n  return /}/.test(`${y}`);\n}\n",
+		"const s = `\nexport const no = ${ {a: `\n}\nconst no2 = f(1);\n`} }`;\nconst r = /'/g;\nconst q = a.b! / 2; // '\nclass C { m() { return 1; } }\n",
+		"/* a\nconst no = f(1);\n*/\n@d()\nexport class A {\n  x = new B();\n}\ntype T = { a: string };\ninterface I { f(): void }\nif (a) /'/.test(b);\nconst z = x.return / 2;\n",
+		"declare module 'm' {\n  export const a: number;\n}\nnamespace N { export const b = 1; }\nenum E { A, B }\nlet c = (d) => d.e(f);\n",
+	} {
+		f.Add(s)
+	}
+	fuzzSplit(f, "typescript", splitJS(false), "if ($C) { $$$ }", "$X.$M($$$)", "return $X", "const $A = $B", "new $C($$$)")
+}
+
+// FuzzSplitJS is FuzzSplitTS for JavaScript, whose grammar reads JSX.
+func FuzzSplitJS(f *testing.F) {
+	for _, s := range []string{
+		"#!/usr/bin/env node\nconst a = require('a');\nfunction f(x) {\n  if (x) { return <div>{x}</div>; }\n  return x / 2;\n}\nmodule.exports = f;\n",
+		"const r = /[/]'/;\nvar s = `${ `${a.b()}` }`;\nlet t = a < b;\nexport default class { m() { return this.x.y(1); } }\n",
+	} {
+		f.Add(s)
+	}
+	fuzzSplit(f, "javascript", splitJS(true), "if ($C) { $$$ }", "$X.$M($$$)", "return $X", "const $A = $B")
+}
