@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/agent-tools/agent-tools/internal/testutil"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -34,9 +35,12 @@ func TestIdentifierUses(t *testing.T) {
 				t.Fatal(err)
 			}
 			if l := LanguageForPath(p); l != nil {
-				if avail, why := l.Available(); !avail {
-					t.Skipf("%s grammar not built in: %s", l.ID, why)
-				}
+				testutil.NeedsFunc(t, "the "+l.ID+" grammar built in", func() string {
+					if avail, why := l.Available(); !avail {
+						return "not built in: " + why
+					}
+					return ""
+				})
 			}
 			got, ok, err := IdentifierUses(t.Context(), p, tc.word)
 			if err != nil {
