@@ -21,10 +21,10 @@ func (s *server) onRequest(_ context.Context, method string, params json.RawMess
 	switch method {
 	case "workspace/configuration":
 		return s.configuration(params), nil
-	case "client/registerCapability", "client/unregisterCapability":
-		s.onRegistration(method, params)
+	case "client/registerCapability":
+		s.onRegistration(params)
 		return nil, nil
-	case "window/workDoneProgress/create",
+	case "client/unregisterCapability", "window/workDoneProgress/create",
 		"window/showMessageRequest", "workspace/diagnostic/refresh", "workspace/codeLens/refresh",
 		"workspace/semanticTokens/refresh", "workspace/inlayHint/refresh", "workspace/inlineValue/refresh":
 		return nil, nil

@@ -31,14 +31,14 @@ func (s *server) clientCapabilities() map[string]any {
 	return caps
 }
 
-// onRegistration records the server's (un)registrations of
-// textDocument/diagnostic. pyright registers one at start and replaces
-// it when its configuration arrives (a new registration, then the old
-// one withdrawn).
-func (s *server) onRegistration(method string, params json.RawMessage) {
+// onRegistration notes a registration of textDocument/diagnostic.
+// pyright registers one at start and replaces it when its configuration
+// arrives (a new registration, then the old one withdrawn); once it has
+// registered it does not push again for its lifetime, so withdrawals are
+// not tracked.
+func (s *server) onRegistration(params json.RawMessage) {
 	var p struct {
-		Registrations    []struct{ ID, Method string } `json:"registrations"`
-		Unregisterations []struct{ ID, Method string } `json:"unregisterations"` // sic, in the protocol
+		Registrations []struct{ Method string } `json:"registrations"`
 	}
 	if json.Unmarshal(params, &p) != nil {
 		return
@@ -46,17 +46,11 @@ func (s *server) onRegistration(method string, params json.RawMessage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, r := range p.Registrations {
-		if r.Method == "textDocument/diagnostic" {
-			s.pullRegs[r.ID] = true
+		if r.Method == "textDocument/diagnostic" && !s.pullSeen {
 			s.pullSeen = true
+			s.broadcastLocked()
 		}
 	}
-	if method == "client/unregisterCapability" {
-		for _, r := range p.Unregisterations {
-			delete(s.pullRegs, r.ID)
-		}
-	}
-	s.broadcastLocked()
 }
 
 // pullsNow reports whether diagnostics are pulled from this server: it

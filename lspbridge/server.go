@@ -69,7 +69,6 @@ type server struct {
 	unversioned bool              // some were published without a version for an open document
 	clearing    map[string]int    // didClose sent, its clearing publication not seen yet
 	failed      map[string]string // work-done progress that reports a failure → what it says
-	pullRegs    map[string]bool   // ids of its textDocument/diagnostic registrations
 	pullSeen    bool              // it registered textDocument/diagnostic at least once
 	changed     chan struct{}     // closed and replaced when diags, progress or registrations change
 }
@@ -109,7 +108,7 @@ func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts 
 	}
 	log = log.With().Str("server", cfg.Name).Str("root", root).Int("pid", p.Pid()).Logger()
 	s := &server{cfg: cfg, root: root, opts: opts, proc: p, started: time.Now(), setup: note, log: log,
-		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{}, pullRegs: map[string]bool{}, changed: make(chan struct{})}
+		sendLock: make(chan struct{}, 1), docs: map[string]*document{}, seen: map[string]stamp{}, dirs: map[string]time.Time{}, diags: map[string]*published{}, progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{}, changed: make(chan struct{})}
 	s.conn = newConn(context.Background(), p.Stdout(), p.Stdin(), connHandler{notify: s.onNotify, request: s.onRequest})
 	ictx, cancel := context.WithTimeout(ctx, opts.InitTimeout)
 	defer cancel()
