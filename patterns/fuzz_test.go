@@ -210,6 +210,7 @@ func FuzzSplitGo(f *testing.F) {
 		"package p\nvar f = func() int {\nreturn 1\n}\nfunc g() { _ = a == a }\nconst s = `\nfunc h() { a == a }\n`\ntype T struct{}\n",
 		"package p\n/* a\nfunc f() {} */\nvar x = 1 +\nfunc() int { return a == a }()\nfunc f() {}\n",
 		"package p\nfunc f() {\n\tfor i := range xs {\n\t}\n}\nfunc g() { x++\n}\nvar r = '\"'\nfunc h() {}\n",
+		"package p\nvar\nA\nfunc()\nvar /* b */ B,\nC\nfunc()\nfunc f() {}\n",
 	} {
 		f.Add(s)
 	}

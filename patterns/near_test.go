@@ -198,6 +198,9 @@ func TestSplitGo(t *testing.T) {
 		{"package p\nvar r = '\\''\nfunc g() {}\n", []string{"var r = '\\''", "func g() {}"}, true},
 		{"package p\nvar m map[string]\nfunc()\nvar a, b\nfunc()\ntype F\nfunc()\nfunc g() {}\n",
 			[]string{"var m map[string]", "var a, b", "type F", "func g() {}"}, true},
+		// The token before the name, across newlines and comments.
+		{"package p\nvar\nm\nfunc()\nvar a,\nb\nfunc()\ntype /* F */ F\nfunc()\nvar x // int\nfunc g() {}\n",
+			[]string{"var", "var a,", "type /* F */ F", "var x // int"}, true},
 		{"package p\nvar s = \"unterminated\nfunc g() {}\n", nil, false},
 		{"package p\nfunc g() {\n", nil, false},
 		{"package p\n/* unterminated\n", nil, false},

@@ -222,7 +222,10 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 	starts = append(starts, 0)
 	depth := 0
-	last := -1 // the last byte of code seen (a literal's closing quote)
+	// The last two tokens seen, as the offset of their last byte (-1 for
+	// none yet): comments and white space, newlines too, are not tokens.
+	last, prev := -1, -1
+	see := func(end int) { prev, last = last, end }
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -234,34 +237,45 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 				return starts, !inCode && depth == 0 // unsure, or the rest is a comment
 			}
 			if c != '/' || end == i+1 { // a literal, or a division
-				last = end - 1
+				see(end - 1)
 			}
 			i = end
 		case c == '(' || c == '[' || c == '{':
 			depth++
-			last = i
+			see(i)
 			i++
 		case c == ')' || c == ']' || c == '}':
 			if depth--; depth < 0 {
 				return starts, false
 			}
-			last = i
+			see(i)
 			i++
 		case c == '\n':
 			i++
 			if depth == 0 && last >= 0 && endsGoStatement(src[:last+1]) && startsGoDecl(src[i:]) &&
-				!(bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src[:last+1])) {
+				!(bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src, last, prev)) {
 				starts = append(starts, uint32(i))
 			}
+		case isWordByte(c):
+			j := i + 1
+			for j < len(src) && isWordByte(src[j]) {
+				j++
+			}
+			see(j - 1)
+			i = j
 		default:
 			if c != ' ' && c != '\t' && c != '\r' {
-				last = i
+				see(i)
 			}
 			i++
 		}
 	}
 	return starts, depth == 0
 }
+
+// isWordByte reports a byte of a Go name, keyword or number (a byte of
+// a multi-byte rune counts as a letter).
+func isWordByte(c byte) bool { return isLetter(c) || isDigit(c) || c >= 0x80 }
 
 // endsGoStatement reports code whose last token makes a newline end the
 // statement (the Go spec's semicolon rule): a name, a literal, one of
@@ -290,37 +304,29 @@ func endsGoStatement(code []byte) bool {
 	return false
 }
 
-// typeMayFollow reports code after which tree-sitter may read a func
+// typeMayFollow reports tokens after which tree-sitter may read a func
 // type on the next line as more of the same declaration, semicolon rule
-// or not (var m map[string]\nfunc() is one declaration to it): code
-// ending in ']', or in a name right after ',' or after var, type or
-// const.
-func typeMayFollow(code []byte) bool {
-	end := len(code)
-	if code[end-1] == ']' {
+// or not (var m map[string]\nfunc() is one declaration to it): the last
+// token (ending at src[last]) is ']', or a name whose token before
+// (ending at src[prev]) is ',' or var, type or const, with any white
+// space or comment between them (var\nx\nfunc() is one declaration too).
+func typeMayFollow(src []byte, last, prev int) bool {
+	if src[last] == ']' {
 		return true
 	}
-	start := end
-	for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
-		start--
-	}
-	if start == end {
+	if !isWordByte(src[last]) || prev < 0 {
 		return false
 	}
-	k := start
-	for k > 0 && (code[k-1] == ' ' || code[k-1] == '\t') {
-		k--
-	}
-	if k > 0 && code[k-1] == ',' {
+	if src[prev] == ',' {
 		return true
 	}
-	w := k
-	for w > 0 && isLetter(code[w-1]) {
+	w := prev + 1
+	for w > 0 && isWordByte(src[w-1]) {
 		w--
 	}
-	switch string(code[w:k]) {
+	switch string(src[w : prev+1]) {
 	case "var", "type", "const":
-		return w == 0 || !isLetter(code[w-1]) && !isDigit(code[w-1]) && code[w-1] < 0x80
+		return true
 	}
 	return false
 }
