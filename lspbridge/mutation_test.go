@@ -635,30 +635,87 @@ func tsCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
 	return dst, relFiles(dst, ".ts"), ""
 }
 
-var tscDiagRe = regexp.MustCompile(`^(\S[^(]*\.ts)\(\d+,\d+\): (error|warning) TS\d+: (.*)$`)
+// tscProgramDiagnostics prints every error and warning of the program
+// that root's tsconfig.json makes, one JSON object a line, through the
+// TypeScript module whose path is its first argument. Not the tsc
+// command: tsc leaves out every semantic error, in every file, while any
+// file has a syntax error, so a typo that broke the syntax made the
+// other files' old errors look new once it was undone. The language
+// server reports both kinds at once, and so does getPreEmitDiagnostics.
+const tscProgramDiagnostics = `
+const path = require("path");
+const ts = require(process.argv[1]);
+const host = { ...ts.sys, onUnRecoverableConfigFileDiagnostic(d) {
+  console.error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+  process.exit(2);
+} };
+const cfg = ts.getParsedCommandLineOfConfigFile("tsconfig.json", {}, host);
+const program = ts.createProgram({ rootNames: cfg.fileNames, options: cfg.options, projectReferences: cfg.projectReferences });
+for (const d of ts.getPreEmitDiagnostics(program)) {
+  if (!d.file || (d.category !== ts.DiagnosticCategory.Error && d.category !== ts.DiagnosticCategory.Warning)) continue;
+  console.log(JSON.stringify({ file: path.relative(process.cwd(), d.file.fileName), msg: ts.flattenDiagnosticMessageText(d.messageText, "\n") }));
+}
+`
 
-// tscCheck runs tsc --noEmit over root's tsconfig.
+// tscCheck lists the errors and warnings tsc's own compiler finds in
+// root's TypeScript sources, syntactic and semantic together (see
+// tscProgramDiagnostics), with the typescript module the tsc on PATH
+// runs.
 func tscCheck(t *testing.T, root string) []finding {
-	cmd := exec.Command("tsc", "--noEmit", "--pretty", "false", "-p", ".")
+	bin, err := exec.LookPath("tsc")
+	if err == nil {
+		bin, err = filepath.EvalSymlinks(bin)
+	}
+	if err != nil {
+		t.Fatalf("tsc: %v", err)
+	}
+	module := filepath.Dir(filepath.Dir(bin)) // typescript/bin/tsc
+	cmd := exec.Command("node", "-e", tscProgramDiagnostics, module)
 	cmd.Dir = root
-	out, _ := cmd.Output()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("typescript's diagnostics of %s: %v: %s", root, err, stderr.String())
+	}
 	var fs []finding
-	for _, ln := range strings.Split(string(out), "\n") {
-		m := tscDiagRe.FindStringSubmatch(ln)
-		if m == nil {
-			if strings.HasPrefix(ln, " ") && len(fs) > 0 {
-				fs[len(fs)-1].msg = normalizeMessage(fs[len(fs)-1].msg + " " + ln)
-			}
+	for _, ln := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var d struct{ File, Msg string }
+		if ln == "" {
 			continue
 		}
-		fs = append(fs, finding{filepath.ToSlash(m[1]), normalizeMessage(m[3])})
+		if err := json.Unmarshal([]byte(ln), &d); err != nil {
+			t.Fatalf("typescript's diagnostics: %q: %v", ln, err)
+		}
+		if strings.HasSuffix(d.File, ".ts") {
+			fs = append(fs, finding{filepath.ToSlash(d.File), normalizeMessage(d.Msg)})
+		}
 	}
 	return fs
 }
 
+// TestTSCheckOracle holds the TypeScript oracle to what the language
+// server reports: a semantic error in one file stays listed while
+// another file has a syntax error (tsc's own command drops it).
+func TestTSCheckOracle(t *testing.T) {
+	testutil.Needs(t, "tsc", "node")
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(root, "tsconfig.json"), corpus.TSConfig)
+	writeFile(t, filepath.Join(root, "src", "a.ts"), "export const x: number = \"s\";\n")
+	writeFile(t, filepath.Join(root, "src", "b.ts"), "export const y = 1;\nreturnq 2 +;\n")
+	got := tscCheck(t, root)
+	want := finding{"src/a.ts", "Type 'string' is not assignable to type 'number'."}
+	if !slices.Contains(got, want) || !slices.ContainsFunc(got, func(f finding) bool { return f.path == "src/b.ts" }) {
+		t.Errorf("the oracle lists %v; want %v and b.ts's syntax errors", got, want)
+	}
+}
+
 var tsLang = &mutLang{
 	name:     "TypeScript",
-	tools:    []string{"typescript-language-server", "tsc"},
+	tools:    []string{"typescript-language-server", "tsc", "node"},
 	corpus:   tsCorpus,
 	check:    tscCheck,
 	decl:     regexp.MustCompile(`^\s*(?:export )?(?:async )?function\s*\*?\s*([A-Za-z_$][\w$]*)(?:<[^>]*>)?\(`),
