@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -59,6 +60,26 @@ func includedNote(srv *server, root, path string, ds []Diagnostic) string {
 	return fmt.Sprintf("%s shows only the first error of each header %s includes (\"In included file\", at the #include): the headers' other errors are not listed, and new ones there may be missing", srv.cfg.Name, displayPath(root, path))
 }
 
+// headerNote says, when a server that compiles translation units (one
+// that reads included files from disk, as clangd does) lists errors of a
+// header, that it compiled the header on its own, without what the files
+// that include it put before it: an unknown type or macro there may be
+// defined by an earlier include in every real includer ("" otherwise).
+// (In go-tree-sitter's sources, restoring a deleted #include in
+// unicode/utf8.h made clangd list 5 errors in it that gcc, compiling the
+// .c files, never sees.)
+func headerNote(srv *server, root, path string, ds []Diagnostic) string {
+	switch filepath.Ext(path) {
+	case ".h", ".hh", ".hpp", ".hxx":
+	default:
+		return ""
+	}
+	if !srv.cfg.DiskIncludes || !slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == 1 }) {
+		return ""
+	}
+	return fmt.Sprintf("%s compiles the header %s on its own, not after what the files that include it put before it: an error there may not occur where it is included (the diagnostics of a source file that includes it show what the build sees)", srv.cfg.Name, displayPath(root, path))
+}
+
 // errorsAndWarnings keeps severities error and warning; it returns how
 // many others it dropped.
 func errorsAndWarnings(ds []Diag) ([]Diag, int) {
@@ -99,7 +120,7 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 	if failed := srv.failure(); failed != "" {
 		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s says it failed (%s): what it checks may be incomplete", srv.cfg.Name, failed)
 	}
-	for _, more := range []string{errorLimitNote(srv, root, path, ds), includedNote(srv, root, path, ds)} {
+	for _, more := range []string{errorLimitNote(srv, root, path, ds), includedNote(srv, root, path, ds), headerNote(srv, root, path, ds)} {
 		if more != "" {
 			note = strings.TrimPrefix(note+"; ", "; ") + more
 		}

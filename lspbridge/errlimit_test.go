@@ -73,3 +73,25 @@ func TestIncludedHeaderNote(t *testing.T) {
 		t.Logf("this clangd lists a header's second error too:\n%s", r.Text())
 	}
 }
+
+// TestHeaderOnItsOwnNote: clangd compiles a header on its own, so a type
+// that every includer defines first is unknown there. The header's answer
+// says so; its includer's, which is what the build compiles, has no
+// error and no such note.
+func TestHeaderOnItsOwnNote(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "uses.h"), "static size_t count;\n")
+	writeFile(t, filepath.Join(root, "main.c"), "#include <stddef.h>\n#include \"uses.h\"\n\nint main(void) { return (int)count; }\n")
+	s := newSup(t, nil)
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "uses.h"})
+	check(t, r, err, "size_t", "clangd compiles the header uses.h on its own")
+	r, err = s.Diagnostics(testCtx(t), Request{Root: root, File: "main.c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := r.Text(); strings.Contains(text, "on its own") || strings.Contains(text, "size_t") {
+		t.Errorf("main.c, which compiles, got:\n%s", text)
+	}
+}
