@@ -46,6 +46,8 @@ func init() {
 		ours: benchDidWriteOurs, peer: benchDidWriteDirect})
 	benchRows = append(benchRows, benchRow{name: "lsp cross-file break → caller's diagnostics (gopls)", peerName: "gopls republish", needs: needsGopls,
 		ours: benchCrossFileOurs, peer: benchCrossFileDirect})
+	benchRows = append(benchRows, benchRow{name: "lsp_rename → diagnostics (gopls)", peerName: "gopls rename + apply + publish", needs: needsGopls,
+		ours: benchRenameOurs, peer: benchRenameDirect})
 }
 
 // The cross-file rows change Shout's signature in util.go (a plain write
@@ -346,6 +348,119 @@ func benchCallsDirect(b *testing.B) {
 		var calls json.RawMessage
 		if err := d.conn.Call(ctx, "callHierarchy/incomingCalls", map[string]any{"item": items[0]}, &calls); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// The rename rows rename Shout (main.go line 7) back and forth between
+// two names. Ours is one lsp_rename, which checks the rename against
+// the references and answers with the diagnostics it brought. The peer
+// is what an editor does for the same answer: textDocument/rename
+// straight to gopls, the edits applied and sent as didChange, and each
+// changed file's version-matched publication awaited.
+var renameNames = [2]string{"Shout", "ShoutAgain"}
+
+func benchRenameOurs(b *testing.B) {
+	s := startOurs(b, lspBenchFixture(b))
+	defer s.close()
+	id := 1
+	rename := func(i int) {
+		id++
+		line := s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"lsp_rename","arguments":{"file":"main.go","line":%d,"symbol":%q,"new_name":%q}}}`,
+			id, benchLine, renameNames[i%2], renameNames[(i+1)%2]), id)
+		if strings.Contains(line, `"isError":true`) {
+			b.Fatalf("lsp_rename: %s", line)
+		}
+	}
+	rename(0) // starts gopls and waits until it is ready
+	i := 0
+	for b.Loop() {
+		i++
+		rename(i)
+	}
+}
+
+func benchRenameDirect(b *testing.B) {
+	dir := lspBenchFixture(b)
+	d := startDirect(b, dir)
+	defer d.close()
+	versions := map[string]int{}
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, p := range paths {
+		d.open(b, p)
+		versions[fileURL(p)] = 1
+	}
+	main := fileURL(filepath.Join(dir, "main.go"))
+	i := 0
+	for b.Loop() {
+		type textEdit struct {
+			Range struct {
+				Start, End struct{ Line, Character int }
+			}
+			NewText string
+		}
+		var edit struct {
+			Changes         map[string][]textEdit
+			DocumentChanges []struct {
+				TextDocument struct{ URI string }
+				Edits        []textEdit
+			}
+		}
+		params := map[string]any{"textDocument": map[string]string{"uri": main},
+			"position": map[string]int{"line": benchLine - 1, "character": benchChar}, "newName": renameNames[(i+1)%2]}
+		i++
+		if err := d.conn.Call(context.Background(), "textDocument/rename", params, &edit); err != nil {
+			b.Fatal(err)
+		}
+		if edit.Changes == nil { // gopls sends documentChanges
+			edit.Changes = map[string][]textEdit{}
+		}
+		for _, dc := range edit.DocumentChanges {
+			edit.Changes[dc.TextDocument.URI] = append(edit.Changes[dc.TextDocument.URI], dc.Edits...)
+		}
+		if len(edit.Changes) == 0 {
+			b.Fatal("gopls answered the rename with no edits")
+		}
+		for uri, edits := range edit.Changes {
+			u, _ := url.Parse(uri)
+			data, err := os.ReadFile(u.Path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			lines := strings.SplitAfter(string(data), "\n")
+			offset := func(line, char int) int { // the fixture is ASCII: UTF-16 units are bytes
+				n := 0
+				for _, l := range lines[:line] {
+					n += len(l)
+				}
+				return n + char
+			}
+			text := string(data)
+			for k := len(edits) - 1; k >= 0; k-- { // gopls sends them in order
+				e := edits[k]
+				text = text[:offset(e.Range.Start.Line, e.Range.Start.Character)] + e.NewText + text[offset(e.Range.End.Line, e.Range.End.Character):]
+			}
+			if err := os.WriteFile(u.Path, []byte(text), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			versions[uri]++
+			d.conn.Notify(context.Background(), "textDocument/didChange", map[string]any{
+				"textDocument":   map[string]any{"uri": uri, "version": versions[uri]},
+				"contentChanges": []any{map[string]string{"text": text}}})
+		}
+		pending := map[string]bool{} // publications come in any order
+		for uri := range edit.Changes {
+			pending[uri] = true
+		}
+		for p := range d.diags {
+			if pending[p.URI] && p.Version != nil && *p.Version == versions[p.URI] {
+				if delete(pending, p.URI); len(pending) == 0 {
+					break
+				}
+			}
+		}
+		if len(pending) > 0 {
+			b.Fatal("gopls stopped publishing")
 		}
 	}
 }
