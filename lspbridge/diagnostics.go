@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -61,23 +62,68 @@ func includedNote(srv *server, root, path string, ds []Diagnostic) string {
 }
 
 // headerNote says, when a server that compiles translation units (one
-// that reads included files from disk, as clangd does) lists errors of a
-// header, that it compiled the header on its own, without what the files
-// that include it put before it: an unknown type or macro there may be
-// defined by an earlier include in every real includer ("" otherwise).
-// (In go-tree-sitter's sources, restoring a deleted #include in
-// unicode/utf8.h made clangd list 5 errors in it that gcc, compiling the
-// .c files, never sees.)
-func headerNote(srv *server, root, path string, ds []Diagnostic) string {
+// that reads included files from disk, as clangd does) checks a header,
+// what compiling it on its own leaves unsure ("" for other files, and for
+// a header with no error and no #if but its include guard): its errors
+// may be defined away by what every real includer puts before it, and
+// code its #if branches leave out on its own may be taken where it is
+// included, and is not checked, not even through its includers, whose
+// answers leave out errors in a header's function bodies (clangd 14 reads
+// the headers at the top of a file without them; gcc sees them).
+// In go-tree-sitter's sources, restoring a deleted #include in
+// unicode/utf8.h made clangd list 5 errors there that gcc, compiling the
+// .c files, never sees; and a typo in clock.h's `#elif
+// defined(CLOCK_MONOTONIC)` branch, which its includers take, was
+// invisible to clangd.
+func headerNote(srv *server, root, path, text string, ds []Diagnostic) string {
 	switch filepath.Ext(path) {
 	case ".h", ".hh", ".hpp", ".hxx":
 	default:
 		return ""
 	}
-	if !srv.cfg.DiskIncludes || !slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == 1 }) {
+	if !srv.cfg.DiskIncludes {
 		return ""
 	}
-	return fmt.Sprintf("%s compiles the header %s on its own, not after what the files that include it put before it: an error there may not occur where it is included (the diagnostics of a source file that includes it show what the build sees)", srv.cfg.Name, displayPath(root, path))
+	var unsure []string
+	if slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == 1 }) {
+		unsure = append(unsure, "an error there may not occur where it is included")
+	}
+	if hasConditionalCode(text) {
+		// Nor do its includers' answers make up for it: clangd reads the
+		// headers at the top of a file without their function bodies.
+		unsure = append(unsure, "code that its #if branches leave out on its own may be taken where it is included, and is not checked (the answers for the files that include it do not show errors inside its function bodies either)")
+	}
+	if len(unsure) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s compiles the header %s on its own, not after what the files that include it put before it: %s; a compiler run over a source file that includes it shows what the build sees",
+		srv.cfg.Name, displayPath(root, path), strings.Join(unsure, "; "))
+}
+
+// conditionalRe matches a line of C's #if, #ifdef, #ifndef or #elif
+// (with the name it tests, where there is one), and defineRe a #define.
+var (
+	conditionalRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef)\b[ \t]*(\w*)`)
+	defineRe      = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+(\w+)`)
+)
+
+// hasConditionalCode reports C source with a conditional directive other
+// than an include guard (a first #ifndef X whose next directive is
+// #define X).
+func hasConditionalCode(text string) bool {
+	conds := conditionalRe.FindAllStringSubmatchIndex(text, 3)
+	switch {
+	case len(conds) == 0:
+		return false
+	case len(conds) > 1:
+		return true
+	}
+	c := conds[0]
+	if text[c[2]:c[3]] != "ifndef" {
+		return true
+	}
+	d := defineRe.FindStringSubmatchIndex(text[c[1]:])
+	return d == nil || text[c[1]+d[2]:c[1]+d[3]] != text[c[4]:c[5]]
 }
 
 // errorsAndWarnings keeps severities error and warning; it returns how
@@ -120,7 +166,7 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 	if failed := srv.failure(); failed != "" {
 		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s says it failed (%s): what it checks may be incomplete", srv.cfg.Name, failed)
 	}
-	for _, more := range []string{errorLimitNote(srv, root, path, ds), includedNote(srv, root, path, ds), headerNote(srv, root, path, ds)} {
+	for _, more := range []string{errorLimitNote(srv, root, path, ds), includedNote(srv, root, path, ds), headerNote(srv, root, path, sr.text, ds)} {
 		if more != "" {
 			note = strings.TrimPrefix(note+"; ", "; ") + more
 		}

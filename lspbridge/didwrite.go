@@ -333,7 +333,7 @@ func (w *writeRun) collect() {
 			// that changed new.)
 			blame = func(d Diag) bool { return t.names != nil && t.names.MatchString(d.Text) }
 		}
-		for _, more := range []string{errorLimitNote(t.srv, root, t.path, t.diags), includedNote(t.srv, root, t.path, t.diags), headerNote(t.srv, root, t.path, t.diags)} {
+		for _, more := range []string{errorLimitNote(t.srv, root, t.path, t.diags), includedNote(t.srv, root, t.path, t.diags), headerNote(t.srv, root, t.path, t.sr.text, t.diags)} {
 			if more != "" {
 				wc.notes = append(wc.notes, more)
 			}

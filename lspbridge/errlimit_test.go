@@ -95,3 +95,49 @@ func TestHeaderOnItsOwnNote(t *testing.T) {
 		t.Errorf("main.c, which compiles, got:\n%s", text)
 	}
 }
+
+// TestHeaderBranchesNote: a header's #if branch that only its includers
+// take (CLOCK_MONOTONIC, defined by <time.h> after _POSIX_C_SOURCE, as in
+// go-tree-sitter's clock.h) holds an error clangd cannot see in the
+// header on its own (nor, in a function body, through its includer: gcc
+// sees it there, clangd 14 does not); the header's answer says its
+// branches were not all checked. A header with only its include guard
+// gets no such note.
+func TestHeaderBranchesNote(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "clock.h"), "#ifndef CLOCK_H\n#define CLOCK_H\n#include <time.h>\n#ifdef CLOCK_MONOTONIC\nstatic int now(void) { return resultq; }\n#endif\n#endif\n")
+	writeFile(t, filepath.Join(root, "plain.h"), "#ifndef PLAIN_H\n#define PLAIN_H\nstatic int plain(void) { return 1; }\n#endif\n")
+	writeFile(t, filepath.Join(root, "main.c"), "#define _POSIX_C_SOURCE 200809L\n#include \"clock.h\"\n#include \"plain.h\"\n\nint main(void) { return now() + plain(); }\n")
+	s := newSup(t, nil)
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "clock.h"})
+	check(t, r, err, "code that its #if branches leave out on its own may be taken where it is included, and is not checked")
+	r, err = s.Diagnostics(testCtx(t), Request{Root: root, File: "plain.h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := r.Text(); strings.Contains(text, "on its own") {
+		t.Errorf("plain.h, with only its include guard, got:\n%s", text)
+	}
+}
+
+func TestHasConditionalCode(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"int a;\n", false},
+		{"#ifndef A_H\n#define A_H\nint a;\n#endif\n", false},
+		{"#ifndef A_H\n#  define A_H 1\n#endif\n", false},
+		{"#ifndef A_H\n#define B_H\n#endif\n", true},
+		{"#ifndef A_H\n#define A_H\n#ifdef _WIN32\nint w;\n#endif\n#endif\n", true},
+		{"#if defined(X)\nint x;\n#endif\n", true},
+		{"  #  ifdef X\n#endif\n", true},
+		{"#pragma once\n#include <a.h>\n", false},
+	} {
+		if got := hasConditionalCode(tt.src); got != tt.want {
+			t.Errorf("hasConditionalCode(%q) = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
