@@ -22,6 +22,12 @@ type pnode struct {
 	meta     metaKind
 	name     string // metavariable name; "" when it captures nothing ($_, $$$)
 	children []*pnode
+	// gap is the text inside the node that no child covers (a Dart
+	// string's content), as gapText writes it; a match's must be the
+	// same when hasGap. Off where a metavariable could stand in that
+	// text or a $$$ child could take children whose gaps are not ours.
+	gap    string
+	hasGap bool
 }
 
 // height is the number of levels below p.
@@ -459,6 +465,11 @@ func (c *compiler) build(i int) *pnode {
 	if len(p.children) == 0 {
 		p.leaf = true
 		p.text = restore(text, t.Lang.expando)
+	} else if n.flags&flagError == 0 && !slices.ContainsFunc(p.children, func(c *pnode) bool { return c.meta == metaMulti }) {
+		raw := string(t.gapText(nil, i, c.he))
+		if e := t.Lang.expando; !strings.Contains(raw, "$") && (e == "" || !strings.Contains(raw, e)) {
+			p.gap, p.hasGap = raw, true
+		}
 	}
 	// A statement that is only a $$$ and its ';' is that $$$: { $$$; }
 	// is a body of any statements. A node that is only a metavariable and

@@ -61,6 +61,14 @@ func TestGenDiffersClassify(t *testing.T) {
 			"SafeArraySubType = $A.VT_UNKNOWN", "no such node in the other grammar"},
 		{"c", "c", ".c", "int main(int argc, char *argv[]) { return 0; }\n",
 			"$A *argv[]", "sequence"},
+		// A literal matches only the same literal; ast-grep compares a
+		// node's children and not the text between them.
+		{"css", "css", ".css", "a { color: #eee; }\nb { color: #fff; }\n",
+			"$A: #eee;", "text no child covers"},
+		{"yaml", "yaml", ".yaml", "a: \"x\"\nb: \"y\"\n",
+			"$K: \"x\"", "text no child covers"},
+		{"kotlin", "kotlin", ".kt", "fun m() { f('a'); f('b') }\n",
+			"f('a')", "text no child covers"},
 		{"dart", "dart", ".dart", "class Person {\n  String name;\n  String getName() {\n    return this.name;\n  }\n}\n",
 			"return $A.$B;", "the grammars read the code otherwise"},
 	}

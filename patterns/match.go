@@ -34,7 +34,9 @@
 // the one place that decides what may be passed over); Dart member
 // chains and Scala dotted paths are read as a person reads them (the
 // language hooks memberChain and flatPath); a metavariable repeated must
-// capture the same tokens (bindRange).
+// capture the same tokens (bindRange); text inside a node that no child
+// covers (a Dart string's content, a YAML scalar's) must be the same, where
+// ast-grep compares only the children (sameGap).
 
 package patterns
 
@@ -82,6 +84,7 @@ type matcher struct {
 	// absorb after its first node; -1 in other languages.
 	selector int32
 	out      []Span // the matches found so far
+	gapBuf   []byte // sameGap's scratch
 }
 
 // memoAfter is how many seq calls a candidate makes before failures are
@@ -512,7 +515,10 @@ func (m *matcher) node(p *pnode, t uint32) bool {
 		return false
 	}
 	if m.seq(p.children, 0, t+1, n.next, false, n.start) {
-		return true
+		// Text no child covers is compared too: print("a") is no match
+		// for print("b") where the grammar keeps a string's content as
+		// no node of its own (Dart).
+		return !p.hasGap || m.sameGap(p, t)
 	}
 	return m.stringContent(p, t)
 }
@@ -522,7 +528,8 @@ func (m *matcher) node(p *pnode, t uint32) bool {
 // some grammars (Dart) keep as no node at all: the metavariable captures
 // the text between the quotes, and the quotes must be the same.
 func (m *matcher) stringContent(p *pnode, t uint32) bool {
-	if len(p.children) != 3 || p.children[1].meta != metaSingle || !p.children[0].leaf || !p.children[2].leaf || p.children[0].named || p.children[2].named {
+	// Text beside the metavariable ("a $A") is no string's whole content.
+	if p.gap != "" || len(p.children) != 3 || p.children[1].meta != metaSingle || !p.children[0].leaf || !p.children[2].leaf || p.children[0].named || p.children[2].named {
 		return false
 	}
 	open := m.skipTo(t+1, m.nodes[t].next)
@@ -628,4 +635,81 @@ func (m *matcher) nextToken(i, stop uint32) uint32 {
 		i++
 	}
 	return stop
+}
+
+// gapText appends to buf the text of node i, up to end (0: its own end),
+// that none of its children covers: a Dart string's content, a YAML
+// scalar's. Gaps of blanks alone are left out (the space between
+// tokens), the others are separated by a 0 byte, and a run of blanks
+// holding a newline is one newline (indentation is the pattern's, not
+// the code's) or, at either end of the gap, nothing.
+func (t *Tree) gapText(buf []byte, i int, end uint32) []byte {
+	n := &t.nodes[i]
+	if end == 0 || end > n.end {
+		end = n.end
+	}
+	at := n.start
+	for ch := uint32(i) + 1; ; ch = t.nodes[ch].next {
+		to := end
+		if ch < n.next {
+			to = min(t.nodes[ch].start, end)
+		}
+		if at < to {
+			buf = appendGap(buf, t.Src[at:to])
+		}
+		if ch >= n.next {
+			return buf
+		}
+		at = max(at, t.nodes[ch].end)
+	}
+}
+
+// appendGap appends one gap as gapText writes it.
+func appendGap(buf, gap []byte) []byte {
+	if len(bytes.TrimLeft(gap, " \t\n\r")) == 0 {
+		return buf
+	}
+	// Blanks that end a line, at either end, are the layout around the
+	// text (a YAML block scalar's last newline), not part of it.
+	lo, hi := 0, len(gap)
+	for isSpace(gap[lo]) {
+		lo++
+	}
+	for isSpace(gap[hi-1]) {
+		hi--
+	}
+	if bytes.IndexByte(gap[:lo], '\n') >= 0 {
+		gap = gap[lo:]
+		hi -= lo
+	}
+	if bytes.IndexByte(gap[hi:], '\n') >= 0 {
+		gap = gap[:hi]
+	}
+	if len(buf) > 0 {
+		buf = append(buf, 0)
+	}
+	for k := 0; k < len(gap); {
+		if !isSpace(gap[k]) {
+			buf = append(buf, gap[k])
+			k++
+			continue
+		}
+		j := k
+		for j < len(gap) && isSpace(gap[j]) {
+			j++
+		}
+		if bytes.IndexByte(gap[k:j], '\n') >= 0 {
+			buf = append(buf, '\n')
+		} else {
+			buf = append(buf, gap[k:j]...)
+		}
+		k = j
+	}
+	return buf
+}
+
+// sameGap reports whether target node t's uncovered text is p's.
+func (m *matcher) sameGap(p *pnode, t uint32) bool {
+	m.gapBuf = m.t.gapText(m.gapBuf[:0], int(t), 0)
+	return string(m.gapBuf) == p.gap
 }
