@@ -688,7 +688,7 @@ func tscCheck(t *testing.T, root string) []finding {
 			t.Fatalf("typescript's diagnostics: %q: %v", ln, err)
 		}
 		if strings.HasSuffix(d.File, ".ts") {
-			fs = append(fs, finding{filepath.ToSlash(d.File), normalizeMessage(d.Msg)})
+			fs = append(fs, finding{filepath.ToSlash(d.File), msgKey(d.Msg)})
 		}
 	}
 	return fs

@@ -4,6 +4,7 @@
 package lspbridge
 
 import (
+	"regexp"
 	"strings"
 	"sync"
 	"unicode"
@@ -12,7 +13,7 @@ import (
 // diagKey identifies a diagnostic for suppression. Position is left out on
 // purpose: a diagnostic that moved down four lines is not new.
 type diagKey struct {
-	path, severity, code, message string
+	path, severity, message string // not the code: see diagKeyOf
 }
 
 // registry remembers, per file and key, the diagnostics present the last
@@ -41,8 +42,14 @@ func normalizeMessage(m string) string {
 // after it, and an overload error's "Argument types: (Unknown |
 // list[Unknown | …])" nested deeper in our server than in the CLI
 // (Debian's gast, mutations in another file): both were called new.
+//
+// A closing suggestion ("… Did you mean 'lastCol'?") is no part of the
+// key either: TypeScript adds one when a near name is in scope, and with
+// another code (2552 for 2304), so the same missing name read as a new
+// error when an edit elsewhere brought a near name in or out of scope
+// (sourcemap-codec, a TypeScript mutation test draw).
 func keyMessage(m string) string {
-	m = normalizeMessage(m)
+	m = withoutSuggestion(normalizeMessage(m))
 	if !strings.Contains(m, "Unknown") {
 		return m
 	}
@@ -58,6 +65,25 @@ func keyMessage(m string) string {
 		i++
 	}
 	return b.String()
+}
+
+// suggestionRe matches a message's closing suggestion sentence.
+var suggestionRe = regexp.MustCompile(`\s*\bDid you mean\b[^?]*\?$`)
+
+// withoutSuggestion cuts m's closing suggestion, if it has more.
+func withoutSuggestion(m string) string {
+	if loc := suggestionRe.FindStringIndex(m); loc != nil && loc[0] > 0 {
+		return m[:loc[0]]
+	}
+	return m
+}
+
+// diagKeyOf is d's key in the registry: its path, severity and message
+// as keyMessage writes it, not its code, which changes with the
+// message's suggestion (TypeScript's 2304 "Cannot find name 'x'." is 2552
+// with "Did you mean 'y'?") where the error is the same.
+func diagKeyOf(path string, d Diag) diagKey {
+	return diagKey{path, d.Severity, keyMessage(d.Message)}
 }
 
 // spanEnd returns the end (after its closing byte) of the quoted or
@@ -93,7 +119,7 @@ func (r *registry) observe(path string, ds []Diag) (fresh []int, suppressed int)
 	now := map[diagKey][]string{}
 	keys := make([]diagKey, len(ds))
 	for i, d := range ds {
-		keys[i] = diagKey{path, d.Severity, d.Code, keyMessage(d.Message)}
+		keys[i] = diagKeyOf(path, d)
 		now[keys[i]] = append(now[keys[i]], d.Text)
 	}
 	r.mu.Lock()

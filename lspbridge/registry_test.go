@@ -41,6 +41,9 @@ func TestKeyMessage(t *testing.T) {
 			`Argument of type "Any | list[Any | list[Unknown] | Unknown] | Unknown" cannot be assigned to parameter "elts" of type "list[expr]" in function "__init__"`},
 		{`No overloads for "__init__" match the provided arguments Argument types: (Unknown | list[Unknown | list[Unknown]], Unknown | list[Unknown | list[Unknown]])`,
 			`No overloads for "__init__" match the provided arguments Argument types: (Unknown | list[Unknown | list[Unknown | list[Unknown]]], Unknown | list[Unknown | list[Unknown | list[Unknown]]])`},
+		// TypeScript's suggestion comes and goes with the names in scope.
+		{`Cannot find name 'lastColq'.`, `Cannot find name 'lastColq'. Did you mean 'lastCol'?`},
+		{`Property 'lenght' does not exist on type 'string'. Did you mean 'length'?`, `Property 'lenght' does not exist on type 'string'.`},
 	}
 	for _, c := range same {
 		if a, b := keyMessage(c[0]), keyMessage(c[1]); a != b {
@@ -54,6 +57,7 @@ func TestKeyMessage(t *testing.T) {
 		// No Unknown: the types are the message.
 		{`Type "int" is not assignable to declared type "str"`, `Type "bytes" is not assignable to declared type "str"`},
 		{`"foo" is not defined`, `"bar" is not defined`},
+		{`Cannot find name 'a'. Did you mean 'b'?`, `Cannot find name 'c'. Did you mean 'b'?`},
 	}
 	for _, c := range differ {
 		if keyMessage(c[0]) == keyMessage(c[1]) {
