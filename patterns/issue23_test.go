@@ -587,12 +587,7 @@ func TestCppSameCodeOtherKinds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got []string
-		for _, f := range res.Files {
-			for _, m := range f.Matches {
-				got = append(got, string(f.Src[m.Start:m.End]))
-			}
-		}
+		got := matchedTexts(res)
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: got %q, want %q", c.pat, got, c.want)
 		}

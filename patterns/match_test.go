@@ -261,3 +261,15 @@ func TestUnspelledTokens(t *testing.T) {
 		}
 	}
 }
+
+// matchedTexts lists the source text of each match of res, file by file
+// (res must be searched with KeepSource).
+func matchedTexts(res *SearchResult) []string {
+	var got []string
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			got = append(got, string(f.Src[m.Start:m.End]))
+		}
+	}
+	return got
+}

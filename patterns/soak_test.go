@@ -45,12 +45,7 @@ func TestCConditionInPartialParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, f := range res.Files {
-		for _, m := range f.Matches {
-			got = append(got, string(f.Src[m.Start:m.End]))
-		}
-	}
+	got := matchedTexts(res)
 	if want := []string{"Py_LIMITED_API+0 < 0x030b0000"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
@@ -70,12 +65,7 @@ func TestRespelledTokenIsNoLiteral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, f := range res.Files {
-		for _, m := range f.Matches {
-			got = append(got, string(f.Src[m.Start:m.End]))
-		}
-	}
+	got := matchedTexts(res)
 	if want := []string{"yaml: |\n    name: test\n    value: 2", "b: |2\n     name: test\n    value: 2\n"}; fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
