@@ -287,9 +287,9 @@ func endsGoStatement(code []byte) bool {
 		return true
 	case c == '+' || c == '-':
 		return len(code) > 1 && code[len(code)-2] == c
-	case isLetter(c) || isDigit(c) || c >= 0x80:
+	case isWordByte(c):
 		start := len(code) - 1
-		for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
+		for start > 0 && isWordByte(code[start-1]) {
 			start--
 		}
 		switch string(code[start:]) {
@@ -335,7 +335,7 @@ func typeMayFollow(src []byte, last, prev int) bool {
 func startsGoDecl(line []byte) bool {
 	for _, kw := range []string{"func", "type", "var", "const", "import"} {
 		if len(line) > len(kw) && string(line[:len(kw)]) == kw &&
-			!isLetter(line[len(kw)]) && !isDigit(line[len(kw)]) && line[len(kw)] < 0x80 {
+			!isWordByte(line[len(kw)]) {
 			return true
 		}
 	}
