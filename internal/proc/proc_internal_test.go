@@ -3,6 +3,8 @@
 package proc
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +132,24 @@ func TestRingExcerpt(t *testing.T) {
 		if got := r.excerpt(2, 2); got != c.want {
 			t.Errorf("%s: got %q, want %q", c.name, got, c.want)
 		}
+	}
+}
+
+// TestZombie: a child that exited and was not waited for is a zombie in
+// /proc; a running process is not.
+func TestZombie(t *testing.T) {
+	if zombie(os.Getpid()) {
+		t.Fatal("this process is not a zombie")
+	}
+	cmd := exec.Command("true")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	// Not waited for yet: it turns zombie once it has exited. The state is
+	// read until then (the child exits at once; a loaded machine may take
+	// a while to run it).
+	for !zombie(cmd.Process.Pid) {
+		time.Sleep(10 * time.Millisecond)
 	}
 }
