@@ -118,7 +118,7 @@ var builtinServers = []ServerConfig{
 		Checker:     []string{"tsc", "--noEmit", "--pretty", "false"}, CheckerFormat: "tsc",
 	},
 	{
-		Name: "clangd", Language: "c/c++", Command: []string{"clangd"},
+		Name: "clangd", Language: "c/c++", Command: []string{"clangd", "--use-dirty-headers"},
 		Extensions:      map[string]string{".c": "c", ".h": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".hh": "cpp"},
 		Markers:         []string{"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt"},
 		BackgroundIndex: true,

@@ -23,6 +23,9 @@ func convertDiags(root string, enc encoding, path, text string, ds []Diagnostic)
 		if isErrorLimit(d) {
 			continue // not an error in the code: errorLimitNote says what it means
 		}
+		if isHeader(path) && mainFileArtifact(d) {
+			continue
+		}
 		line := ""
 		if d.Range.Start.Line < len(lines) {
 			line = lines[d.Range.Start.Line]
@@ -32,6 +35,21 @@ func convertDiags(root string, enc encoding, path, text string, ds []Diagnostic)
 	}
 	sortDiags(out)
 	return out
+}
+
+// mainFileArtifact reports what clang says of a header only because it
+// compiles the header as its main file, as clangd does with an open one:
+// "#pragma once in main file", and "main file cannot be included
+// recursively" where a header's #include <endian.h> finds itself through
+// an include directory (go-tree-sitter's portable/endian.h, under -I
+// src/portable; gcc, compiling the .c files, takes it once and is silent).
+// Neither is an error of the code.
+func mainFileArtifact(d Diagnostic) bool {
+	switch codeString(d.Code) {
+	case "pp_pragma_once_in_main_file", "pp_including_mainfile_in_preamble":
+		return true
+	}
+	return d.Message == "#pragma once in main file"
 }
 
 // isErrorLimit reports whether d is clang's "Too many errors emitted,
@@ -156,6 +174,17 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 	if err != nil {
 		return srv, nil, "", err
 	}
+	headerSaid := headerNote(srv, root, path, sr.text, ds)
+	if usesContext(srv, path) {
+		if inc := srv.includerOf(ctx, path); inc != nil {
+			if cds, cstate, ok, err := srv.headerInContext(ctx, inc, path, sr.text, "now", limit); err == nil && ok {
+				ds, state, headerSaid = cds, max(state, cstate), ""
+				if shown, _ := errorsAndWarnings(convertDiags(root, srv.enc, path, sr.text, cds)); len(shown) > 0 {
+					headerSaid = contextNote(srv, root, path, inc)
+				}
+			}
+		}
+	}
 	note := ""
 	switch state {
 	case silent:
@@ -166,7 +195,7 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 	if failed := srv.failure(); failed != "" {
 		note = strings.TrimPrefix(note+"; ", "; ") + fmt.Sprintf("%s says it failed (%s): what it checks may be incomplete", srv.cfg.Name, failed)
 	}
-	for _, more := range []string{errorLimitNote(srv, root, path, ds), includedNote(srv, root, path, ds), headerNote(srv, root, path, sr.text, ds)} {
+	for _, more := range []string{errorLimitNote(srv, root, path, ds), includedNote(srv, root, path, ds), headerSaid} {
 		if more != "" {
 			note = strings.TrimPrefix(note+"; ", "; ") + more
 		}

@@ -49,18 +49,34 @@ const (
 
 // checkTarget is one file whose diagnostics a write may change.
 type checkTarget struct {
-	srv       *server
-	path      string
-	written   bool           // written by the agent (else a dependent)
-	opened    bool           // a dependent first opened for this write
-	names     *regexp.Regexp // a dependent: the changed names it uses
-	baseKnown bool           // its diagnostics before the write are known (and observed)
-	oldKnown  bool           // a written file: its content before the write is known
-	sr        syncResult
-	limit     time.Duration
-	diags     []Diagnostic
-	state     waitState // what the answer rests on
-	err       error
+	srv     *server
+	path    string
+	written bool // written by the agent (else a dependent)
+	opened  bool // a dependent first opened for this write
+	// rediagnosed: a dependent whose baseline the server computed for
+	// this write (opened, or re-sent as outdated), after the write was on
+	// disk.
+	rediagnosed bool
+	names       *regexp.Regexp // a dependent: the changed names it uses
+	baseKnown   bool           // its diagnostics before the write are known (and observed)
+	oldKnown    bool           // a written file: its content before the write is known
+	sr          syncResult
+	limit       time.Duration
+	diags       []Diagnostic
+	state       waitState // what the answer rests on
+	err         error
+	hdr         *headerCheck // a written header checked as an includer compiles it
+}
+
+// headerCheck is a written header's check through an includer (see
+// headerctx.go): its content before and after, compiled the same way.
+type headerCheck struct {
+	inc           *includer
+	old           string
+	oldKnown      bool
+	before, after []Diagnostic
+	ok            bool // both compiled (after only, when old is unknown)
+	state         waitState
 }
 
 // writeCheck is the outcome of checking a set of written files.
@@ -237,6 +253,11 @@ func (w *writeRun) addWritten(p string) {
 		}
 		wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (%s): all its errors count as new, and the files that use it were not checked (commit it, or let the server see it before writing, for a comparison)", displayPath(root, path), why))
 	}
+	if usesContext(srv, path) {
+		if inc := srv.includerOf(ctx, path); inc != nil {
+			t.hdr = &headerCheck{inc: inc, old: old, oldKnown: t.baseKnown}
+		}
+	}
 	w.byPath[path] = t
 	w.written = append(w.written, &writtenFile{t, old, text, st})
 }
@@ -309,6 +330,9 @@ func (w *writeRun) collect() {
 		if t.err == nil {
 			t.diags, t.state, t.err = t.srv.diagnosticsSilent(w.ctx, t.path, t.sr, t.limit)
 		}
+		if t.err == nil && t.hdr != nil {
+			t.hdr.run(w.ctx, t)
+		}
 	})
 	w.noteSilence(all)
 	for _, t := range all {
@@ -319,21 +343,36 @@ func (w *writeRun) collect() {
 		if latest, ok := t.srv.latestDiagnostics(t.path, t.sr); ok {
 			t.diags = latest
 		}
+		headerSaid := headerNote(t.srv, root, t.path, t.sr.text, t.diags)
+		if h := t.hdr; h != nil && h.ok {
+			if h.oldKnown {
+				s.reg.baseline(t.path, convertDiags(root, t.srv.enc, t.path, h.old, h.before))
+			}
+			t.diags, headerSaid = h.after, ""
+			if ds, _ := errorsAndWarnings(convertDiags(root, t.srv.enc, t.path, t.sr.text, h.after)); len(ds) > 0 {
+				headerSaid = contextNote(t.srv, root, t.path, h.inc)
+			}
+			if h.state == unsettled {
+				wc.notes = append(wc.notes, fmt.Sprintf("%s was still publishing for %s, compiled as %s includes it, when the wait ended (%s): its new errors may be incomplete", t.srv.cfg.Name, displayPath(root, t.path), displayPath(root, h.inc.path), t.limit))
+			}
+		}
 		wc.checked = append(wc.checked, displayPath(root, t.path))
 		var blame func(Diag) bool
-		if t.opened && t.srv.cfg.DiskIncludes {
-			// A dependent opened for this write was diagnosed before the
-			// change against what the server had of the written file, but
-			// a server may read included files from disk (clangd's
-			// preambles do), where the change already is: an error on a
-			// line that uses a changed name is the write's, whatever that
-			// baseline said. (Other servers read the written file as they
+		if (t.opened || t.rediagnosed) && t.srv.cfg.DiskIncludes {
+			// A dependent diagnosed for this write (opened, or re-sent as
+			// outdated: go-tree-sitter's parser.c, open since an earlier
+			// write, when reduce_action.h changed a function's signature)
+			// was diagnosed before the change against what the server had
+			// of the written file, but a server may read included files
+			// from disk (clangd's preambles do), where the change already
+			// is: an error on a line that uses a changed name is the
+			// write's, whatever that baseline said. (Other servers read the written file as they
 			// were sent it, so the baseline holds: with tsserver, blaming
 			// made an old error on an import line naming the function
 			// that changed new.)
 			blame = func(d Diag) bool { return t.names != nil && t.names.MatchString(d.Text) }
 		}
-		for _, more := range []string{errorLimitNote(t.srv, root, t.path, t.diags), includedNote(t.srv, root, t.path, t.diags), headerNote(t.srv, root, t.path, t.sr.text, t.diags)} {
+		for _, more := range []string{errorLimitNote(t.srv, root, t.path, t.diags), includedNote(t.srv, root, t.path, t.diags), headerSaid} {
 			if more != "" {
 				wc.notes = append(wc.notes, more)
 			}

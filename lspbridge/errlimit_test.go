@@ -2,7 +2,10 @@ package lspbridge
 
 import (
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,51 +77,209 @@ func TestIncludedHeaderNote(t *testing.T) {
 	}
 }
 
-// TestHeaderOnItsOwnNote: clangd compiles a header on its own, so a type
-// that every includer defines first is unknown there. The header's answer
-// says so; its includer's, which is what the build compiles, has no
-// error and no such note.
+// TestHeaderOnItsOwnNote: a header no translation unit includes is
+// compiled on its own, so a type every includer would define first is
+// unknown there; the answer says so. A header that main.c includes after
+// <stddef.h> is checked as main.c compiles it: no error and no such note.
 func TestHeaderOnItsOwnNote(t *testing.T) {
 	testutil.Needs(t, "clangd")
 	root := canonical(t.TempDir())
 	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "orphan.h"), "static size_t count;\n")
 	writeFile(t, filepath.Join(root, "uses.h"), "static size_t count;\n")
 	writeFile(t, filepath.Join(root, "main.c"), "#include <stddef.h>\n#include \"uses.h\"\n\nint main(void) { return (int)count; }\n")
 	s := newSup(t, nil)
-	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "uses.h"})
-	check(t, r, err, "size_t", "clangd compiles the header uses.h on its own")
-	r, err = s.Diagnostics(testCtx(t), Request{Root: root, File: "main.c"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if text := r.Text(); strings.Contains(text, "on its own") || strings.Contains(text, "size_t") {
-		t.Errorf("main.c, which compiles, got:\n%s", text)
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "orphan.h"})
+	check(t, r, err, "size_t", "clangd compiles the header orphan.h on its own")
+	for _, f := range []string{"uses.h", "main.c"} {
+		r, err = s.Diagnostics(testCtx(t), Request{Root: root, File: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := r.Text(); strings.Contains(text, "on its own") || strings.Contains(text, "size_t") {
+			t.Errorf("%s, which compiles where it is included, got:\n%s", f, text)
+		}
 	}
 }
 
-// TestHeaderBranchesNote: a header's #if branch that only its includers
-// take (CLOCK_MONOTONIC, defined by <time.h> after _POSIX_C_SOURCE, as in
-// go-tree-sitter's clock.h) holds an error clangd cannot see in the
-// header on its own (nor, in a function body, through its includer: gcc
-// sees it there, clangd 14 does not); the header's answer says its
-// branches were not all checked. A header with only its include guard
-// gets no such note.
-func TestHeaderBranchesNote(t *testing.T) {
-	testutil.Needs(t, "clangd")
+// TestHeaderInContext: an #if branch that only the includers take
+// (CLOCK_MONOTONIC, defined by <time.h> after _POSIX_C_SOURCE, as in
+// go-tree-sitter's clock.h) holds an error in a function body, which
+// clangd sees neither in the header on its own nor through its includer's
+// preamble (gcc, compiling main.c, does). Checked as main.c compiles it,
+// the error is listed at its line in the header; a write that fixes it
+// leaves nothing, and one that breaks it again reports it as new. The
+// unit compiled for it never shows up elsewhere: not in references, not
+// in a later write's answer.
+func TestHeaderInContext(t *testing.T) {
+	testutil.Needs(t, "clangd", "gcc")
 	root := canonical(t.TempDir())
-	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
-	writeFile(t, filepath.Join(root, "clock.h"), "#ifndef CLOCK_H\n#define CLOCK_H\n#include <time.h>\n#ifdef CLOCK_MONOTONIC\nstatic int now(void) { return resultq; }\n#endif\n#endif\n")
-	writeFile(t, filepath.Join(root, "plain.h"), "#ifndef PLAIN_H\n#define PLAIN_H\nstatic int plain(void) { return 1; }\n#endif\n")
-	writeFile(t, filepath.Join(root, "main.c"), "#define _POSIX_C_SOURCE 200809L\n#include \"clock.h\"\n#include \"plain.h\"\n\nint main(void) { return now() + plain(); }\n")
+	broken := "#ifndef CLOCK_H\n#define CLOCK_H\n#include <time.h>\n#ifdef CLOCK_MONOTONIC\nstatic int now(void) { return resultq; }\n#endif\n#endif\n"
+	fixed := strings.Replace(broken, "resultq", "0", 1)
+	os.MkdirAll(filepath.Join(root, "include"), 0o755)
+	os.MkdirAll(filepath.Join(root, "src"), 0o755)
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n-Iinclude\n")
+	writeFile(t, filepath.Join(root, "include", "clock.h"), broken)
+	writeFile(t, filepath.Join(root, "include", "plain.h"), "#ifndef PLAIN_H\n#define PLAIN_H\n#include \"clock.h\"\nstatic int plain(void) { return 1 + now(); }\n#endif\n")
+	writeFile(t, filepath.Join(root, "src", "main.c"), "#define _POSIX_C_SOURCE 200809L\n#include \"clock.h\"\n#include \"plain.h\"\n\nint main(void) { return now() + plain(); }\n")
+	// The reference: gcc compiling main.c sees the error in clock.h.
+	gcc := exec.Command("gcc", "-fsyntax-only", "-std=c11", "-Iinclude", "src/main.c")
+	gcc.Dir = root
+	if out, err := gcc.CombinedOutput(); err == nil || !strings.Contains(string(out), "clock.h:5") {
+		t.Fatalf("gcc should find the error at clock.h:5, got %v:\n%s", err, out)
+	}
+	commitAll(t, root)
 	s := newSup(t, nil)
-	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "clock.h"})
-	check(t, r, err, "code that its #if branches leave out on its own may be taken where it is included, and is not checked")
-	r, err = s.Diagnostics(testCtx(t), Request{Root: root, File: "plain.h"})
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "include/clock.h"})
+	check(t, r, err, "include/clock.h:5", "resultq", "clangd checked the header include/clock.h as src/main.c compiles it")
+	// plain.h includes clock.h quoted from its own directory: the unit,
+	// beside main.c, finds it all the same, and now() is declared there.
+	r, err = s.Diagnostics(testCtx(t), Request{Root: root, File: "include/plain.h"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if text := r.Text(); strings.Contains(text, "on its own") {
-		t.Errorf("plain.h, with only its include guard, got:\n%s", text)
+	if text := r.Text(); text != "" && !strings.Contains(text, "0 errors") || strings.Contains(text, "on its own") {
+		t.Errorf("plain.h, which compiles where it is included, got:\n%s", text)
+	}
+
+	writeFile(t, filepath.Join(root, "include", "clock.h"), fixed)
+	w, err := s.DidWrite(testCtx(t), root, []string{"include/clock.h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Diagnostics) > 0 || strings.Contains(w.Text, "resultq") {
+		t.Errorf("the fix left something:\n%s", w.Text)
+	}
+	writeFile(t, filepath.Join(root, "include", "clock.h"), strings.Replace(broken, "resultq", "ticksq", 1))
+	w, err = s.DidWrite(testCtx(t), root, []string{"include/clock.h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(w.Diagnostics, func(d Diag) bool {
+		return d.Path == "include/clock.h" && d.Line == 5 && strings.Contains(d.Text, "ticksq")
+	}) {
+		t.Errorf("the new error at clock.h:5 is missing:\n%s", w.Text)
+	}
+	for _, text := range []string{w.Text, fmt.Sprint(w.Checked, w.Remaining)} {
+		if strings.Contains(text, contextPrefix) {
+			t.Errorf("the unsaved unit shows in the answer:\n%s", text)
+		}
+	}
+	refs, err := s.Locations(testCtx(t), "references", Request{Root: root, File: "src/main.c", Line: 5, Symbol: "now"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := refs.Text(); strings.Contains(text, contextPrefix) || !strings.Contains(text, "src/main.c:5") {
+		t.Errorf("references of now:\n%s", text)
+	}
+}
+
+// TestHeaderGuardDefinedBefore: where the includer's earlier headers
+// already included the header, its text would be skipped under its guard
+// and prove nothing; it is then checked on its own (its error shows, and
+// the answer says how it was checked).
+func TestHeaderGuardDefinedBefore(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "a.h"), "#ifndef A_H\n#define A_H\nstatic int a(void) { return missingq; }\n#endif\n")
+	writeFile(t, filepath.Join(root, "b.h"), "#ifndef B_H\n#define B_H\n#include \"a.h\"\n#endif\n")
+	writeFile(t, filepath.Join(root, "main.c"), "#include \"b.h\"\n#include \"a.h\"\nint main(void) { return a(); }\n")
+	s := newSup(t, nil)
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "a.h"})
+	check(t, r, err, "a.h:3", "missingq", "clangd compiles the header a.h on its own")
+	if strings.Contains(r.Text(), "as main.c compiles it") {
+		t.Errorf("a.h was not compiled where main.c includes it, but the answer says so:\n%s", r.Text())
+	}
+}
+
+// TestHeaderThroughHeader: a header that no translation unit includes
+// directly (go-tree-sitter's unicode/utf8.h, which only unicode.h
+// includes, after <stdint.h>) is checked as a unit compiles it through the
+// header between: no error there, where on its own int8_t is unknown; a
+// new error in it is reported.
+func TestHeaderThroughHeader(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	os.MkdirAll(filepath.Join(root, "unicode"), 0o755)
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "unicode", "utf8.h"), "static int8_t lead(int8_t c) { return c; }\n")
+	writeFile(t, filepath.Join(root, "unicode.h"), "#ifndef UNICODE_H\n#define UNICODE_H\n#include <stdint.h>\n#include \"unicode/utf8.h\"\n#endif\n")
+	writeFile(t, filepath.Join(root, "lexer.c"), "#include \"unicode.h\"\nint main(void) { return lead(1); }\n")
+	commitAll(t, root)
+	s := newSup(t, nil)
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "unicode/utf8.h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := r.Text(); strings.Contains(text, "int8_t") || strings.Contains(text, "on its own") {
+		t.Errorf("utf8.h, which compiles where it is included, got:\n%s", text)
+	}
+	writeFile(t, filepath.Join(root, "unicode", "utf8.h"), "static int8_t lead(int8_t c) { return cq; }\n")
+	w, err := s.DidWrite(testCtx(t), root, []string{"unicode/utf8.h"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Diagnostics) != 1 || w.Diagnostics[0].Path != "unicode/utf8.h" || !strings.Contains(w.Diagnostics[0].Message, "cq") || !strings.Contains(w.Text, "as lexer.c through unicode.h compiles it") {
+		t.Errorf("want the one new error in utf8.h, checked through unicode.h:\n%s", w.Text)
+	}
+}
+
+// TestHeaderIncludesItself: a header whose #include <endian.h> finds
+// itself through an include directory (go-tree-sitter's
+// portable/endian.h) is, to clangd compiling it as its main file, "main
+// file cannot be included recursively"; gcc takes it once, under its
+// guard, and says nothing. The answer has no such error, nor a
+// "#pragma once in main file".
+func TestHeaderIncludesItself(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	os.MkdirAll(filepath.Join(root, "portable"), 0o755)
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n-Iportable\n")
+	writeFile(t, filepath.Join(root, "portable", "endian.h"), "#ifndef ENDIAN_H\n#define ENDIAN_H\n#include <endian.h>\nint e;\n#endif\n")
+	writeFile(t, filepath.Join(root, "portable", "once.h"), "#pragma once\nint o;\n")
+	s := newSup(t, nil)
+	for _, f := range []string{"portable/endian.h", "portable/once.h"} {
+		r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := r.Text(); !strings.Contains(text, "0 errors and warnings") {
+			t.Errorf("%s got:\n%s", f, text)
+		}
+	}
+}
+
+func TestContextUnit(t *testing.T) {
+	dir := t.TempDir()
+	near := filepath.Join(dir, "near.h")
+	writeFile(t, near, "")
+	inc := &includer{path: "/r/src/main.c", chain: []link{{"/r/src/main.c", "#define X 1\n#include <stdio.h>\n#include \"h.h\"\nint main(void);\n", 2}}}
+	unit, start := contextUnit(inc, filepath.Join(dir, "h.h"), "#ifndef H_H\n#define H_H\n#include \"near.h\"\n#include \"far.h\"\nint h;\n#endif")
+	want := "#define X 1\n#include <stdio.h>\n#ifdef H_H\n#error " + guardMarker + "\n#endif\n#ifndef H_H\n#define H_H\n#include \"" + near + "\"\n#include \"far.h\"\nint h;\n#endif\n"
+	if unit != want || start != 5 {
+		t.Errorf("contextUnit = %d, %q\nwant 5, %q", start, unit, want)
+	}
+	// Through a guarded header: its lines up to its #include, its guard
+	// probed, and closed after the header.
+	mid := filepath.Join(dir, "mid.h")
+	inc.chain = append(inc.chain, link{mid, "#ifndef MID_H\n#define MID_H\n#include \"near.h\"\n#include \"h.h\"\n#endif\n", 3})
+	inc.chain[0].line = 2
+	unit, start = contextUnit(inc, filepath.Join(dir, "h.h"), "int h;\n")
+	want = "#define X 1\n#include <stdio.h>\n#ifdef MID_H\n#error " + guardMarker + "\n#endif\n#ifndef MID_H\n#define MID_H\n#include \"" + near + "\"\nint h;\n\n#endif\n"
+	if unit != want || start != 8 {
+		t.Errorf("contextUnit through mid.h = %d, %q\nwant 8, %q", start, unit, want)
+	}
+	for src, g := range map[string]string{
+		"#ifndef A_H\n#define A_H\n":                     "A_H",
+		"/* c */\n// d\n#  ifndef A_H\n# define A_H 1\n": "A_H",
+		"#ifndef A_H\n#define B_H\n":                     "",
+		"#pragma once\n":                                 "",
+		"int x;\n#ifndef A_H\n#define A_H\n":             "",
+	} {
+		if got := guardOf(src); got != g {
+			t.Errorf("guardOf(%q) = %q, want %q", src, got, g)
+		}
 	}
 }
 

@@ -203,10 +203,18 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	for _, f := range after {
 		a[key(f)]++
 	}
-	reported := map[finding]int{}
+	// own leaves out a header's error that clangd shows at the #include of
+	// a file including it ("In included file"): it stands for the errors
+	// it causes there, but is the header's, so never an old error of the
+	// includer's reported as new.
+	reported, own := map[finding]int{}, map[finding]int{}
 	for _, d := range w.Diagnostics {
 		if d.Severity == "error" || d.Severity == "warning" && !l.errorsOnly {
-			reported[key(finding{d.Path, msgKey(d.Message)})]++
+			k := key(finding{d.Path, msgKey(d.Message)})
+			reported[k]++
+			if !strings.HasPrefix(d.Message, "In included file") {
+				own[k]++
+			}
 		}
 	}
 	unchecked := func(path string) bool {
@@ -250,7 +258,7 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 			}
 		}
 	}
-	for k, n := range reported {
+	for k, n := range own {
 		news := max(0, a[k]-b[k])
 		if l.exact && n > news && b[k] > 0 || !l.exact && news == 0 && b[k] > 0 && a[k] <= b[k] {
 			old = append(old, k.String())

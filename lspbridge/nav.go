@@ -236,7 +236,8 @@ func parseLocations(raw json.RawMessage) ([]Location, error) {
 			out = append(out, l.Location)
 		}
 	}
-	return out, nil
+	// Not a header's unsaved unit (headerctx.go), open for a moment.
+	return slices.DeleteFunc(out, func(l Location) bool { return isContextFile(uriPath(l.URI)) }), nil
 }
 
 // lineCache reads source lines for rendering positions.

@@ -96,6 +96,9 @@ func (s *server) onPublish(p PublishDiagnosticsParams) {
 		s.clearing[path]--
 		return
 	}
+	if p.Version == nil && isContextFile(path) {
+		return // a header's unsaved unit, closed (see compileUnsaved)
+	}
 	prev := s.diags[path]
 	seq := uint64(1)
 	if prev != nil {
@@ -161,12 +164,26 @@ func (s *server) broadcastLocked() {
 	s.changed = make(chan struct{})
 }
 
+// publicationSeq returns the number of path's latest publication (0 when
+// none).
+func (s *server) publicationSeq(path string) uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if p := s.diags[path]; p != nil {
+		return p.seq
+	}
+	return 0
+}
+
 // publications returns a copy of the latest publication per file.
 func (s *server) publications() map[string]*published {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make(map[string]*published, len(s.diags))
 	for p, d := range s.diags {
+		if isContextFile(p) {
+			continue
+		}
 		out[p] = d
 	}
 	return out

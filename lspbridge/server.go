@@ -54,6 +54,8 @@ type server struct {
 	// channel so that waiting for it can select on a context.
 	sendLock chan struct{}
 
+	includes includeIndex // the #include lines of the translation units (headerctx.go)
+
 	mu          sync.Mutex // guards the fields below; never held while waiting
 	docs        map[string]*document
 	seen        map[string]stamp     // files the server has seen, as they were then (see disk.go)
