@@ -26,6 +26,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -246,9 +247,28 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	for _, d := range w.Diagnostics {
 		inIncluded = inIncluded || strings.HasPrefix(d.Message, "In included file")
 	}
+	// The files those name ("…/src/./wasm_store.c:1830:6: note: error
+	// occurred here"): a .c file that another includes (go-tree-sitter's
+	// lib.c includes every one) has its error there too.
+	named := map[string]bool{}
+	for _, d := range w.Diagnostics {
+		if strings.HasPrefix(d.Message, "In included file") {
+			for _, m := range occurredRe.FindAllStringSubmatch(d.Message, -1) {
+				named[path.Clean(m[1])] = true
+			}
+		}
+	}
+	namedFile := func(p string) bool {
+		for n := range named {
+			if n == p || strings.HasSuffix(n, "/"+p) {
+				return true
+			}
+		}
+		return false
+	}
 	var missed, old, beyond []string
 	for k, n := range a {
-		if !l.exact && inIncluded && strings.HasSuffix(k.path, ".h") {
+		if !l.exact && inIncluded && (strings.HasSuffix(k.path, ".h") || namedFile(k.path)) {
 			continue
 		}
 		want := n - b[k]
@@ -277,6 +297,9 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	}
 	return wrong, strings.Join(beyond, "; ")
 }
+
+// occurredRe finds the file clangd names in an "In included file" error.
+var occurredRe = regexp.MustCompile(`(\S+\.\w+):\d+:\d+:\s*note: error occurred here`)
 
 // msgKey is a message as the registry keys it (spaces normalised,
 // pyright's partly inferred types made one placeholder).
@@ -570,7 +593,11 @@ func cCopy(t *testing.T, cache, dir string) (string, []string) {
 var gccDiagRe = regexp.MustCompile(`^([^:\s][^:]*\.[ch]):\d+:\d+: (error|fatal error|warning): (.*)$`)
 
 // gccCheck runs gcc -fsyntax-only, with the flags of compile_flags.txt,
-// on every .c file of root.
+// on every .c file of root. An error in a macro's expansion is placed
+// where the macro is used, as clang places it
+// (-ftrack-macro-expansion=0), not in the macro's definition: a
+// signature change of go-tree-sitter's _array__grow has its "too few
+// arguments" in parser.c and query.c for both, not in array.h for gcc.
 func gccCheck(t *testing.T, root string) []finding {
 	data, err := os.ReadFile(filepath.Join(root, "compile_flags.txt"))
 	if err != nil {
@@ -580,7 +607,7 @@ func gccCheck(t *testing.T, root string) []finding {
 	seen := map[finding]bool{}
 	var fs []finding
 	for _, c := range relFiles(root, ".c") {
-		cmd := exec.Command("gcc", append(append([]string{"-fsyntax-only", "-fmax-errors=0"}, flags...), c)...)
+		cmd := exec.Command("gcc", append(append([]string{"-fsyntax-only", "-fmax-errors=0", "-ftrack-macro-expansion=0"}, flags...), c)...)
 		cmd.Dir = root
 		out, _ := cmd.CombinedOutput()
 		for _, ln := range strings.Split(string(out), "\n") {
