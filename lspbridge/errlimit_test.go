@@ -175,16 +175,19 @@ func TestHeaderInContext(t *testing.T) {
 }
 
 // TestHeaderGuardDefinedBefore: where the includer's earlier headers
-// already included the header, its text would be skipped under its guard
-// and prove nothing; it is then checked on its own (its error shows, and
-// the answer says how it was checked).
+// already included the header in a way the search did not follow, its
+// text would be skipped under its guard and prove nothing; it is then
+// checked on its own (its error shows, and the answer says how it was
+// checked).
 func TestHeaderGuardDefinedBefore(t *testing.T) {
 	testutil.Needs(t, "clangd")
 	root := canonical(t.TempDir())
 	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
 	writeFile(t, filepath.Join(root, "a.h"), "#ifndef A_H\n#define A_H\nstatic int a(void) { return missingq; }\n#endif\n")
-	writeFile(t, filepath.Join(root, "b.h"), "#ifndef B_H\n#define B_H\n#include \"a.h\"\n#endif\n")
-	writeFile(t, filepath.Join(root, "main.c"), "#include \"b.h\"\n#include \"a.h\"\nint main(void) { return a(); }\n")
+	// b.h includes it inside an #if, which the search for includers does
+	// not follow: main.c's own #include is taken, and b.h's was first.
+	writeFile(t, filepath.Join(root, "b.h"), "#ifndef B_H\n#define B_H\n#ifdef WITH_A\n#include \"a.h\"\n#endif\n#endif\n")
+	writeFile(t, filepath.Join(root, "main.c"), "#define WITH_A 1\n#include \"b.h\"\n#include \"a.h\"\nint main(void) { return a(); }\n")
 	s := newSup(t, nil)
 	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "a.h"})
 	check(t, r, err, "a.h:3", "missingq", "clangd compiles the header a.h on its own")
@@ -301,4 +304,22 @@ func TestHasConditionalCode(t *testing.T) {
 			t.Errorf("hasConditionalCode(%q) = %v, want %v", tt.src, got, tt.want)
 		}
 	}
+}
+
+// TestHeaderFirstIncluded: main.c includes lang.h, which includes
+// tree.h, before its own #include "tree.h" (as go-tree-sitter's parser.c
+// gets subtree.h through language.h); tree.h is checked where main.c
+// really compiles it, through lang.h, not skipped under its guard at the
+// later #include. Its error, which needs what main.c defines first, is
+// listed, and the answer says it was checked through lang.h.
+func TestHeaderFirstIncluded(t *testing.T) {
+	testutil.Needs(t, "clangd")
+	root := canonical(t.TempDir())
+	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
+	writeFile(t, filepath.Join(root, "tree.h"), "#ifndef TREE_H\n#define TREE_H\n#ifdef WANT_TREE\nstatic int tree(void) { return leafq; }\n#endif\n#endif\n")
+	writeFile(t, filepath.Join(root, "lang.h"), "#ifndef LANG_H\n#define LANG_H\n#include \"tree.h\"\n#endif\n")
+	writeFile(t, filepath.Join(root, "main.c"), "#define WANT_TREE 1\n#include \"lang.h\"\n#include \"tree.h\"\nint main(void) { return tree(); }\n")
+	s := newSup(t, nil)
+	r, err := s.Diagnostics(testCtx(t), Request{Root: root, File: "tree.h"})
+	check(t, r, err, "tree.h:4", "leafq", "as main.c through lang.h compiles it")
 }

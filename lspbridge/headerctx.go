@@ -202,9 +202,11 @@ func (s *server) includerOf(ctx context.Context, header string) *includer {
 		slices.SortStableFunc(hits, func(a, b hit) int { return a.rank - b.rank })
 		return hits
 	}
-	// Breadth first, up from the header: the nearest unit wins.
+	// Breadth first, up from the header: every file that reaches it, and
+	// the nearest unit.
 	frontier := []*step{{path: header}}
 	seen := map[string]bool{header: true}
+	var unit *step
 	for hop := 0; hop <= includeHops && len(frontier) > 0; hop++ {
 		var up []*step
 		for _, st := range frontier {
@@ -215,12 +217,71 @@ func (s *server) includerOf(ctx context.Context, header string) *includer {
 				seen[h.path] = true
 				n := &step{path: h.path, next: st, line: h.line}
 				if _, tu := translationUnitExts[strings.ToLower(filepath.Ext(h.path))]; tu {
-					return chainOf(n)
+					if unit == nil {
+						unit = n
+					}
+					continue
 				}
 				up = append(up, n)
 			}
 		}
 		frontier = up
+	}
+	if unit == nil {
+		return nil
+	}
+	// Down from the unit along the first #include that reaches the
+	// header: where the unit really compiles it. (An earlier header of
+	// the unit often includes it first — go-tree-sitter's parser.c gets
+	// subtree.h through language.h — and the #include found above would
+	// then be skipped under the guard.)
+	if first := firstPath(unit.path, header, files, seen); first != nil {
+		return chainOf(first)
+	}
+	return chainOf(unit)
+}
+
+// firstPath follows, from unit down, each file's first #include (outside
+// any #if but a header's guard) of a file in reach, to header; nil when
+// it does not get there within includeHops.
+func firstPath(unit, header string, files map[string]fileIncludes, reach map[string]bool) *step {
+	var steps []*step
+	cur := unit
+	for hop := 0; hop <= includeHops; hop++ {
+		f := files[cur]
+		_, tu := translationUnitExts[strings.ToLower(filepath.Ext(cur))]
+		next, at := "", 0
+		for _, l := range f.lines {
+			if l.depth > 0 && (tu || !f.guarded || l.depth > 1) {
+				continue
+			}
+			if x := filepath.Join(filepath.Dir(cur), l.name); l.quoted && reach[x] && x != cur {
+				next, at = x, l.line
+				break
+			}
+			var found []string
+			for x := range reach {
+				if x != cur && strings.HasSuffix(x, string(filepath.Separator)+l.name) {
+					found = append(found, x)
+				}
+			}
+			if len(found) > 0 {
+				next, at = slices.Min(found), l.line
+				break
+			}
+		}
+		if next == "" {
+			return nil
+		}
+		steps = append(steps, &step{path: cur, line: at})
+		if next == header {
+			steps = append(steps, &step{path: header})
+			for i := len(steps) - 2; i >= 0; i-- {
+				steps[i].next = steps[i+1]
+			}
+			return steps[0]
+		}
+		cur = next
 	}
 	return nil
 }
