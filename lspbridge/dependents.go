@@ -84,14 +84,10 @@ func blamePattern(names []string, imports *regexp.Regexp, diskIncludes bool) *re
 func (w *writeRun) baselineDependents() {
 	s, ctx := w.s, w.ctx
 	s.parallel(w.deps, func(t *checkTarget) {
-		seq := t.srv.publicationSeq(t.path)
 		if _, err := t.srv.sync(ctx, t.path); err != nil {
 			return
 		}
 		ds, err := s.settledDiagnostics(ctx, t.srv, t.path)
-		// Analysed anew for its baseline (opened, or re-sent because other
-		// files changed since its last version): after the write.
-		t.rediagnosed = t.srv.publicationSeq(t.path) != seq
 		if err == nil || errors.Is(err, errBaseUnsettled) {
 			text, _ := t.srv.textOf(t.path)
 			s.reg.baseline(t.path, convertDiags(w.root, t.srv.enc, t.path, text, ds))

@@ -118,30 +118,19 @@ func headerNote(srv *server, root, path, text string, ds []Diagnostic) string {
 		srv.cfg.Name, displayPath(root, path), strings.Join(unsure, "; "))
 }
 
-// conditionalRe matches a line of C's #if, #ifdef, #ifndef or #elif
-// (with the name it tests, where there is one), and defineRe a #define.
-var (
-	conditionalRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef)\b[ \t]*(\w*)`)
-	defineRe      = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*define[ \t]+(\w+)`)
-)
+// conditionalRe matches a line of C's #if, #ifdef, #ifndef or #elif.
+var conditionalRe = regexp.MustCompile(`(?m)^[ \t]*#[ \t]*(?:if|ifdef|ifndef|elif|elifdef|elifndef)\b`)
 
 // hasConditionalCode reports C source with a conditional directive other
-// than an include guard (a first #ifndef X whose next directive is
-// #define X).
+// than its include guard (see guardOf).
 func hasConditionalCode(text string) bool {
-	conds := conditionalRe.FindAllStringSubmatchIndex(text, 3)
-	switch {
-	case len(conds) == 0:
+	switch len(conditionalRe.FindAllStringIndex(text, 2)) {
+	case 0:
 		return false
-	case len(conds) > 1:
-		return true
+	case 1:
+		return guardOf(text) == ""
 	}
-	c := conds[0]
-	if text[c[2]:c[3]] != "ifndef" {
-		return true
-	}
-	d := defineRe.FindStringSubmatchIndex(text[c[1]:])
-	return d == nil || text[c[1]+d[2]:c[1]+d[3]] != text[c[4]:c[5]]
+	return true
 }
 
 // errorsAndWarnings keeps severities error and warning; it returns how
@@ -175,13 +164,11 @@ func (s *Supervisor) fileDiagnosticsState(ctx context.Context, root, path string
 		return srv, nil, "", err
 	}
 	headerSaid := headerNote(srv, root, path, sr.text, ds)
-	if usesContext(srv, path) {
-		if inc := srv.includerOf(ctx, path); inc != nil {
-			if cds, cstate, ok, err := srv.headerInContext(ctx, inc, path, sr.text, "now", limit); err == nil && ok {
-				ds, state, headerSaid = cds, max(state, cstate), ""
-				if shown, _ := errorsAndWarnings(convertDiags(root, srv.enc, path, sr.text, cds)); len(shown) > 0 {
-					headerSaid = contextNote(srv, root, path, inc)
-				}
+	if inc := srv.headerIncluder(ctx, path); inc != nil {
+		if cds, cstate, ok, err := srv.headerInContext(ctx, inc, path, sr.text, "now", limit); err == nil && ok {
+			ds, state, headerSaid = cds, max(state, cstate), ""
+			if shown, _ := errorsAndWarnings(convertDiags(root, srv.enc, path, sr.text, cds)); len(shown) > 0 {
+				headerSaid = contextNote(srv, root, path, inc)
 			}
 		}
 	}

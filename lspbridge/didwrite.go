@@ -49,33 +49,29 @@ const (
 
 // checkTarget is one file whose diagnostics a write may change.
 type checkTarget struct {
-	srv     *server
-	path    string
-	written bool // written by the agent (else a dependent)
-	opened  bool // a dependent first opened for this write
-	// rediagnosed: a dependent whose baseline the server computed for
-	// this write (opened, or re-sent as outdated), after the write was on
-	// disk.
-	rediagnosed bool
-	names       *regexp.Regexp // a dependent: the changed names it uses
-	baseKnown   bool           // its diagnostics before the write are known (and observed)
-	oldKnown    bool           // a written file: its content before the write is known
-	sr          syncResult
-	limit       time.Duration
-	diags       []Diagnostic
-	state       waitState // what the answer rests on
-	err         error
-	hdr         *headerCheck // a written header checked as an includer compiles it
+	srv       *server
+	path      string
+	written   bool           // written by the agent (else a dependent)
+	opened    bool           // a dependent first opened for this write
+	names     *regexp.Regexp // a dependent: the changed names it uses
+	baseKnown bool           // its diagnostics before the write are known (and observed)
+	oldKnown  bool           // a written file: its content before the write is known
+	sr        syncResult
+	limit     time.Duration
+	diags     []Diagnostic
+	state     waitState // what the answer rests on
+	err       error
+	hdr       *headerCheck // a written header checked as an includer compiles it
 }
 
 // headerCheck is a written header's check through an includer (see
-// headerctx.go): its content before and after, compiled the same way.
+// headerctx.go): its content before (compiled when its target has a
+// baseline) and after, compiled the same way.
 type headerCheck struct {
 	inc           *includer
 	old           string
-	oldKnown      bool
 	before, after []Diagnostic
-	ok            bool // both compiled (after only, when old is unknown)
+	ok            bool // both compiled (after only, without a baseline)
 	state         waitState
 }
 
@@ -253,10 +249,8 @@ func (w *writeRun) addWritten(p string) {
 		}
 		wc.notes = append(wc.notes, fmt.Sprintf("%s: first check of this file (%s): all its errors count as new, and the files that use it were not checked (commit it, or let the server see it before writing, for a comparison)", displayPath(root, path), why))
 	}
-	if usesContext(srv, path) {
-		if inc := srv.includerOf(ctx, path); inc != nil {
-			t.hdr = &headerCheck{inc: inc, old: old, oldKnown: t.baseKnown}
-		}
+	if inc := srv.headerIncluder(ctx, path); inc != nil {
+		t.hdr = &headerCheck{inc: inc, old: old}
 	}
 	w.byPath[path] = t
 	w.written = append(w.written, &writtenFile{t, old, text, st})
@@ -345,7 +339,7 @@ func (w *writeRun) collect() {
 		}
 		headerSaid := headerNote(t.srv, root, t.path, t.sr.text, t.diags)
 		if h := t.hdr; h != nil && h.ok {
-			if h.oldKnown {
+			if t.baseKnown {
 				s.reg.baseline(t.path, convertDiags(root, t.srv.enc, t.path, h.old, h.before))
 			}
 			t.diags, headerSaid = h.after, ""
@@ -358,15 +352,13 @@ func (w *writeRun) collect() {
 		}
 		wc.checked = append(wc.checked, displayPath(root, t.path))
 		var blame func(Diag) bool
-		if (t.opened || t.rediagnosed) && t.srv.cfg.DiskIncludes {
-			// A dependent diagnosed for this write (opened, or re-sent as
-			// outdated: go-tree-sitter's parser.c, open since an earlier
-			// write, when reduce_action.h changed a function's signature)
-			// was diagnosed before the change against what the server had
-			// of the written file, but a server may read included files
-			// from disk (clangd's preambles do), where the change already
-			// is: an error on a line that uses a changed name is the
-			// write's, whatever that baseline said. (Other servers read the written file as they
+		if t.opened && t.srv.cfg.DiskIncludes {
+			// A dependent opened for this write was diagnosed before the
+			// change against what the server had of the written file, but
+			// a server may read included files from disk (clangd's
+			// preambles do), where the change already is: an error on a
+			// line that uses a changed name is the write's, whatever that
+			// baseline said. (Other servers read the written file as they
 			// were sent it, so the baseline holds: with tsserver, blaming
 			// made an old error on an import line naming the function
 			// that changed new.)

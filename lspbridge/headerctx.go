@@ -474,9 +474,14 @@ func contextNote(srv *server, root, header string, inc *includer) string {
 	return fmt.Sprintf("%s checked the header %s as %s compiles it (its lines before the #include, then the header)", srv.cfg.Name, displayPath(root, header), inc.via(root))
 }
 
-// usesContext reports a server and file checked through an includer.
-func usesContext(srv *server, path string) bool {
-	return srv.cfg.DiskIncludes && isHeader(path)
+// headerIncluder returns the unit a header is checked through (see
+// includerOf), or nil: for a file that is not a header, a server that
+// does not compile translation units, or a header no unit includes.
+func (s *server) headerIncluder(ctx context.Context, path string) *includer {
+	if !s.cfg.DiskIncludes || !isHeader(path) {
+		return nil
+	}
+	return s.includerOf(ctx, path)
 }
 
 // run compiles the header's content after the write, and before it when
@@ -492,13 +497,13 @@ func (h *headerCheck) run(ctx context.Context, t *checkTarget) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if h.oldKnown {
+		if t.baseKnown {
 			before.ds, before.state, before.ok, before.err = t.srv.headerInContext(ctx, h.inc, t.path, h.old, "before", t.limit)
 		}
 	}()
 	after.ds, after.state, after.ok, after.err = t.srv.headerInContext(ctx, h.inc, t.path, t.sr.text, "after", t.limit)
 	<-done
-	h.ok = after.ok && after.err == nil && (!h.oldKnown || before.ok && before.err == nil)
+	h.ok = after.ok && after.err == nil && (!t.baseKnown || before.ok && before.err == nil)
 	h.before, h.after = before.ds, after.ds
 	h.state = max(before.state, after.state)
 }

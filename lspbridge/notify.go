@@ -164,17 +164,6 @@ func (s *server) broadcastLocked() {
 	s.changed = make(chan struct{})
 }
 
-// publicationSeq returns the number of path's latest publication (0 when
-// none).
-func (s *server) publicationSeq(path string) uint64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if p := s.diags[path]; p != nil {
-		return p.seq
-	}
-	return 0
-}
-
 // publications returns a copy of the latest publication per file.
 func (s *server) publications() map[string]*published {
 	s.mu.Lock()
