@@ -106,3 +106,62 @@ func compileCommands(root string, flags []string) []compileCommand {
 	})
 	return cmds
 }
+
+// clangdFlags are the compile flags every file clangd compiles gets on top
+// of its own: clang stops after 20 errors by default, and clangd then
+// publishes those 20 and "too many errors emitted". In a file with many
+// errors a new one past the limit would not be seen, and an old one that
+// moved back under it would look new; with no limit every error is
+// listed (the answers cap what they show per file themselves).
+var clangdFlags = []string{"-ferror-limit=0"}
+
+// clangdConfigHome returns a directory to hand clangd as XDG_CONFIG_HOME:
+// its clangd/config.yaml adds clangdFlags, then holds the user's own
+// clangd config (from XDG_CONFIG_HOME or ~/.config) unchanged as a later
+// document, so a setting of theirs still applies and wins where the two
+// meet. It lives in the user cache directory, named by a hash of its
+// content, so runs with different user configs do not share one.
+func clangdConfigHome() (string, error) {
+	var b strings.Builder
+	b.WriteString("# written by agent-tools for the clangd it starts; the user's own config follows\n")
+	b.WriteString("CompileFlags:\n  Add: [" + strings.Join(clangdFlags, ", ") + "]\n")
+	if own, err := os.ReadFile(userClangdConfig()); err == nil && len(strings.TrimSpace(string(own))) > 0 {
+		b.WriteString("---\n")
+		b.Write(own)
+		if !strings.HasSuffix(string(own), "\n") {
+			b.WriteString("\n")
+		}
+	}
+	text := b.String()
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = os.TempDir()
+	}
+	sum := sha256.Sum256([]byte(text))
+	home := filepath.Join(cache, "agent-tools", "clangd", "config-"+hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(filepath.Join(home, "clangd"), 0o755); err != nil {
+		return "", fmt.Errorf("creating the directory for clangd's config: %w", err)
+	}
+	if err := atomicfile.Write(filepath.Join(home, "clangd", "config.yaml"), []byte(text), 0o644); err != nil {
+		return "", fmt.Errorf("writing clangd's config: %w", err)
+	}
+	return home, nil
+}
+
+// userClangdConfig is where clangd looks for the user's config on Linux
+// and the BSDs; "" when there is no home to look in.
+func userClangdConfig() string {
+	if dir := os.Getenv("XDG_CONFIG_HOME"); dir != "" {
+		return filepath.Join(dir, "clangd", "config.yaml")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".config", "clangd", "config.yaml")
+	}
+	return ""
+}
+
+// withEnv returns env with name set to value (replacing an earlier one).
+func withEnv(env []string, name, value string) []string {
+	out := slices.DeleteFunc(slices.Clone(env), func(kv string) bool { return strings.HasPrefix(kv, name+"=") })
+	return append(out, name+"="+value)
+}

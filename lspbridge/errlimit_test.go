@@ -12,14 +12,18 @@ import (
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// TestErrorLimitClangd: past its error limit clangd publishes clang's
-// "Too many errors emitted, stopping now" in place of the rest. A write
-// that crossed the limit had it reported as a new error of the write's
-// (the C mutation soak, on the tree-sitter runtime: a deleted #include in
-// array.h). It is no error in the code: it is left out of the list, and
+// TestErrorLimitClangd: clang stops after 20 errors by default, and
+// clangd then publishes "Too many errors emitted, stopping now" in place of
+// the rest. In a file with many errors a new error past the limit was not
+// seen, and an old one that moved back under it was called new (the C
+// mutation soak, on the tree-sitter runtime: a deleted #include in
+// tree_cursor.h, then one in query.c). clangd is started with no error
+// limit, so the write lists what gcc lists. A user whose own clangd config
+// sets a limit keeps it: the marker is then no error of the write's, and
 // the answer says the errors past the limit are not listed.
 func TestErrorLimitClangd(t *testing.T) {
 	testutil.Needs(t, "clangd")
+	testutil.Needs(t, "gcc")
 	root := canonical(t.TempDir())
 	writeFile(t, filepath.Join(root, "compile_flags.txt"), "-std=c11\n")
 	var b strings.Builder
@@ -29,34 +33,63 @@ func TestErrorLimitClangd(t *testing.T) {
 	}
 	b.WriteString("  return 0;\n}\n")
 	few := b.String()
-	writeFile(t, filepath.Join(root, "many.c"), few)
-	s := newSup(t, nil)
-	ctx := testCtx(t)
-	r, err := s.Diagnostics(ctx, Request{Root: root, File: "many.c"})
-	check(t, r, err, "10 errors and warnings in many.c")
-	if strings.Contains(r.Text(), "limit") {
-		t.Errorf("under the limit, yet:\n%s", r.Text())
-	}
-
 	var more strings.Builder
 	more.WriteString("int g(void) {\n")
 	for i := range 30 {
 		fmt.Fprintf(&more, "  int b%d = missing%d;\n", i, i)
 	}
 	more.WriteString("  return 0;\n}\n")
-	writeFile(t, filepath.Join(root, "many.c"), few+more.String())
-	w, err := s.DidWrite(ctx, root, []string{"many.c"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range w.Diagnostics {
-		if strings.Contains(d.Message, "Too many errors") {
-			t.Errorf("clang's error-limit marker reported as an error of the write:\n%s", w.Text)
+
+	write := func(t *testing.T, s *Supervisor, limited bool) {
+		ctx := testCtx(t)
+		writeFile(t, filepath.Join(root, "many.c"), few)
+		r, err := s.Diagnostics(ctx, Request{Root: root, File: "many.c"})
+		check(t, r, err, "10 errors and warnings in many.c")
+		if strings.Contains(r.Text(), "limit") {
+			t.Errorf("under the limit, yet:\n%s", r.Text())
 		}
+		writeFile(t, filepath.Join(root, "many.c"), few+more.String())
+		w, err := s.DidWrite(ctx, root, []string{"many.c"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range w.Diagnostics {
+			if strings.Contains(d.Message, "Too many errors") {
+				t.Errorf("clang's error-limit marker reported as an error of the write:\n%s", w.Text)
+			}
+		}
+		mustContain(t, w.Text, "new errors and warnings after this write:", "missing0")
+		r, err = s.Diagnostics(ctx, Request{Root: root, File: "many.c"})
+		if limited {
+			mustContain(t, w.Text, "clangd stopped listing the errors of many.c at its limit")
+			check(t, r, err, "clangd stopped listing the errors of many.c at its limit")
+			return
+		}
+		// The reference: gcc, which has no error limit, on the same file.
+		out, _ := exec.Command("gcc", "-std=c11", "-fsyntax-only", filepath.Join(root, "many.c")).CombinedOutput()
+		want := strings.Count(string(out), ": error: ")
+		if want != 40 {
+			t.Fatalf("gcc finds %d errors, the test expects 40:\n%s", want, out)
+		}
+		// The answer shows 20 per file and counts the rest.
+		if shown := len(w.Diagnostics); shown+10 != want-10 || !strings.Contains(w.Text, "10 more new diagnostics in many.c not shown") {
+			t.Errorf("the write added %d errors (gcc: 10 before, %d after); it showed %d, and not that 10 more are new:\n%s", want-10, want, shown, w.Text)
+		}
+		if strings.Contains(w.Text, "limit") || strings.Contains(r.Text(), "limit") {
+			t.Errorf("no limit is set, yet:\n%s\n%s", w.Text, r.Text())
+		}
+		check(t, r, err, fmt.Sprintf("%d errors and warnings in many.c", want))
 	}
-	mustContain(t, w.Text, "new errors and warnings after this write:", "missing0", "clangd stopped listing the errors of many.c at its limit")
-	r, err = s.Diagnostics(ctx, Request{Root: root, File: "many.c"})
-	check(t, r, err, "clangd stopped listing the errors of many.c at its limit")
+	t.Run("no limit", func(t *testing.T) { write(t, newSup(t, nil), false) })
+	t.Run("the user's limit", func(t *testing.T) {
+		cfg := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(cfg, "clangd"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(cfg, "clangd", "config.yaml"), "CompileFlags:\n  Add: [-ferror-limit=20]\n")
+		t.Setenv("XDG_CONFIG_HOME", cfg)
+		write(t, newSup(t, nil), true)
+	})
 }
 
 // TestIncludedHeaderNote: clangd reports a header's errors in the file

@@ -97,13 +97,19 @@ type published struct {
 func startServer(ctx context.Context, cfg *ServerConfig, root, bin string, opts *Options, log zerolog.Logger) (*server, error) {
 	args := slices.Clone(cfg.Command[1:])
 	note := ""
+	var env []string // nil: ours
 	if cfg.Name == "clangd" {
 		var err error
 		if args, note, err = clangdDatabase(root, args); err != nil {
 			return nil, err
 		}
+		home, err := clangdConfigHome()
+		if err != nil {
+			return nil, err
+		}
+		env = withEnv(os.Environ(), "XDG_CONFIG_HOME", home)
 	}
-	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: args, Dir: root, Stdin: true, Stdout: true})
+	p, err := proc.Start(proc.Spec{Name: cfg.Name, Path: bin, Args: args, Dir: root, Env: env, Stdin: true, Stdout: true})
 	if err != nil {
 		log.Warn().Str("server", cfg.Name).Str("root", root).Err(err).Msg("language server did not start")
 		return nil, err
