@@ -298,6 +298,20 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	return wrong, strings.Join(beyond, "; ")
 }
 
+// listFindings writes up to n of fs, for a wrong verdict's report (the
+// checker's new findings in the files it names).
+func listFindings(fs []finding, n int) string {
+	var out []string
+	for i, f := range fs {
+		if i == n {
+			out = append(out, fmt.Sprintf("and %d more", len(fs)-n))
+			break
+		}
+		out = append(out, f.String())
+	}
+	return strings.Join(out, "; ")
+}
+
 // occurredRe finds the file clangd names in an "In included file" error.
 var occurredRe = regexp.MustCompile(`(\S+\.\w+):\d+:\d+:\s*note: error occurred here`)
 
@@ -343,7 +357,7 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 		}
 		if wrong != "" {
 			wrongs++
-			t.Errorf("seed %d, mutation %d (%s in %s) is wrong:\n%sanswer:\n%s", seed, done, e.what, e.file, wrong, w.Text)
+			t.Errorf("seed %d, mutation %d (%s in %s) is wrong:\n%sthe checker's new findings: %s\nanswer:\n%s", seed, done, e.what, e.file, wrong, listFindings(slices.DeleteFunc(newFindings(before, after), func(f finding) bool { return !strings.Contains(wrong, f.path+":") }), 12), w.Text)
 		}
 		before = after
 	}

@@ -47,9 +47,18 @@ func normalizeMessage(m string) string {
 // key either: TypeScript adds one when a near name is in scope, and with
 // another code (2552 for 2304), so the same missing name read as a new
 // error when an edit elsewhere brought a near name in or out of scope
-// (sourcemap-codec, a TypeScript mutation test draw).
+// (sourcemap-codec, a TypeScript mutation test draw). clang's form is
+// "; did you mean 'subtree'?", and it stops suggesting after a number of
+// corrections in a file: an old "use of undeclared identifier
+// 'subtreeq'" got its suggestion back when an edit removed other errors
+// above it (go-tree-sitter's query.c, a C mutation test draw).
+//
+// The notes clangd appends to a message ("\n\nlexer.h:41:6: note:
+// previous declaration is here") and its "(fix available)" are no part
+// of the key either: a note names a line, which moves with edits above
+// it, and a fix comes and goes with the suggestion.
 func keyMessage(m string) string {
-	m = withoutSuggestion(normalizeMessage(m))
+	m = withoutSuggestion(normalizeMessage(withoutNotes(m)))
 	if !strings.Contains(m, "Unknown") {
 		return m
 	}
@@ -68,7 +77,20 @@ func keyMessage(m string) string {
 }
 
 // suggestionRe matches a message's closing suggestion sentence.
-var suggestionRe = regexp.MustCompile(`\s*\bDid you mean\b[^?]*\?$`)
+var suggestionRe = regexp.MustCompile(`(;\s*|\s+)\b[Dd]id you mean\b[^?]*\?$`)
+
+// noteRe matches the start of the notes clangd appends to a message when
+// the client does not take them as related information.
+var noteRe = regexp.MustCompile(`\n\n[^\n]*:\d+:\d+: (note|error|warning|remark):`)
+
+// withoutNotes cuts the notes clangd appends to m, and its closing
+// "(fix available)".
+func withoutNotes(m string) string {
+	if loc := noteRe.FindStringIndex(m); loc != nil {
+		m = m[:loc[0]]
+	}
+	return strings.TrimSuffix(strings.TrimRight(m, " \n"), " (fix available)")
+}
 
 // withoutSuggestion cuts m's closing suggestion, if it has more.
 func withoutSuggestion(m string) string {

@@ -44,6 +44,13 @@ func TestKeyMessage(t *testing.T) {
 		// TypeScript's suggestion comes and goes with the names in scope.
 		{`Cannot find name 'lastColq'.`, `Cannot find name 'lastColq'. Did you mean 'lastCol'?`},
 		{`Property 'lenght' does not exist on type 'string'. Did you mean 'length'?`, `Property 'lenght' does not exist on type 'string'.`},
+		// clang stops suggesting after enough corrections in a file.
+		{"Use of undeclared identifier 'subtreeq'; did you mean 'subtree'? (fix available)\n\nquery.c:3568:13: note: 'subtree' declared here",
+			"Use of undeclared identifier 'subtreeq'"},
+		// The note's line moves with an edit above it.
+		{"Conflicting types for 'f'\n\na.c:1:5: note: previous declaration is here", "Conflicting types for 'f'\n\na.c:3:5: note: previous declaration is here"},
+		{"Unknown type name 'TSTreeCursor'; did you mean 'TreeCursor'? (fix available)\n\n.agent-tools-header-context.after.tree_cursor.h.c:30:3: note: 'TreeCursor' declared here",
+			"Unknown type name 'TSTreeCursor'"},
 	}
 	for _, c := range same {
 		if a, b := keyMessage(c[0]), keyMessage(c[1]); a != b {
@@ -58,6 +65,9 @@ func TestKeyMessage(t *testing.T) {
 		{`Type "int" is not assignable to declared type "str"`, `Type "bytes" is not assignable to declared type "str"`},
 		{`"foo" is not defined`, `"bar" is not defined`},
 		{`Cannot find name 'a'. Did you mean 'b'?`, `Cannot find name 'c'. Did you mean 'b'?`},
+		{"Use of undeclared identifier 'a'; did you mean 'b'?", "Use of undeclared identifier 'c'; did you mean 'b'?"},
+		// A message's own lines are kept: only clangd's notes go.
+		{"Argument of type \"int\"\n  is not assignable to \"str\"", "Argument of type \"int\"\n  is not assignable to \"bytes\""},
 	}
 	for _, c := range differ {
 		if keyMessage(c[0]) == keyMessage(c[1]) {
