@@ -9,6 +9,7 @@ package patterns
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 )
 
@@ -139,15 +140,27 @@ func endsOpen(code []byte) bool {
 		for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
 			start--
 		}
-		switch string(code[start:]) {
-		case "and", "or", "not", "in", "is", "if", "else", "elif", "for", "from", "import", "as",
-			"lambda", "await", "with", "while", "del", "assert", "async", "def", "class", "global", "nonlocal":
-			return true
+		word := string(code[start:])
+		if isDigit(word[0]) {
+			// A number's lexer stops where its digits do, so a keyword
+			// may follow with no space (0in, 1if, 2else): any keyword
+			// at the end is taken as one (when it is not, the line is
+			// only left with the one before, which costs speed).
+			for _, kw := range openKeywords {
+				if strings.HasSuffix(word, kw) {
+					return true
+				}
+			}
+			return false
 		}
-		return false
+		return slices.Contains(openKeywords, word)
 	}
 	return true
 }
+
+// openKeywords are the keywords after which a statement cannot end.
+var openKeywords = []string{"and", "or", "not", "in", "is", "if", "else", "elif", "for", "from", "import", "as",
+	"lambda", "await", "with", "while", "del", "assert", "async", "def", "class", "global", "nonlocal"}
 
 // startsHeader reports code that opens a def or class header, which
 // tree-sitter goes on reading across newlines until its ':' (def f\n():
