@@ -49,7 +49,7 @@ func incompleteNote(srv *server, pending, what string) string {
 	if failed := srv.failure(); failed != "" && pending == "" {
 		return fmt.Sprintf("%s says it failed (%s): %s may be incomplete", srv.cfg.Name, failed, what)
 	}
-	return fmt.Sprintf("%s is still busy (%s): %s may be incomplete; ask again when it is done", srv.cfg.Name, pending, what)
+	return fmt.Sprintf("%s is still busy (%s): %s may be incomplete; ask again when it is done%s", srv.cfg.Name, pending, what, starvedNote(srv))
 }
 
 // Caps of list results.

@@ -75,7 +75,12 @@ func (s *server) waitIndexed(ctx context.Context, budget time.Duration, report f
 	t := time.NewTimer(budget)
 	defer t.Stop()
 	told := false
+	// Work a caller waits for is no background work: threads the server
+	// put at idle priority are lifted while the wait lasts (starve.go).
+	lift := time.NewTicker(liftEvery)
+	defer lift.Stop()
 	for {
+		s.liftIdle()
 		s.mu.Lock()
 		var open []string
 		for _, title := range s.progress {
@@ -106,6 +111,7 @@ func (s *server) waitIndexed(ctx context.Context, budget time.Duration, report f
 		select {
 		case <-ch:
 		case <-grace:
+		case <-lift.C:
 		case <-t.C:
 			return strings.Join(open, ", ")
 		case <-ctx.Done():

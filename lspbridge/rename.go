@@ -146,8 +146,8 @@ func (s *Supervisor) renameReady(ctx context.Context, a *aimed, req Request) err
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("cannot rename %s yet: %s is still busy (%s) after %s, so its rename could miss uses; nothing was changed, try again when it is done",
-			a.target, srv.cfg.Name, pending, s.opts.IndexTimeout)
+		return fmt.Errorf("cannot rename %s yet: %s is still busy (%s) after %s, so its rename could miss uses; nothing was changed, try again when it is done%s",
+			a.target, srv.cfg.Name, pending, s.opts.IndexTimeout, starvedNote(srv))
 	}
 	return nil
 }

@@ -56,6 +56,8 @@ type server struct {
 
 	includes includeIndex // the #include lines of the translation units (headerctx.go)
 
+	lift idleLift // its idle-priority threads, lifted while a call waits on them (starve.go)
+
 	mu          sync.Mutex // guards the fields below; never held while waiting
 	docs        map[string]*document
 	seen        map[string]stamp     // files the server has seen, as they were then (see disk.go)
