@@ -248,31 +248,38 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 		if r.retry && (opts.Selector != "" || r.applies != nil && !r.applies(lang)) {
 			continue
 		}
-		text, selector := expanded, opts.Selector
+		texts, selector := []string{expanded}, opts.Selector
 		if r.retry {
-			if text = r.rewrite(lang, expanded); text == expanded {
+			switch {
+			case r.variants != nil:
+				texts = r.variants(lang, expanded)
+			case r.rewrite(lang, expanded) == expanded:
 				continue
+			default:
+				texts = []string{r.rewrite(lang, expanded)}
 			}
 			selector = ""
 		}
-		for _, s := range ladder {
-			pat, why := tryScaffold(p, lang, s, pattern, text, selector, r.tolerant)
-			switch {
-			case pat == nil:
-				if r.explains && !slices.Contains(fails, why) {
-					fails = append(fails, why)
+		for _, text := range texts {
+			for _, s := range ladder {
+				pat, why := tryScaffold(p, lang, s, pattern, text, selector, r.tolerant)
+				switch {
+				case pat == nil:
+					if r.explains && !slices.Contains(fails, why) {
+						fails = append(fails, why)
+					}
+				case pat.keywordAsName() && !r.keywordName:
+					if r.fallbacks && suspect == nil {
+						suspect = pat
+					}
+				case len(pat.nodes) == 1:
+					if r.fix != nil {
+						r.fix(pat)
+					}
+					return pat, nil
+				case r.fallbacks && seq == nil:
+					seq = pat
 				}
-			case pat.keywordAsName() && !r.keywordName:
-				if r.fallbacks && suspect == nil {
-					suspect = pat
-				}
-			case len(pat.nodes) == 1:
-				if r.fix != nil {
-					r.fix(pat)
-				}
-				return pat, nil
-			case r.fallbacks && seq == nil:
-				seq = pat
 			}
 		}
 		if r.thenSequence && seq != nil {
@@ -313,6 +320,9 @@ type reading struct {
 	applies func(lang *Language) bool
 	rewrite func(lang *Language, expanded string) string
 	fix     func(pat *Pattern)
+	// variants, in place of rewrite, gives a retry's texts to try in
+	// turn; the first that reads as a single node wins.
+	variants func(lang *Language, expanded string) []string
 }
 
 // compileReadings is what Compile tries, in order. A clean parse in any
@@ -379,6 +389,103 @@ var compileReadings = []reading{
 	// prefix before the placeholder.
 	{name: "metavariables with the language's prefix", retry: true, applies: hasAltPrefix, rewrite: withAltPrefix},
 	{name: "metavariables with the language's prefix, tolerant", tolerant: true, retry: true, applies: hasAltPrefix, rewrite: withAltPrefix},
+	// A body that is a lone $$$ where no member of the grammar is a bare
+	// name (Kotlin's object $O { $$$ }, whose parse is all ERROR): retry
+	// with the body empty, and put the $$$ back in it.
+	{name: "lone $$$ body, emptied", retry: true, rewrite: emptyLoneBody, fix: refillLoneBody},
+	// A $X where the grammar takes only a string: a module in JS and
+	// TS (import { $$$ } from $M) and Dart (import $M;), an import path
+	// in Go (import $P). Each metavariable in turn is retried as a marked
+	// string literal, which the pattern reads as the metavariable
+	// standing for that string, whatever its quotes (see quotedMeta).
+	{name: "a metavariable as a string literal", retry: true, variants: quotedMetaVariants},
+}
+
+// emptyLoneBody empties the pattern's one lone-$$$ body; it leaves a
+// pattern with more than one, or with an empty body of its own, as it is
+// (refillLoneBody could not tell which body to refill).
+func emptyLoneBody(_ *Language, x string) string {
+	if len(loneBody.FindAllStringIndex(x, -1)) != 1 || emptyBody.MatchString(x) {
+		return x
+	}
+	return loneBody.ReplaceAllString(x, "{}")
+}
+
+// emptyBody finds braces with nothing but blanks inside.
+var emptyBody = regexp.MustCompile(`\{\s*\}`)
+
+// refillLoneBody puts the $$$ that emptyLoneBody took out back into the
+// one empty body of the pattern.
+func refillLoneBody(pat *Pattern) {
+	m := loneBodySource.FindStringSubmatch(pat.Source)
+	if m == nil {
+		return
+	}
+	_, name := metaOf(m[1], "$")
+	var fill func(p *pnode) bool
+	fill = func(p *pnode) bool {
+		if len(p.children) == 2 && p.children[0].leaf && p.children[0].text == "{" && p.children[1].leaf && p.children[1].text == "}" {
+			p.children = []*pnode{p.children[0], {meta: metaMulti, name: name}, p.children[1]}
+			p.hasGap = false
+			return true
+		}
+		for _, c := range p.children {
+			if fill(c) {
+				return true
+			}
+		}
+		return false
+	}
+	fill(pat.nodes[0])
+	pat.index()
+	pat.nestBlind = nestBlind(pat)
+}
+
+// loneBodySource is loneBody in a pattern as the user wrote it.
+var loneBodySource = regexp.MustCompile(`\{\s*(\$\$\$[A-Z0-9_]*)\s*\}`)
+
+// quoteMark opens the string literal that quotedMetaVariants writes for
+// a metavariable: no pattern has it, and every grammar here takes it
+// inside a string.
+const quoteMark = "\x01"
+
+// quotedMetaVariants returns the pattern's text once for each single
+// metavariable ($X, $$X) not already inside quotes, that one written as
+// a marked string literal.
+func quotedMetaVariants(l *Language, x string) []string {
+	e := l.expando
+	if e == "" {
+		e = "$"
+	}
+	var out []string
+	for i := 0; i < len(x); {
+		if !strings.HasPrefix(x[i:], e) {
+			i++
+			continue
+		}
+		j := i
+		for strings.HasPrefix(x[j:], e) {
+			j += len(e)
+		}
+		k := j
+		for k < len(x) && (x[k] == '_' || x[k] >= 'A' && x[k] <= 'Z' || x[k] >= '0' && x[k] <= '9') {
+			k++
+		}
+		if m, _ := metaOf(x[i:k], e); m != metaNone && m != metaMulti && (i == 0 || !strings.ContainsRune("\"'`", rune(x[i-1]))) {
+			out = append(out, x[:i]+`"`+quoteMark+x[i:k]+`"`+x[k:])
+		}
+		i = k
+	}
+	return out
+}
+
+// quotedMeta recognises the marked string literal of quotedMetaVariants.
+func (l *Language) quotedMeta(text string) (metaKind, string) {
+	n := len(text)
+	if n < 2+len(quoteMark) || text[0] != '"' || text[n-1] != '"' || text[1:1+len(quoteMark)] != quoteMark {
+		return metaNone, ""
+	}
+	return metaOf(text[1+len(quoteMark):n-1], l.expando)
 }
 
 func hasAltPrefix(l *Language) bool { return l.altPrefix != "" }
@@ -436,6 +543,9 @@ func (c *compiler) build(i int) *pnode {
 	}
 	if m, name := t.Lang.metaText(text); m != metaNone {
 		return &pnode{meta: m, name: name}
+	}
+	if m, name := t.Lang.quotedMeta(text); m != metaNone {
+		return &pnode{meta: m, name: name} // the node that is only the string
 	}
 	p := &pnode{kind: t.Lang.kind(n.sym), named: n.named()}
 	missing := false

@@ -236,9 +236,12 @@ func runDifferential(t *testing.T, langs []diffLang) {
 			if err := os.WriteFile(file, []byte(dl.src), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			tl := &tally{}
 			mu.Lock()
-			tallies[dl.lang] = tl
+			tl := tallies[dl.lang] // a language may have several sources
+			if tl == nil {
+				tl = &tally{}
+				tallies[dl.lang] = tl
+			}
 			mu.Unlock()
 			for i, c := range dl.cases {
 				tl.cases++

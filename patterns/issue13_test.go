@@ -107,7 +107,7 @@ func TestFragments(t *testing.T) {
 func TestReadingsMeant(t *testing.T) {
 	reads := []struct{ lang, pattern, want string }{
 		{"c-sharp", "using $NS;", "declaration: using_directive"},
-		{"cpp", "template <typename $T>\n$$$", "declaration: template_declaration"},
+		{"cpp", "template <typename $T>\n$$$", "statement: template_declaration"},
 		{"kotlin", "class $C($$$P) { $$$ }", "declaration: class_declaration"},
 		{"go", "func ($R *Event) $NAME($$$) *Event { $$$ }", "declaration: method_declaration"},
 		{"c", "#define $M $$$", "declaration: preproc_def"},

@@ -593,3 +593,59 @@ func TestCppSameCodeOtherKinds(t *testing.T) {
 		}
 	}
 }
+
+// A metavariable where the grammar takes only a string stands for that
+// string, whatever its quotes: TS and JS import … from $M was refused as
+// unparseable (the everyday differential set's first run; ast-grep reads
+// it), and so were Go's import $P and Dart's import $M;.
+func TestMetaAsStringLiteral(t *testing.T) {
+	runPatCases(t, []patCase{
+		{name: "ts import from", lang: "typescript", pattern: "import { $$$ } from $M",
+			src:  "import { a } from \"x\";\nimport { b, c } from './y';\nimport d from \"z\";\n",
+			want: []string{`import { a } from "x"; {M="x"}`, `import { b, c } from './y'; {M='./y'}`}},
+		// As in ast-grep, $X is the import clause, whichever it is.
+		{name: "js import clause", lang: "javascript", pattern: "import $X from $M",
+			src:  "import React from \"react\";\nimport { x } from \"y\";\n",
+			want: []string{`import React from "react"; {X=React} {M="react"}`, `import { x } from "y"; {X={ x }} {M="y"}`}},
+		{name: "the written string still matches only itself", lang: "typescript", pattern: "import { $A } from \"x\"",
+			src:  "import { a } from \"x\";\nimport { b } from \"y\";\n",
+			want: []string{`import { a } from "x"; {A=a}`}},
+		{name: "go import, single and grouped", lang: "go", pattern: "import $P",
+			src:  "package p\n\nimport \"fmt\"\n\nimport (\n\t\"os\"\n)\n",
+			want: []string{`import "fmt" {P="fmt"}`, "import (\n\t\"os\"\n) {P=(\n\t\"os\"\n)}"}},
+		{name: "dart import", lang: "dart", pattern: "import $M;",
+			src:  "import 'dart:async';\nimport \"x.dart\" as x;\n",
+			want: []string{`import 'dart:async'; {M='dart:async'}`}},
+	})
+}
+
+// A keyword the pattern wrote is part of what it matches: C#'s throw
+// new $E($$$) was peeled to its new expression, dropping the throw, and
+// so matched every new $E(…) (the everyday differential set).
+func TestPatternKeepsItsKeywords(t *testing.T) {
+	runPatCases(t, []patCase{
+		{name: "c# throw", lang: "c-sharp", pattern: "throw new $E($$$);",
+			src:  "class A { void F() { var e = new Exception(\"a\"); throw new ArgumentException(\"b\"); } }",
+			want: []string{`throw new ArgumentException("b"); {E=ArgumentException}`}},
+		{name: "c# throw without its ';'", lang: "c-sharp", pattern: "throw new $E($$$)",
+			src:  "class A { void F() { var e = new Exception(\"a\"); throw new ArgumentException(\"b\"); } }",
+			want: []string{`throw new ArgumentException("b"); {E=ArgumentException}`}},
+	})
+}
+
+// A pattern filled with nodes and separators is those nodes, not the
+// container the scaffold's parse put them in (C++'s class $C { $$$ };
+// read as a translation unit matched only whole files), and a lone $$$
+// body stands for any body even where the grammar has no member a bare
+// name could be (Kotlin's object $O { $$$ } was refused). Both from the
+// everyday differential set.
+func TestBodyPatterns(t *testing.T) {
+	runPatCases(t, []patCase{
+		{name: "c++ class and its ';'", lang: "cpp", pattern: "class $C { $$$ };",
+			src:  "namespace n {\nclass A {\npublic:\n    int x;\n};\n}\nstruct B {};\n",
+			want: []string{"class A {\npublic:\n    int x;\n} {C=A}"}},
+		{name: "kotlin object", lang: "kotlin", pattern: "object $O { $$$B }",
+			src:  "object Config {\n    val a = 1\n    fun f() = 2\n}\nobject Empty {}\nclass K { }\n",
+			want: []string{"object Config {\n    val a = 1\n    fun f() = 2\n} {O=Config} {B=val a = 1\n    fun f() = 2}", "object Empty {} {O=Empty} {B=}"}},
+	})
+}

@@ -372,25 +372,38 @@ func peel(t *Tree, hs, he uint32, semi bool) ([]int, string) {
 	n := &nodes[cur]
 	end := t.trimEnd(cur, he)
 	if n.start == hs && (end == he || end == he2) {
-		allNamed := len(kids) >= 2
+		// A container of statements that the pattern fills with nodes
+		// and separators is no node of the pattern's: C++'s class $C {
+		// $$$ }; is a class and its ';', not a translation unit.
+		nodesOnly := len(kids) >= 2
 		for _, k := range kids {
-			allNamed = allNamed && nodes[k].named()
+			nodesOnly = nodesOnly && (nodes[k].named() || isSeparator(t, k))
 		}
-		if !(allNamed && sequenceKinds[t.Lang.kindName(t.Lang.kind(n.sym))]) {
+		if !(nodesOnly && sequenceKinds[t.Lang.kindName(t.Lang.kind(n.sym))]) {
 			return []int{cur}, ""
 		}
 	}
-	// Tokens beside the pattern's nodes (a class member's ';') are dropped.
+	// Separators beside the pattern's nodes (a class member's ';') are
+	// dropped; any other token is the pattern's own (C#'s throw before
+	// new E(…): without it the pattern would match every new E(…)).
 	named := kids[:0:0]
 	for _, k := range kids {
 		if nodes[k].named() {
 			named = append(named, k)
+		} else if !isSeparator(t, k) {
+			return nil, fmt.Sprintf("the pattern's %q is not part of one of its nodes", strings.TrimSpace(string(t.Src[nodes[k].start:nodes[k].end])))
 		}
 	}
 	if len(named) == 0 {
 		return nil, "the pattern does not form whole syntax nodes"
 	}
 	return named, ""
+}
+
+// isSeparator reports a ';' or ',' token.
+func isSeparator(t *Tree, i int) bool {
+	tok := strings.TrimSpace(string(t.Src[t.nodes[i].start:t.nodes[i].end]))
+	return !t.nodes[i].named() && (tok == ";" || tok == ",")
 }
 
 // endWithSemicolon is where the pattern ending at he ends with the ';'
