@@ -649,3 +649,17 @@ func TestBodyPatterns(t *testing.T) {
 			want: []string{"object Config {\n    val a = 1\n    fun f() = 2\n} {O=Config} {B=val a = 1\n    fun f() = 2}", "object Empty {} {O=Empty} {B=}"}},
 	})
 }
+
+// A Go case clause alone is read in a select or a switch (it was
+// refused: no context took it; the everyday differential set).
+func TestGoCaseClause(t *testing.T) {
+	src := "package p\nfunc f() {\n\tselect {\n\tcase v := <-in:\n\t\tuse(v)\n\tcase out <- 1:\n\t}\n\tswitch x {\n\tcase 1, 2:\n\t\tg()\n\tdefault:\n\t}\n}\n"
+	runPatCases(t, []patCase{
+		{name: "receive", lang: "go", pattern: "case $X := <-$C:", src: src,
+			want: []string{"case v := <-in:\n\t\tuse(v)\n {X=v} {C=in}"}}, // the clause owns its last newline
+		{name: "send", lang: "go", pattern: "case $C <- $V:", src: src,
+			want: []string{"case out <- 1: {C=out} {V=1}"}},
+		{name: "switch case", lang: "go", pattern: "case $$$L:", src: src,
+			want: []string{"case 1, 2:\n\t\tg()\n {L=1, 2}"}},
+	})
+}

@@ -69,7 +69,14 @@ type scaffold struct {
 	name           string // statement, expression, member, declaration, type
 	prefix, suffix string
 	indent         string
+	// when, if set, says the scaffold is for this pattern: a select
+	// case is read only where the pattern sends or receives (<-), a
+	// switch case elsewhere (a switch reads case c <- v: as c < -v).
+	when func(pattern string) bool
 }
+
+// sendsOrReceives reports a Go pattern with a channel operator.
+func sendsOrReceives(pattern string) bool { return strings.Contains(pattern, "<-") }
 
 const errorKind = -1
 
@@ -267,6 +274,9 @@ var languages = []*Language{
 		{name: "member", prefix: "package p\ntype _ struct {\n", suffix: "\n}"},
 		{name: "declaration", prefix: "package p\n", suffix: "\n"},
 		{name: "type", prefix: "package p\nvar _ ", suffix: "\n"},
+		// A select or switch case alone (case $X := <-$C:).
+		{name: "case", prefix: "package p\nfunc _() {\nswitch {\n", suffix: "\n}\n}", when: func(p string) bool { return !sendsOrReceives(p) }},
+		{name: "case", prefix: "package p\nfunc _() {\nselect {\n", suffix: "\n}\n}", when: sendsOrReceives},
 	}},
 	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		{name: "statement", prefix: "_ = do\n  ", suffix: "\n", indent: "  "},

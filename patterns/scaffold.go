@@ -40,6 +40,7 @@ func ladderFor(lang *Language, pattern, context string) ([]scaffold, error) {
 		ladder = slices.Clone(ladder)
 		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == ctx && ladder[j].name != ctx })
 	}
+	ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return s.when != nil && !s.when(pattern) })
 	// The annotation context serves patterns that are an annotation
 	// alone; others need not hear about it.
 	if tp := strings.TrimSpace(pattern); context == "" && !strings.HasPrefix(tp, "@") && !strings.HasPrefix(tp, "[") && !strings.HasPrefix(tp, "#[") {
