@@ -36,12 +36,28 @@ func (l literal) next(src []byte, from int) int {
 		}
 		i += from
 		end := i + len(l.text)
-		if (i == 0 || !isLetter(src[i-1])) && (end == len(src) || !isLetter(src[end]) && !isDigit(src[end])) {
+		if (i == 0 || !isLetter(src[i-1])) && (end == len(src) || !isLetter(src[end]) && !isDigit(src[end])) &&
+			!(l.notDirective && directiveName(src, i)) {
 			return i
 		}
 		from = i + 1
 	}
 	return -1
+}
+
+// directiveName reports a word at i that names a preprocessor directive:
+// only blanks lie between it and a '#' that starts its line (# if, #else).
+func directiveName(src []byte, i int) bool {
+	j := i - 1
+	for j >= 0 && (src[j] == ' ' || src[j] == '\t') {
+		j--
+	}
+	if j < 0 || src[j] != '#' {
+		return false
+	}
+	for j--; j >= 0 && (src[j] == ' ' || src[j] == '\t'); j-- {
+	}
+	return j < 0 || src[j] == '\n'
 }
 
 // occurrences appends to offs the offsets where l's text occurs in src,
@@ -87,6 +103,18 @@ type lexer struct {
 var lexers = map[string]*lexer{
 	"python": {opens: "#'\"", skip: skipPython},
 	"go":     {opens: "/'\"`", skip: skipGo},
+	"c":      {opens: "/'\"", skip: skipC},
+	"cpp":    {opens: "/'\"", skip: skipC},
+}
+
+// skipC skips a C or C++ comment, string or character literal. A C++
+// raw string (R"(…)", whose body may hold quotes) leaves the scan unsure,
+// and so does a ' that closes on no line (a digit separator, 1'000).
+func skipC(src []byte, i int) (int, bool, bool) {
+	if src[i] == '"' && i > 0 && src[i-1] == 'R' {
+		return 0, true, true
+	}
+	return skipGo(src, i)
 }
 
 // inCode reports whether l occurs in src, and for a word literal in a
@@ -215,11 +243,18 @@ func skipQuoted(src []byte, q int) (int, bool) {
 type literal struct {
 	text []byte
 	word bool
+	// notDirective says a word's occurrence as a directive's name (the
+	// if of # if) is none of the pattern's: in C and C++ such a word is
+	// part of its directive's token, and only a directive of the pattern
+	// (#if, # define) could match it. Headers are full of # if: without
+	// it, if ($C) { $$$ } parsed every header with a conditional.
+	notDirective bool
 }
 
 // literals returns up to four of the pattern's longest literal tokens.
 func literals(roots []*pnode, lang *Language) []literal {
-	seen := map[string]bool{} // text → may be checked as a word
+	seen := map[string]bool{}      // text → may be checked as a word
+	directive := map[string]bool{} // text → a directive's name in the pattern
 	var walk func(p *pnode)
 	walk = func(p *pnode) {
 		if p.meta != metaNone {
@@ -246,6 +281,7 @@ func literals(roots []*pnode, lang *Language) []literal {
 			// '#' (#  define): the word after it is what the text holds.
 			if !p.named && len(text) > 1 && text[0] == '#' && isWord(text[1:]) {
 				text, word = text[1:], true
+				directive[text] = true
 			}
 			if prev, ok := seen[text]; !ok || prev {
 				seen[text] = word
@@ -272,8 +308,9 @@ func literals(roots []*pnode, lang *Language) []literal {
 		ls = ls[:4]
 	}
 	out := make([]literal, len(ls))
+	preprocessed := lang.ID == "c" || lang.ID == "cpp"
 	for i, s := range ls {
-		out[i] = literal{text: []byte(s), word: seen[s]}
+		out[i] = literal{text: []byte(s), word: seen[s], notDirective: preprocessed && seen[s] && !directive[s]}
 	}
 	return out
 }
