@@ -109,7 +109,9 @@ func TestCrossFileTS(t *testing.T) {
 	// typescript-language-server sends no versions: silence is all that
 	// says "unchanged"; on a loaded machine it needs a longer window.
 	s := newSup(t, &Options{DiagnosticCap: time.Minute, ReadyTimeout: time.Minute, QuietWindow: 5 * time.Second})
-	ctx := testCtx(t)
+	// Loading rxjs, then the write's waits, each with a minute's bound:
+	// at load 8 the whole ran past testCtx's 60 s.
+	ctx := indexCtx(t)
 	identity := filepath.Join(root, "src", "internal", "util", "identity.ts")
 	if _, err := s.Hover(ctx, Request{Root: root, File: "src/internal/util/identity.ts", Line: lineOf(t, identity, "export function identity<T>"), Symbol: "identity"}); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/agent-tools/agent-tools/conformance"
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 func init() {
@@ -67,9 +68,21 @@ func TestTranscripts(t *testing.T) {
 			if !a.NeedsTestTools() && (slices.ContainsFunc(a.Client, isTestTool) || slices.ContainsFunc(a.Server, isTestTool)) {
 				t.Errorf("%s uses a test-only tool but its header lacks the line %q: agent-tools replay could not run it", path, conformance.NeedsTestTools)
 			}
-			conformance.Replay(t, path, startBinary(exe, env), replayOptions(path))
+			conformance.Replay(t, path, startBinary(exe, env), loadedOptions(replayOptions(path)))
 		})
 	}
 }
 
 func isTestTool(msg json.RawMessage) bool { return testToolName.Match(msg) }
+
+// loadedOptions gives each wait of a replay the integration tests' bound
+// (60 s, AGENT_TOOLS_TEST_TIMEOUT) rather than replay's 20 s: at load 8 a
+// pyright rename waited past 20 s for its first answer.
+func loadedOptions(o *conformance.Options) *conformance.Options {
+	var out conformance.Options
+	if o != nil {
+		out = *o
+	}
+	out.Timeout = max(out.Timeout, testutil.IntegrationTimeout())
+	return &out
+}
