@@ -69,14 +69,22 @@ type scaffold struct {
 	name           string // statement, expression, member, declaration, type
 	prefix, suffix string
 	indent         string
-	// when, if set, says the scaffold is for this pattern: a select
-	// case is read only where the pattern sends or receives (<-), a
-	// switch case elsewhere (a switch reads case c <- v: as c < -v).
+	// when, if set, says the scaffold is for this pattern: a Go pattern
+	// that opens with case is read as a select case where it sends or
+	// receives (<-), as a switch case elsewhere (a switch reads case c
+	// <- v: as c < -v).
 	when func(pattern string) bool
 }
 
 // sendsOrReceives reports a Go pattern with a channel operator.
 func sendsOrReceives(pattern string) bool { return strings.Contains(pattern, "<-") }
+
+// startsCase reports a pattern that opens with case or default: only
+// such a one is read as a case (others' errors do not name the context).
+func startsCase(pattern string) bool {
+	t := strings.TrimSpace(pattern)
+	return strings.HasPrefix(t, "case") || strings.HasPrefix(t, "default")
+}
 
 const errorKind = -1
 
@@ -275,8 +283,8 @@ var languages = []*Language{
 		{name: "declaration", prefix: "package p\n", suffix: "\n"},
 		{name: "type", prefix: "package p\nvar _ ", suffix: "\n"},
 		// A select or switch case alone (case $X := <-$C:).
-		{name: "case", prefix: "package p\nfunc _() {\nswitch {\n", suffix: "\n}\n}", when: func(p string) bool { return !sendsOrReceives(p) }},
-		{name: "case", prefix: "package p\nfunc _() {\nselect {\n", suffix: "\n}\n}", when: sendsOrReceives},
+		{name: "case", prefix: "package p\nfunc _() {\nswitch {\n", suffix: "\n}\n}", when: func(p string) bool { return startsCase(p) && !sendsOrReceives(p) }},
+		{name: "case", prefix: "package p\nfunc _() {\nselect {\n", suffix: "\n}\n}", when: func(p string) bool { return startsCase(p) && sendsOrReceives(p) }},
 	}},
 	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		{name: "statement", prefix: "_ = do\n  ", suffix: "\n", indent: "  "},

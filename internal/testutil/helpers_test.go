@@ -121,14 +121,19 @@ func TestProcessesInAndDescendants(t *testing.T) {
 	buf := make([]byte, 8)
 	out.Read(buf) // "started": the sleep has been forked
 	sh := cmd.Process.Pid
-	Eventually(t, func() bool { return len(ProcessesIn(dir)) == 2 }, "the shell and its sleep in %s: %v", dir, ProcessesIn(dir))
-	desc := Descendants(sh)
+	// "started" comes after the fork, maybe before the child's exec (at
+	// load 8 the child was still "sh -c …"): wait for the sleep itself.
+	var desc map[int]Process
 	var sleep int
-	for pid, p := range desc {
-		if pid != sh && p.PPid == sh && strings.HasPrefix(p.Cmdline, "sleep 60") {
-			sleep = pid
+	Eventually(t, func() bool {
+		desc, sleep = Descendants(sh), 0
+		for pid, p := range desc {
+			if pid != sh && p.PPid == sh && strings.HasPrefix(p.Cmdline, "sleep 60") {
+				sleep = pid
+			}
 		}
-	}
+		return sleep != 0 && len(ProcessesIn(dir)) == 2
+	}, "the shell and its sleep in %s: %v", dir, ProcessesIn(dir))
 	if _, ok := desc[sh]; !ok || sleep == 0 || len(desc) != 2 {
 		t.Fatalf("descendants of the shell %d: %v", sh, desc)
 	}
