@@ -61,7 +61,8 @@ type checkTarget struct {
 	diags     []Diagnostic
 	state     waitState // what the answer rests on
 	err       error
-	hdr       *headerCheck // a written header checked as an includer compiles it
+	hdr       *headerCheck  // a written header checked as an includer compiles it
+	unity     []*unityCheck // a written file checked as the unity builds that include it compile it
 }
 
 // headerCheck is a written header's check through an includer (see
@@ -182,6 +183,9 @@ type writeRun struct {
 	// when no names are known): an error in a file first published during
 	// the wait is the write's only when it names one of them.
 	changed *regexp.Regexp
+	// unityChecks counts the unity units compiled for this write (see
+	// unity.go): at most unityPerWrite.
+	unityChecks int
 }
 
 // writtenFile is a written file: its target and its content before (as
@@ -252,6 +256,7 @@ func (w *writeRun) addWritten(p string) {
 	if inc := srv.headerIncluder(ctx, path); inc != nil {
 		t.hdr = &headerCheck{inc: inc, old: old}
 	}
+	w.addUnityChecks(t, old, text)
 	w.byPath[path] = t
 	w.written = append(w.written, &writtenFile{t, old, text, st})
 }
@@ -321,12 +326,25 @@ func (w *writeRun) collect() {
 	}
 	all = append(all, w.deps...)
 	s.parallel(all, func(t *checkTarget) {
+		// A unity build's compiles need nothing of the file's own answer:
+		// they run while it is awaited.
+		unity, synced := make(chan struct{}), t.err == nil
+		go func() {
+			defer close(unity)
+			for _, u := range t.unity {
+				if !synced {
+					break
+				}
+				u.run(w.ctx, root, t)
+			}
+		}()
 		if t.err == nil {
 			t.diags, t.state, t.err = t.srv.diagnosticsSilent(w.ctx, t.path, t.sr, t.limit)
 		}
 		if t.err == nil && t.hdr != nil {
 			t.hdr.run(w.ctx, t)
 		}
+		<-unity
 	})
 	w.noteSilence(all)
 	for _, t := range all {
@@ -370,6 +388,11 @@ func (w *writeRun) collect() {
 			}
 		}
 		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
+	}
+	// After every file's own: what a unity build adds is listed only where
+	// those did not list it already.
+	for _, t := range all {
+		w.addUnity(t)
 	}
 }
 

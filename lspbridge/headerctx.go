@@ -140,17 +140,10 @@ func (x *includeIndex) of(path string, fi fs.FileInfo) fileIncludes {
 	return f
 }
 
-// includeHops bounds the headers between a header and its unit.
-const includeHops = 3
-
-// includerOf returns a translation unit under srv's root that includes
-// header, directly or through up to includeHops other headers, with the
-// chain of #include lines on the way; nil when none does. At each step an
-// #include that names the file relative to the includer's own directory
-// is preferred to one found through an include directory (the name ends
-// the path), then the path order; only #includes outside any #if count
-// (in a header, its include guard aside).
-func (s *server) includerOf(ctx context.Context, header string) *includer {
+// sourceIncludes returns the #include lines of the C and C++ sources and
+// headers under the root (up to dependentsWalk files, none over
+// dependentMaxSize), and their paths in walk order.
+func (s *server) sourceIncludes(ctx context.Context) (map[string]fileIncludes, []string) {
 	files := map[string]fileIncludes{}
 	var paths []string
 	walked := 0
@@ -171,6 +164,21 @@ func (s *server) includerOf(ctx context.Context, header string) *includer {
 		paths = append(paths, p)
 		return nil
 	})
+	return files, paths
+}
+
+// includeHops bounds the headers between a header and its unit.
+const includeHops = 3
+
+// includerOf returns a translation unit under srv's root that includes
+// header, directly or through up to includeHops other headers, with the
+// chain of #include lines on the way; nil when none does. At each step an
+// #include that names the file relative to the includer's own directory
+// is preferred to one found through an include directory (the name ends
+// the path), then the path order; only #includes outside any #if count
+// (in a header, its include guard aside).
+func (s *server) includerOf(ctx context.Context, header string) *includer {
+	files, paths := s.sourceIncludes(ctx)
 	// includersOf lists the files including target: file, line, rank.
 	type hit struct {
 		path       string
@@ -363,13 +371,7 @@ func contextUnit(inc *includer, header, text string) (string, int) {
 		}
 		dir, unitDir := filepath.Dir(path), filepath.Dir(inc.path)
 		for _, ln := range lines[:n] {
-			if m := quoteIncludeRe.FindStringSubmatchIndex(ln); m != nil && dir != unitDir {
-				name := ln[m[4]:m[5]]
-				if abs := filepath.Join(dir, name); !filepath.IsAbs(name) && exists(abs) {
-					ln = ln[:m[4]] + abs + ln[m[5]:]
-				}
-			}
-			b.WriteString(ln + "\n")
+			b.WriteString(includeFrom(ln, dir, unitDir) + "\n")
 		}
 		line += n
 	}
@@ -388,6 +390,21 @@ func contextUnit(inc *includer, header, text string) (string, int) {
 	copyLines(header, text, -1)
 	b.WriteString(strings.Repeat("#endif\n", open))
 	return b.String(), start
+}
+
+// includeFrom returns ln, a line of a file in dir copied into a unit in
+// unitDir, with a quoted #include of a file beside it made absolute (the
+// unit would look for it in unitDir).
+func includeFrom(ln, dir, unitDir string) string {
+	m := quoteIncludeRe.FindStringSubmatchIndex(ln)
+	if m == nil || dir == unitDir {
+		return ln
+	}
+	name := ln[m[4]:m[5]]
+	if abs := filepath.Join(dir, name); !filepath.IsAbs(name) && exists(abs) {
+		return ln[:m[4]] + abs + ln[m[5]:]
+	}
+	return ln
 }
 
 // headerInContext compiles text, the content of header, as inc includes

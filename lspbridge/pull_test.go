@@ -24,7 +24,9 @@ func TestCrossFilePyright(t *testing.T) {
 	testutil.Needs(t, "pyright-langserver", "pyright")
 	root := pyyamlTree(t)
 	s := newSup(t, &Options{QuietWindow: 10 * time.Minute, DiagnosticCap: time.Minute, ReadyTimeout: time.Minute})
-	ctx := testCtx(t)
+	// Three writes, each with a minute's bound per pull: at load 8 they
+	// ran past testCtx's 60 s.
+	ctx := indexCtx(t)
 	reader := filepath.Join(root, "yaml", "reader.py")
 	orig, err := os.ReadFile(reader)
 	if err != nil {

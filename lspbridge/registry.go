@@ -80,8 +80,10 @@ func keyMessage(m string) string {
 var suggestionRe = regexp.MustCompile(`(;\s*|\s+)\b[Dd]id you mean\b[^?]*\?$`)
 
 // noteRe matches the start of the notes clangd appends to a message when
-// the client does not take them as related information.
-var noteRe = regexp.MustCompile(`\n\n[^\n]*:\d+:\d+: (note|error|warning|remark):`)
+// the client does not take them as related information: "a.c:3:5: note:"
+// for a note in the main file, with a line break before "note:" for one
+// in another file.
+var noteRe = regexp.MustCompile(`\n\n[^\n]*:\d+:\d+:\s(note|error|warning|remark):`)
 
 // withoutNotes cuts the notes clangd appends to m, and its closing
 // "(fix available)".

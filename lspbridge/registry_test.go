@@ -49,6 +49,10 @@ func TestKeyMessage(t *testing.T) {
 			"Use of undeclared identifier 'subtreeq'"},
 		// The note's line moves with an edit above it.
 		{"Conflicting types for 'f'\n\na.c:1:5: note: previous declaration is here", "Conflicting types for 'f'\n\na.c:3:5: note: previous declaration is here"},
+		// A note in another file has its path on a line of its own, and
+		// the path's spelling depends on how that file was included.
+		{"Conflicting types for 'f'\n\n/r/src/lexer.h:41:6:\nnote: previous declaration is here", "Conflicting types for 'f'\n\n/r/src/./lexer.h:41:6:\nnote: previous declaration is here"},
+		{"In included file: conflicting types for 'f'\n\n/r/src/./subtree.c:518:9:\nnote: error occurred here", "In included file: conflicting types for 'f'"},
 		{"Unknown type name 'TSTreeCursor'; did you mean 'TreeCursor'? (fix available)\n\n.agent-tools-header-context.after.tree_cursor.h.c:30:3: note: 'TreeCursor' declared here",
 			"Unknown type name 'TSTreeCursor'"},
 	}
