@@ -23,12 +23,11 @@ var (
 
 // cpuSample is a debuggee's CPU time in clock ticks, summed over its
 // threads and its children's threads (and the adapter's, which works on
-// the program while it is stopped for a logpoint), and whether any of
-// them is runnable.
+// the program while it is stopped for a logpoint); ok when some task
+// was read.
 type cpuSample struct {
-	ticks    int64
-	runnable bool
-	ok       bool
+	ticks int64
+	ok    bool
 }
 
 // sampleCPU reads /proc for pid and its direct children.
@@ -48,7 +47,7 @@ func sampleCPU(pid int) cpuSample {
 	return s
 }
 
-// add adds one task's /proc stat: its state and utime + stime.
+// add adds one task's utime + stime from its /proc stat.
 func (s *cpuSample) add(task string) {
 	b, err := os.ReadFile(filepath.Join(task, "stat"))
 	if err != nil {
@@ -65,12 +64,11 @@ func (s *cpuSample) add(task string) {
 	u, _ := strconv.ParseInt(f[11], 10, 64)
 	k, _ := strconv.ParseInt(f[12], 10, 64)
 	s.ticks += u + k
-	s.runnable = s.runnable || f[0] == "R"
 	s.ok = true
 }
 
 // waitStop is waitChange that also answers when the debuggee has been
-// idle (no CPU, nothing runnable) for idleWindow: it reports whether a
+// idle (no more CPU than idleShare) for idleWindow: it reports whether a
 // stop or the end came, and otherwise for how long the program had been
 // idle when it answered (0: it was busy until the wait ran out).
 func (s *session) waitStop(ctx context.Context, gen int, d time.Duration) (bool, time.Duration, error) {
@@ -83,6 +81,7 @@ func (s *session) waitStop(ctx context.Context, gen int, d time.Duration) (bool,
 	poll := time.NewTicker(idlePoll)
 	defer poll.Stop()
 	var last cpuSample
+	var lastAt time.Time
 	idleSince := time.Now()
 	for {
 		sn := s.snap()
@@ -107,16 +106,16 @@ func (s *session) waitStop(ctx context.Context, gen int, d time.Duration) (bool,
 				if s.proc != nil && s.proc.Pid() != pid {
 					a := sampleCPU(s.proc.Pid())
 					cur.ticks += a.ticks
-					cur.runnable = cur.runnable || a.runnable
 				}
 			}
 			if debugIdle != nil {
 				debugIdle(pid, cur)
 			}
-			if !cur.ok || !last.ok || cur.runnable || cur.ticks != last.ticks {
-				idleSince = time.Now()
+			now := time.Now()
+			if !cur.ok || !last.ok || cur.ticks-last.ticks > idleTicks(now.Sub(lastAt)) {
+				idleSince = now
 			}
-			last = cur
+			last, lastAt = cur, now
 			if idle := time.Since(idleSince); idle >= idleWindow {
 				return false, idle, nil
 			}
@@ -127,6 +126,17 @@ func (s *session) waitStop(ctx context.Context, gen int, d time.Duration) (bool,
 		}
 	}
 }
+
+// idleShare is the share of one CPU a debuggee may use and still count
+// as idle: debugpy's own threads in it wake a few times a second, and on
+// a slow host they used 5–8 % of a CPU beside a deadlock (every sample
+// then differed, and a deadlock was never taken as idle). A program at
+// work uses a whole CPU.
+const idleShare = 0.15
+
+// idleTicks is how many clock ticks (100 a second, USER_HZ) an idle
+// debuggee may use in d.
+func idleTicks(d time.Duration) int64 { return int64(d.Seconds() * idleShare * 100) }
 
 // blockedWords is how an answer says that an idle program is blocked.
 func blockedWords(idle time.Duration) string {
