@@ -190,6 +190,9 @@ type Pattern struct {
 	// nestBlind says a Python search may leave out nested statements
 	// that cannot hold a match (see pyNest).
 	nestBlind bool
+	// lineDirective says a C or C++ search parses only the directive
+	// lines that can hold a match (see parseDirectives).
+	lineDirective lineDirective
 }
 
 // ReadAs says how the pattern was read, e.g. "statement: call_expression".
@@ -527,6 +530,7 @@ func (pat *Pattern) index() {
 			pat.depth = r.height()
 		}
 	}
+	pat.lineDirective = lineDirectiveOf(pat)
 }
 
 type compiler struct {

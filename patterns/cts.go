@@ -470,9 +470,11 @@ type parser struct {
 	lang  string   // the language ranges splits (set by parseNear)
 	nest  pyNest   // nested statements left out, for ranges
 	rng   []uint32 // ranges to parse, five numbers each
+	blank []byte   // a source with gaps blanked (see parseDirectives)
 	// parts and retries count the partial parses kept and redone whole
 	// (for tests and measurements).
 	parts, retries int
+	directives     int // partial parses of directive lines (see parseDirectives)
 }
 
 func newParser() *parser { return newParserLimit(arenaLimit) }
@@ -506,7 +508,8 @@ type nearby struct {
 	roots          []uint8
 	depth          int
 	offs, stmtOffs []uint32
-	nest           bool // leave out nested statements too (see pyNest)
+	nest           bool          // leave out nested statements too (see pyNest)
+	directive      lineDirective // parse only the directive lines (see parseDirectives)
 }
 
 // parseNear is parse keeping only the outermost subtrees that can hold a
@@ -516,10 +519,20 @@ type nearby struct {
 //
 // For a language that can split a file into independent top-level
 // statements (Python, Go, C, the JavaScript family), only the
-// statements holding one of stmtOffs are parsed; if that parse has a
-// syntax error, or the split is unsure, the whole file is.
+// statements holding one of stmtOffs are parsed, and for a C or C++
+// line directive only the directive lines holding one (parseDirectives);
+// if that parse has a syntax error, or the split is unsure, the whole
+// file is.
 func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error) {
-	if len(nb.stmtOffs) > 0 {
+	split := true
+	if nb.directive != notDirective && len(nb.stmtOffs) > 0 {
+		t, verdict, err := p.parseDirectives(lang, src, nb)
+		if verdict == linesOK {
+			return t, err
+		}
+		split = verdict == linesSplit
+	}
+	if split && len(nb.stmtOffs) > 0 {
 		if split := splitters[lang.ID]; split != nil {
 			p.lang = lang.ID
 			if ranges, ok := p.ranges(src, nb.stmtOffs, split, nb.nest); ok {

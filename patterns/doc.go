@@ -41,6 +41,8 @@
 //	jssplit.go     the same split for TypeScript, TSX and JavaScript: cuts
 //	               only where the scan is sure (no cut past an unsure '/'
 //	               or a JSX '<')
+//	directive.go   C and C++: a pattern that is one directive line
+//	               (#define, #include) parses only those lines
 //	pyscan.go      the one Python lexical scanner, under split.go and
 //	               pynest.go
 //	pynest.go      Python only: nested statements that cannot hold a match
@@ -82,6 +84,9 @@
 // language: a change there is checked against ast-grep by the
 // differential suites (TestDifferential*, TestGeneratedDifferential).
 // Search-speed shortcuts that depend on a language (split.go's
-// splitters, pynest.go, lexical.go) must never change what matches; each
-// falls back to a whole-file parse when unsure.
+// splitters, pynest.go, lexical.go, directive.go) must never change what
+// matches; each falls back to a whole-file parse when unsure. One
+// deliberate exception, in files with a syntax error only: directive.go
+// reads a #define the whole file's parse loses to the error (one inside
+// an enum's body), so it finds more than ast-grep there, never less.
 package patterns

@@ -488,7 +488,8 @@ func (p *parser) parseFor(pat *Pattern, src []byte) (*Tree, error) {
 		}
 	}
 	nb := &p.near
-	*nb = nearby{roots: pat.rootSyms, depth: pat.depth, offs: p.offs[best], stmtOffs: p.offs[best], nest: pat.nestBlind}
+	*nb = nearby{roots: pat.rootSyms, depth: pat.depth, offs: p.offs[best], stmtOffs: p.offs[best], nest: pat.nestBlind,
+		directive: pat.lineDirective}
 	if pat.Lang.ID == "c" && splitsConditional(pat) {
 		nb.stmtOffs = nil
 	}
@@ -529,6 +530,9 @@ func (p *parser) trim() {
 	}
 	if cap(p.src) > 4<<20 {
 		p.src = nil
+	}
+	if cap(p.blank) > 4<<20 {
+		p.blank = nil
 	}
 }
 

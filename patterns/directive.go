@@ -1,0 +1,240 @@
+// This file parses, for a C or C++ pattern that is one preprocessor
+// line (#define, #include, #pragma and the like), only the directive
+// lines that can hold a match. Such a node begins at its line's '#' and
+// ends with its logical line (backslash continuations, and a comment
+// begun on it, included), so the rest of the file need not be parsed: on
+// headers, where nearly every file holds a #define, that leaves out two
+// thirds of the bytes (issue 23's C #define row).
+//
+// A #define reads the same alone as wherever the grammar allows it (at
+// top level, in a block, in a struct's body). Where it does not (an
+// enum's body, an initializer), the whole file's parse has a syntax
+// error there and loses the line, and so does ast-grep's; read alone,
+// the line is found: a deliberate difference, more complete. An
+// #include or other directive is read alone only where it starts a
+// top-level statement (splitC's split points): in a struct's body the
+// grammar reads #include as a preproc_call. As with the statement split,
+// a parse of the chosen lines that has a syntax error is redone on the
+// whole file, and a file the scan cannot follow is parsed as before.
+
+package patterns
+
+import "bytes"
+
+// lineDirectives are the C and C++ node kinds one preprocessor line
+// makes whole, each with where it is read alone: anywhere (a definition)
+// or only at top level. Conditionals (#if … #endif) span lines and are
+// not here.
+var lineDirectives = map[string]lineDirective{
+	"preproc_def": directiveAnywhere, "preproc_function_def": directiveAnywhere,
+	"preproc_include": directiveTopLevel, "preproc_call": directiveTopLevel,
+}
+
+// lineDirective says whether a pattern's matches are line directives,
+// and where they are read alone.
+type lineDirective uint8
+
+const (
+	notDirective lineDirective = iota
+	directiveTopLevel
+	directiveAnywhere
+)
+
+// lineDirectiveOf says how a pattern's matches are read (set by index).
+func lineDirectiveOf(pat *Pattern) lineDirective {
+	if pat.rootSyms == nil || pat.Lang.ID != "c" && pat.Lang.ID != "cpp" {
+		return notDirective
+	}
+	return lineDirectives[pat.Lang.kindName(pat.nodes[0].kind)]
+}
+
+// directiveLines appends to out, as ranges of five (start, end and three
+// slots fillRangePoints fills), the logical lines of src that begin, in
+// code, with '#' and hold one of offs (sorted). A line ends after its
+// first newline that no backslash continues and no comment or literal
+// holds, and a line's '#' may follow block comments. Otherwise it
+// answers linesSplit when a directive holding an offset does not begin
+// one of starts (sorted; splitC's top-level statements) where starts is
+// not nil, or the scan is unsure of a line holding an offset (a '#' in
+// code outside a directive, a C++ raw string), and linesWhole for a
+// directive holding an offset that ends in a blank.
+func directiveLines(src []byte, offs, starts []uint32, out []uint32) ([]uint32, linesVerdict) {
+	n, oi, si := len(src), 0, 0
+	for i := 0; i < n && oi < len(offs); {
+		j := i
+		for j < n {
+			if c := src[j]; c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' {
+				j++
+			} else if e := blockCommentEnd(src, j); e > j {
+				j = e // a comment before the '#' (/* … */ #define) belongs to the line
+			} else {
+				break
+			}
+		}
+		directive := j < n && src[j] == '#'
+		unsure := false
+		k := j
+	line:
+		for k < n {
+			switch c := src[k]; c {
+			case '\n':
+				if k > 0 && src[k-1] == '\\' || k > 1 && src[k-1] == '\r' && src[k-2] == '\\' {
+					k++
+					continue
+				}
+				k++
+				break line
+			case '#':
+				unsure = unsure || !directive // a '#' in code outside a directive
+			case '/':
+				if e := blockCommentEnd(src, k); e > k {
+					k = e
+					continue
+				}
+				if k+1 < n && src[k+1] == '/' {
+					for k < n && src[k] != '\n' {
+						k++
+					}
+					continue // the newline (maybe continued) is seen above
+				}
+			case '"', '\'':
+				if c == '"' && k > 0 && src[k-1] == 'R' {
+					unsure = true
+				}
+				e := k + 1
+				for e < n && src[e] != c && src[e] != '\n' {
+					if src[e] == '\\' {
+						e++ // an escape, or a continuation inside the literal
+					}
+					e++
+				}
+				if e < n && src[e] == c {
+					k = e + 1
+				} else {
+					k = e // unclosed on its line (1'000): the newline ends it
+				}
+				continue
+			}
+			k++
+		}
+		held := false
+		for oi < len(offs) && offs[oi] < uint32(k) {
+			held = held || offs[oi] >= uint32(i)
+			oi++
+		}
+		if held && directive && k > 1 && src[k-1] == '\n' && (src[k-2] == ' ' || src[k-2] == '\t') {
+			// #define X⎵⏎: the grammar wants the newline right after the
+			// name or value, so it reads on into what follows, and the
+			// line does not stand alone (nor as a part of the statement
+			// split: the whole file is parsed).
+			return out, linesWhole
+		}
+		if held && unsure {
+			return out, linesSplit
+		}
+		if held && directive && starts != nil {
+			for si < len(starts) && starts[si] < uint32(i) {
+				si++
+			}
+			if si == len(starts) || starts[si] != uint32(i) {
+				return out, linesSplit // not at top level
+			}
+		}
+		if held && directive {
+			if m := len(out); m > 0 && out[m-4] == uint32(i) {
+				out[m-4] = uint32(k)
+			} else {
+				out = append(out, uint32(i), uint32(k), 0, 0, 0)
+			}
+		}
+		i = k
+	}
+	return out, linesOK
+}
+
+// linesVerdict is directiveLines' answer: the lines stand alone, or the
+// file is parsed as before (the statement split), or whole.
+type linesVerdict uint8
+
+const (
+	linesOK linesVerdict = iota
+	linesSplit
+	linesWhole
+)
+
+// blockCommentEnd returns the offset past the block comment starting at
+// i (the end of src when it is not closed), or i when none starts there.
+func blockCommentEnd(src []byte, i int) int {
+	if i+1 >= len(src) || src[i] != '/' || src[i+1] != '*' {
+		return i
+	}
+	if e := bytes.Index(src[i+2:], []byte("*/")); e >= 0 {
+		return i + 2 + e + 2
+	}
+	return len(src)
+}
+
+// parseDirectives parses only the directive lines of src that hold one
+// of nb.stmtOffs (see directiveLines); when it cannot, it answers
+// linesSplit (the caller parses as it would otherwise) or linesWhole.
+// Lines beyond maxRanges are parsed
+// in groups across blanked gaps: a copy of src whose bytes outside the
+// lines are spaces (newlines kept, so rows stay).
+func (p *parser) parseDirectives(lang *Language, src []byte, nb *nearby) (*Tree, linesVerdict, error) {
+	var starts []uint32
+	if nb.directive == directiveTopLevel {
+		var ok bool
+		if starts, ok = splitC(src, p.stmts[:0]); !ok {
+			return nil, linesSplit, nil
+		}
+		p.stmts = starts
+	}
+	out, verdict := directiveLines(src, nb.stmtOffs, starts, p.rng[:0])
+	p.rng = out
+	if verdict != linesOK {
+		return nil, verdict, nil
+	}
+	if len(out) == 0 {
+		p.directives++
+		return &Tree{Lang: lang, Src: src}, linesOK, nil // no directive holds the literal
+	}
+	text := src
+	if len(out)/5 > maxRanges {
+		if cap(p.blank) < len(src) {
+			p.blank = make([]byte, len(src))
+		}
+		text = p.blank[:len(src)]
+		at := 0
+		for r := 0; r < len(out); r += 5 {
+			blankGap(text[at:out[r]], src[at:out[r]])
+			copy(text[out[r]:out[r+1]], src[out[r]:out[r+1]])
+			at = int(out[r+1])
+		}
+		blankGap(text[at:], src[at:])
+		out = capRanges(out, maxRanges)
+		p.rng = out
+	}
+	fillRangePoints(src, out)
+	t, err := p.parseIn(lang, text, false, nb, out)
+	if err == errRetry {
+		p.retries++
+		return nil, linesWhole, nil
+	}
+	p.parts++
+	p.directives++
+	if t != nil {
+		t.Src = src // the lines parsed read the same in both
+	}
+	return t, linesOK, err
+}
+
+// blankGap writes src into dst with every byte but a newline a space.
+func blankGap(dst, src []byte) {
+	for i, c := range src {
+		if c == '\n' {
+			dst[i] = '\n'
+		} else {
+			dst[i] = ' '
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package patterns
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestDirectiveLinesOnCorpus holds the directive-line parse to the whole
+// file's parse on the system's C and C++ headers (code nobody here
+// wrote): in a file the grammar reads without error, a directive pattern
+// finds exactly what the whole parse finds; in a file with a syntax
+// error it finds at least the directives the whole parse finds (by start:
+// the whole parse can stretch a directive over the error), and may find
+// more, the lines tree-sitter loses in place (a #define inside an enum).
+func TestDirectiveLinesOnCorpus(t *testing.T) {
+	dir := needSystemHeaders(t)
+	pr := newParser()
+	defer pr.close()
+	for _, c := range []struct {
+		lang, ext string
+		every     int
+	}{{"c", ".h", 4}, {"cpp", ".h", 29}} {
+		lang := mustLang(t, c.lang)
+		var pats []*Pattern
+		for _, s := range []string{"#define $A $B", "#define $A", "#define $F($$$P) $B", "# define $A 0", "#include $H", "#include <stdio.h>", "#pragma $X", "#undef $A"} {
+			p, err := Compile(lang, s, CompileOptions{})
+			if err != nil {
+				t.Fatalf("%s %q: %v", c.lang, s, err)
+			}
+			if p.lineDirective == notDirective {
+				t.Fatalf("%s %q (%s) is not read as a line directive", c.lang, s, p.ReadAs())
+			}
+			pats = append(pats, p)
+		}
+		before := pr.directives
+		clean, broken, more := 0, 0, 0
+		files := eachCorpusFile(t, dir, c.ext, c.every, func(path string, src []byte) {
+			whole, err := pr.parse(lang, src, true)
+			if err != nil {
+				return
+			}
+			_, hasError := whole.firstError()
+			if hasError {
+				broken++
+			} else {
+				clean++
+			}
+			for _, p := range pats {
+				want := p.Find(whole)
+				if !searchable(lang, src, p.literals) {
+					if len(want) > 0 {
+						t.Errorf("%s %q: the prefilter skips %s, which has %d matches", c.lang, p.Source, path, len(want))
+					}
+					continue
+				}
+				tree, err := pr.parseFor(p, src)
+				if err != nil {
+					t.Fatalf("%s: %v", path, err)
+				}
+				got := p.Find(tree)
+				if !hasError {
+					if !sameSpans(got, want) {
+						t.Errorf("%s %q in %s (no syntax error): the search finds %d, the whole file %d", c.lang, p.Source, path, len(got), len(want))
+					}
+					continue
+				}
+				for _, w := range want {
+					if !slices.ContainsFunc(got, func(g Span) bool { return g.Start == w.Start }) {
+						t.Errorf("%s %q in %s: the whole file's match at %d (%.60q) is not found", c.lang, p.Source, path, w.Start, src[w.Start:w.End])
+					}
+				}
+				more += max(0, len(got)-len(want))
+			}
+		})
+		t.Logf("%s: %d headers (%d without a syntax error, %d with one), %d directive-line parses, %d more matches than the whole files' parse (all in files with an error)",
+			c.lang, files, clean, broken, pr.directives-before, more)
+		if pr.directives == before {
+			t.Errorf("%s: no search parsed directive lines only", c.lang)
+		}
+	}
+}
+
+// TestDirectiveLines: how lines are chosen, on minimal files.
+func TestDirectiveLines(t *testing.T) {
+	lang := mustLang(t, "c")
+	cases := []struct {
+		name, src, pattern string
+		want               []string // matched texts, in order
+		directives         int      // 1: the directive-line parse answered
+	}{
+		{"a define in an enum, which the whole parse loses", "enum e {\n  A,\n#define A A\n  B,\n};\n#define C 1\n", "#define $A $B",
+			[]string{"#define A A\n", "#define C 1\n"}, 1},
+		{"a define in a struct body", "struct s {\n  int a;\n#define S_A 1\n};\n", "#define $A $B", []string{"#define S_A 1\n"}, 1},
+		{"a directive in a comment is none", "/*\n#define X 1\n*/\n#define Y 2\n", "#define $A $B", []string{"#define Y 2\n"}, 1},
+		{"a comment before the '#'", "/* c */ #define X 1\nint a;\n", "#define $A $B", []string{"#define X 1\n"}, 1},
+		{"a comment begun on the line", "#define X 1 /* one\n   two */\nint a;\n", "#define $A $B", []string{"#define X 1 /* one\n   two */\n"}, 1},
+		{"continuation lines", "#define F(a) \\\n  (a + \\\n   1)\nint x;\n", "#define $F($A) $B", []string{"#define F(a) \\\n  (a + \\\n   1)\n"}, 1},
+		{"a blank before the newline reads on: parsed as before", "#define X \n\n/* c */\n#define Y 2\n", "#define $A", []string{"#define X \n\n/* c */\n", "#define Y 2\n"}, 0},
+		{"an include in a struct body is a preproc_call to the grammar: parsed as before", "struct s {\n#include \"f.h\"\n};\n#include <a.h>\n", "#include $H",
+			[]string{"#include <a.h>\n"}, 0},
+		{"an include at top level", "int a;\n#include <a.h>\nint b;\n", "#include $H", []string{"#include <a.h>\n"}, 1},
+		{"no directive holds the literal", "int define = 1;\n", "#define $A $B", nil, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := Compile(lang, c.pattern, CompileOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pr := newParser()
+			defer pr.close()
+			tree, err := pr.parseFor(p, []byte(c.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range p.Find(tree) {
+				got = append(got, c.src[s.Start:s.End])
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("found %q, want %q", got, c.want)
+			}
+			if pr.directives != c.directives {
+				t.Errorf("directive-line parses: %d, want %d", pr.directives, c.directives)
+			}
+		})
+	}
+}
