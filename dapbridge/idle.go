@@ -24,10 +24,14 @@ var (
 // cpuSample is a debuggee's CPU time in clock ticks, summed over its
 // threads and its children's threads (and the adapter's, which works on
 // the program while it is stopped for a logpoint); ok when some task
-// was read.
+// was read. held says a task of the debuggee was in a tracing stop: the
+// debugger holds it without a stop event (lldb reading a library's
+// symbols at each load, which on a busy machine can take seconds of
+// waiting on the disk and no CPU), so the program is not blocked.
 type cpuSample struct {
 	ticks int64
 	ok    bool
+	held  bool
 }
 
 // sampleCPU reads /proc for pid and its direct children.
@@ -65,6 +69,7 @@ func (s *cpuSample) add(task string) {
 	k, _ := strconv.ParseInt(f[12], 10, 64)
 	s.ticks += u + k
 	s.ok = true
+	s.held = s.held || f[0] == "t"
 }
 
 // waitStop is waitChange that also answers when the debuggee has been
@@ -112,7 +117,7 @@ func (s *session) waitStop(ctx context.Context, gen int, d time.Duration) (bool,
 				debugIdle(pid, cur)
 			}
 			now := time.Now()
-			if !cur.ok || !last.ok || cur.ticks-last.ticks > idleTicks(now.Sub(lastAt)) {
+			if !cur.ok || !last.ok || cur.held || cur.ticks-last.ticks > idleTicks(now.Sub(lastAt)) {
 				idleSince = now
 			}
 			last, lastAt = cur, now

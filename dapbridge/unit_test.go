@@ -6,8 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -341,5 +344,42 @@ func TestParseConfig(t *testing.T) {
 				t.Errorf("warning %q, want %q", warn.String(), tt.warn)
 			}
 		})
+	}
+}
+
+// TestHeldIsNotIdle: a debuggee in a tracing stop (the debugger holds it
+// without a stop event, as lldb does while it reads a library's symbols)
+// is sampled as held, which the idle rule counts as busy: under load such
+// a stop lasted seconds with no CPU used and a launch answered "blocked
+// on a lock" while the program had not reached main. A sleeping program
+// is not held.
+func TestHeldIsNotIdle(t *testing.T) {
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	traced := exec.Command(sleep, "30")
+	traced.SysProcAttr = &syscall.SysProcAttr{Ptrace: true} // stops at its exec, traced by this thread's process
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := traced.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { traced.Process.Kill(); traced.Wait() }()
+	var ws syscall.WaitStatus
+	if _, err := syscall.Wait4(traced.Process.Pid, &ws, 0, nil); err != nil || !ws.Stopped() {
+		t.Fatalf("the traced child did not stop at its exec: %v %v", err, ws)
+	}
+	if s := sampleCPU(traced.Process.Pid); !s.ok || !s.held {
+		t.Errorf("a program in a tracing stop sampled as %+v, want held", s)
+	}
+
+	free := exec.Command(sleep, "30")
+	if err := free.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { free.Process.Kill(); free.Wait() }()
+	if s := sampleCPU(free.Process.Pid); !s.ok || s.held {
+		t.Errorf("a sleeping program sampled as %+v, want not held", s)
 	}
 }
