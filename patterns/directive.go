@@ -9,8 +9,10 @@
 // A #define reads the same alone as wherever the grammar allows it (at
 // top level, in a block, in a struct's body). Where it does not (an
 // enum's body, an initializer), the whole file's parse has a syntax
-// error there and loses the line, and so does ast-grep's; read alone,
-// the line is found: a deliberate difference, more complete. An
+// error there and reads the line as no definition (in an enum's body a
+// generic preproc_call, with a ',' MISSING after it), and so does
+// ast-grep's; read alone, the line is found: a deliberate difference,
+// more complete. An
 // #include or other directive is read alone only where it starts a
 // top-level statement (splitC's split points): in a struct's body the
 // grammar reads #include as a preproc_call. As with the statement split,

@@ -11,7 +11,8 @@ import (
 // finds exactly what the whole parse finds; in a file with a syntax
 // error it finds at least the directives the whole parse finds (by start:
 // the whole parse can stretch a directive over the error), and may find
-// more, the lines tree-sitter loses in place (a #define inside an enum).
+// more, the lines the whole parse reads as no definition around its
+// error (a #define inside an enum's body is a preproc_call to it).
 func TestDirectiveLinesOnCorpus(t *testing.T) {
 	dir := needSystemHeaders(t)
 	pr := newParser()
@@ -88,7 +89,7 @@ func TestDirectiveLines(t *testing.T) {
 		want               []string // matched texts, in order
 		directives         int      // 1: the directive-line parse answered
 	}{
-		{"a define in an enum, which the whole parse loses", "enum e {\n  A,\n#define A A\n  B,\n};\n#define C 1\n", "#define $A $B",
+		{"a define in an enum, which the whole parse reads as a preproc_call", "enum e {\n  A,\n#define A A\n  B,\n};\n#define C 1\n", "#define $A $B",
 			[]string{"#define A A\n", "#define C 1\n"}, 1},
 		{"a define in a struct body", "struct s {\n  int a;\n#define S_A 1\n};\n", "#define $A $B", []string{"#define S_A 1\n"}, 1},
 		{"a directive in a comment is none", "/*\n#define X 1\n*/\n#define Y 2\n", "#define $A $B", []string{"#define Y 2\n"}, 1},

@@ -87,6 +87,7 @@
 // splitters, pynest.go, lexical.go, directive.go) must never change what
 // matches; each falls back to a whole-file parse when unsure. One
 // deliberate exception, in files with a syntax error only: directive.go
-// reads a #define the whole file's parse loses to the error (one inside
-// an enum's body), so it finds more than ast-grep there, never less.
+// reads a #define that the whole file's parse, around its error, reads
+// as no definition (one inside an enum's body), so it finds more than
+// ast-grep there, never less.
 package patterns

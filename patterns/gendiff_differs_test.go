@@ -71,6 +71,14 @@ func TestGenDiffersClassify(t *testing.T) {
 			"f('a')", "text no child covers"},
 		{"dart", "dart", ".dart", "class Person {\n  String name;\n  String getName() {\n    return this.name;\n  }\n}\n",
 			"return $A.$B;", "the grammars read the code otherwise"},
+		{"dart", "dart", ".dart", "void f() {\n  final results = <Future<void>>[];\n}\n",
+			"$A results = <$B<void>>[]", "the grammars read the code otherwise"},
+		// A #define inside an enum, as glibc writes them (aio.h).
+		{"c", "c", ".c", "enum\n{\n  AIO_CANCELED,\n#define AIO_CANCELED AIO_CANCELED\n  AIO_NOTCANCELED\n};\n",
+			"#define $A $B", "a #define the whole file's parse loses"},
+		// The soak with seed 11 (gendiff's css draw).
+		{"css", "css", ".css", "a {\n  background:#141414;\n  color: red;\n}\n",
+			"$A:#141414", "pattern ast-grep reads only in a context"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {

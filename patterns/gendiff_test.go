@@ -212,6 +212,22 @@ var genDiffers = []genDiffer{
 				return want != nil && got != nil && string(got[1]) == want[1] && spacedDirective.Match(src[s[0]:s[1]]) != spaced
 			})
 		}},
+	{name: "a #define the whole file's parse loses",
+		why: "a C or C++ pattern that is one #define is searched line by line (README, ast_grep); where the grammar " +
+			"cannot read the line in place (glibc's #define inside an enum's body) the whole file's parse, ast-grep's, " +
+			"has a syntax error and reads the line as no definition (a generic preproc_call, a ',' MISSING after it, or " +
+			"part of an ERROR); each extra match is a #define that the whole file's parse, with a syntax error, " +
+			"does not read as a definition",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if l.ID != "c" && l.ID != "cpp" || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				got := anyDirective.FindSubmatch(src[s[0]:s[1]])
+				return got != nil && string(got[1]) == "define" && genDefineLost(l, src, s)
+			})
+		}},
 	{name: "$$$ before a metavariable",
 		why: "$$$ backtracks (README, ast_grep): in [$$$, $A] ast-grep's $$$ stops before the first node $A can take and " +
 			"the rest of the list then fails, so it finds no list longer than one; each of our extra matches, with our " +
@@ -454,6 +470,25 @@ var genDiffers = []genDiffer{
 			return genAll(ours, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, false)
 				return ok && genPeerFinds(concrete, src, s)
+			})
+		}},
+	{name: "pattern ast-grep reads only in a context",
+		why: "ast-grep parses a pattern alone, as a whole file: a CSS declaration ($A:#141414) is an ERROR at the top of a " +
+			"stylesheet, so the bare pattern matches nothing; ours reads it in the first context of its ladder that parses " +
+			"(README, ast_grep), and ast-grep, given that context with our node kind as --selector, finds each of our " +
+			"matches (with our captures written in)",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			shape, ok := genPeerShape(pat)
+			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !slices.Contains(strings.Fields(shape), "ERROR") {
+				return false
+			}
+			p, err := Compile(l, pat, CompileOptions{})
+			if err != nil || p.Context == "" {
+				return false
+			}
+			return genAll(ours, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				return ok && genPeerFindsCode(l, concrete, src, s)
 			})
 		}},
 }
@@ -729,7 +764,8 @@ func genPeerRanges(src []byte) (map[[2]uint32][]string, bool) {
 
 // genPeerFindsCode says the CLI finds code (a pattern without
 // metavariables) at s: alone, or in our scaffold for it with our root
-// kind as --selector.
+// kind as --selector, or with the kind the CLI's grammar gives the
+// node there (its Dart grammar names some kinds otherwise).
 func genPeerFindsCode(l *Language, code string, src []byte, s [2]uint32) bool {
 	if genPeerFinds(code, src, s) {
 		return true
@@ -752,6 +788,14 @@ func genPeerFindsCode(l *Language, code string, src []byte, s [2]uint32) bool {
 		return false
 	}
 	got, perr := genPeer(genBin, dir, genAg, ctxPat, sel)
+	if perr == "" && slices.Contains(got[name], s) {
+		return true
+	}
+	theirs, ok := genPeerKindAt(ctxPat, genPatternRange(l, p))
+	if !ok || theirs == sel {
+		return false
+	}
+	got, perr = genPeer(genBin, dir, genAg, ctxPat, theirs)
 	return perr == "" && slices.Contains(got[name], s)
 }
 
@@ -790,6 +834,26 @@ func genNodeOfKind(l *Language, src []byte, s [2]uint32, kind string) bool {
 		}
 	}
 	return false
+}
+
+// genDefineLost says the whole file's parse has a syntax error and no
+// definition (preproc_def or preproc_function_def) at src[s].
+func genDefineLost(l *Language, src []byte, s [2]uint32) bool {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return false
+	}
+	if _, broken := tree.firstError(); !broken {
+		return false
+	}
+	for _, n := range tree.nodes {
+		if k := l.kindName(l.kind(n.sym)); n.start == s[0] && n.end == s[1] && (k == "preproc_def" || k == "preproc_function_def") {
+			return false
+		}
+	}
+	return true
 }
 
 // genBin, genAg and genExt are the CLI, its name for the language being
@@ -1008,6 +1072,9 @@ func TestGeneratedDifferential(t *testing.T) {
 				}
 				if listed != "" {
 					tl.differ++
+					if os.Getenv("AGENT_TOOLS_GEN_LISTED") != "" {
+						t.Logf("listed (%s): %q (%s): %d matches, ast-grep %d", listed, pat, p.ReadAs(), genCount(ours), genCount(peer))
+					}
 					continue
 				}
 				tl.fail++
