@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -455,28 +456,61 @@ func (h *harnessEnv) command(ctx context.Context, r *cliRun) *exec.Cmd {
 	return cmd
 }
 
-// run registers agent-tools and runs the CLI until it exits. The bound is
-// generous; the CLI's own signal (its exit after the script's final text)
-// is what ends a good run.
+// cliStartBound bounds a CLI's start: from its launch to its first request
+// to the model (opencode's first is its title request, which it makes
+// before it starts agent-tools). On two cores at load 20–30 (busy loops
+// beside the suite's 13 CLIs starting at once), opencode took 1m36s–1m45s
+// to get there, 36 s of it before its first log line: most of a run's
+// bound, when that bound counted from the launch.
+const cliStartBound = 4 * time.Minute
+
+// Why a run was ended before the CLI exited.
+var (
+	errNoStart = errors.New("no request to the model since the CLI's launch")
+	errBound   = errors.New("the run's bound passed")
+	errNoExit  = errors.New("no exit after the script's final text")
+)
+
+// run registers agent-tools and runs the CLI until it exits. The CLI's
+// own signals bound it: its first request to the model must come within
+// cliStartBound of its launch; from that request on it has bound to get
+// through the script; once the script's final text is served, a minute to
+// exit. Its exit after the final text is what ends a good run.
 func (h *harnessEnv) run(t *testing.T, r *cliRun, bound time.Duration) {
 	t.Helper()
 	h.register(t, r)
-	ctx, cancel := context.WithTimeout(context.Background(), bound)
-	defer cancel()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
 	cmd := h.command(ctx, r)
 	cmd.Stdout, cmd.Stderr = &r.stdout, &r.stderr
-	// Once the script's final text is served the CLI has nothing left to
-	// do but exit: a minute is plenty.
+	first := r.model.Changed() // closed at the CLI's first request
 	exited := make(chan struct{})
 	go func() {
+		launch := time.NewTimer(cliStartBound)
+		defer launch.Stop()
+		select {
+		case <-first:
+		case <-launch.C:
+			cancel(errNoStart)
+			return
+		case <-exited:
+			return
+		}
+		work := time.NewTimer(bound)
+		defer work.Stop()
 		select {
 		case <-r.model.Finished():
-			select {
-			case <-time.After(time.Minute):
-				t.Errorf("%s did not exit within a minute of the script's final text", r.name)
-				cancel()
-			case <-exited:
-			}
+		case <-work.C:
+			cancel(errBound)
+			return
+		case <-exited:
+			return
+		}
+		// The script's final text is served: the CLI has nothing left
+		// to do but exit, and a minute is plenty.
+		select {
+		case <-time.After(time.Minute):
+			cancel(errNoExit)
 		case <-exited:
 		}
 	}()
@@ -495,10 +529,28 @@ func (h *harnessEnv) run(t *testing.T, r *cliRun, bound time.Duration) {
 	if dir := os.Getenv("AGENT_TOOLS_HARNESS_DUMP"); dir != "" {
 		r.dump(t, dir)
 	}
-	t.Logf("%s: %d requests, %d of the script's turns served, exit %v, %s", r.name, len(r.model.Requests()), r.model.TurnsServed(), r.exitErr, r.took.Round(time.Second))
-	if ctx.Err() == context.DeadlineExceeded {
-		t.Errorf("%s did not finish within %s (%d turns served); stderr:\n%s", r.name, bound, r.model.TurnsServed(), tail(r.stderr.String(), 3000))
+	t.Logf("%s: %d requests, %d of the script's turns served, exit %v, %s; requests at %s", r.name, len(r.model.Requests()), r.model.TurnsServed(), r.exitErr, r.took.Round(time.Second), r.timeline(start))
+	switch cause := context.Cause(ctx); cause {
+	case errNoStart:
+		t.Errorf("%s made no request to its model within %s of its launch; stderr:\n%s", r.name, cliStartBound, tail(r.stderr.String(), 3000))
+	case errBound:
+		t.Errorf("%s did not finish within %s of its first request to the model (%d turns served); stdout:\n%s\nstderr:\n%s", r.name, bound, r.model.TurnsServed(), tail(r.stdout.String(), 1500), tail(r.stderr.String(), 3000))
+	case errNoExit:
+		t.Errorf("%s did not exit within a minute of the script's final text", r.name)
 	}
+}
+
+// timeline says when each request of the run came, after the CLI's
+// launch, and which script turn answered it (-1: a helper request).
+func (r *cliRun) timeline(launch time.Time) string {
+	var parts []string
+	for _, q := range r.model.Requests() {
+		parts = append(parts, fmt.Sprintf("+%s (turn %d)", q.Time.Sub(launch).Round(100*time.Millisecond), q.Turn))
+	}
+	if len(parts) == 0 {
+		return "(none)"
+	}
+	return strings.Join(parts, ", ")
 }
 
 // awaitRecord waits (bounded) for agent-tools to write its transcript: it
@@ -529,7 +581,7 @@ func (r *cliRun) dump(t *testing.T, dir string) {
 		if json.Indent(&pretty, q.Body, "", " ") != nil {
 			pretty.Write(q.Body)
 		}
-		os.WriteFile(filepath.Join(d, fmt.Sprintf("%03d-turn%d.json", i, q.Turn)), append([]byte(q.Method+" "+q.Path+"\n"), pretty.Bytes()...), 0o644)
+		os.WriteFile(filepath.Join(d, fmt.Sprintf("%03d-turn%d.json", i, q.Turn)), append([]byte(q.Time.Format("15:04:05.000")+" "+q.Method+" "+q.Path+"\n"), pretty.Bytes()...), 0o644)
 	}
 	os.WriteFile(filepath.Join(d, "stdout"), r.stdout.Bytes(), 0o644)
 	os.WriteFile(filepath.Join(d, "stderr"), r.stderr.Bytes(), 0o644)

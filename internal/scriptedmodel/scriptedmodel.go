@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"time"
 )
 
 // API is a model wire API, one per CLI.
@@ -121,6 +122,8 @@ type Request struct {
 	// helper request (a title, a token count, a JSON-schema question). A
 	// turn served again (Until) answers several requests.
 	Turn int
+	// Time is when the request arrived.
+	Time time.Time
 }
 
 // Server is one scripted model API on 127.0.0.1.
@@ -250,7 +253,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	s.requests = append(s.requests, Request{Method: r.Method, Path: path, Body: body, Turn: turn})
+	s.requests = append(s.requests, Request{Method: r.Method, Path: path, Body: body, Turn: turn, Time: time.Now()})
 	close(s.changed)
 	s.changed = make(chan struct{})
 	s.mu.Unlock()
