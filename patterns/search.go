@@ -95,6 +95,10 @@ type SearchResult struct {
 	// Unparsed are the files whose parse failed or was stopped at its
 	// budget (a grammar that loops on them): not searched, in path order.
 	Unparsed []UnparsedFile
+	// NotText are the files that hold every literal of what was sought
+	// but are not UTF-8 text (a Latin-1 comment, a NUL): not searched, in
+	// path order, and not counted in Searched.
+	NotText []string
 	// MaxFileBytes is the size limit the search applied.
 	MaxFileBytes int64
 	Files        []FileMatches // files with matches, in path order
@@ -189,7 +193,14 @@ func search(ctx context.Context, root string, opts SearchOptions, q lookFor) (*S
 		return nil, nil, err
 	}
 	res.Partial = partial
-	res.Unparsed = unparsed
+	for _, u := range unparsed {
+		if u.Why == errNotText.Error() {
+			res.NotText = append(res.NotText, u.Path)
+		} else {
+			res.Unparsed = append(res.Unparsed, u)
+		}
+	}
+	res.Searched -= len(res.NotText)
 	for _, fm := range results {
 		if fm != nil && fm.Count > 0 {
 			res.Files = append(res.Files, *fm)
@@ -416,6 +427,9 @@ func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool,
 	defer p.trim()
 	lang, lits := f.prefilter()
 	if !searchable(lang, src, lits) {
+		if !isText(src) && holdsAll(src, lits) {
+			return nil, errNotText
+		}
 		return nil, nil
 	}
 	spans, err := f.findIn(p, src, stopped)
@@ -428,8 +442,8 @@ func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool,
 // searchable says whether src is worth parsing: text (no NUL in its first
 // 8000 bytes, valid UTF-8) holding every literal a match needs in code.
 func searchable(lang *Language, src []byte, literals []literal) bool {
-	if bytes.IndexByte(src[:min(len(src), 8000)], 0) >= 0 || !utf8.Valid(src) {
-		return false // binary, or not UTF-8
+	if !isText(src) {
+		return false
 	}
 	for _, lit := range literals {
 		if !lit.inCode(lang, src) {
@@ -438,6 +452,27 @@ func searchable(lang *Language, src []byte, literals []literal) bool {
 	}
 	return true
 }
+
+// isText says src is text tree-sitter reads: UTF-8, with no NUL in its
+// first 8,000 bytes (a binary file).
+func isText(src []byte) bool {
+	return bytes.IndexByte(src[:min(len(src), 8000)], 0) < 0 && utf8.Valid(src)
+}
+
+// holdsAll says every literal's text occurs in src, anywhere.
+func holdsAll(src []byte, literals []literal) bool {
+	for _, l := range literals {
+		if !bytes.Contains(src, l.text) {
+			return false
+		}
+	}
+	return true
+}
+
+// errNotText is searchFile's answer for a file that is not UTF-8 text but
+// holds what a match needs: tree-sitter reads UTF-8, and the file is
+// listed as not searched (ast-grep skips such files without a word).
+var errNotText = errors.New("not UTF-8 text")
 
 // fileMatches makes one file's result from its match spans; nil for none.
 // Only the first listed spans (all when listed is 0) get positions, text

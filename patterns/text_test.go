@@ -196,3 +196,40 @@ func TestTooLargeFileIsNamed(t *testing.T) {
 		t.Errorf("ast_edit does not say big.go was left out:\n%s", text)
 	}
 }
+
+// A file that is not UTF-8 text (an old header's Latin-1 © in a comment:
+// X11's Xge.h) but holds the pattern's words is named as not searched and
+// not counted as searched: tree-sitter does not read it, and a bare "0
+// matches in 1 file searched" said it had no #include. One without the
+// words is passed over quietly, as it can hold no match.
+func TestNotTextFileIsNamed(t *testing.T) {
+	dir := t.TempDir()
+	latin1 := "/* Copyright \xa9 2007 */\n#include <X11/Xlib.h>\nint f(void);\n"
+	if err := os.WriteFile(filepath.Join(dir, "xge.h"), []byte(latin1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "other.h"), []byte("/* \xe9t\xe9 */\nint g(void);\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ok.c"), []byte("#include <stdio.h>\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := &engine{root: dir, stager: NewStager()}
+	text := callText(t, e.grepTool(), `{"pattern": "#include $H", "language": "c"}`)
+	for _, want := range []string{"1 match in 1 file (2 searched)", "not searched: 1 file not UTF-8 text", ": xge.h; matches there may be missing"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("ast_grep: want %q in:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "other.h") {
+		t.Errorf("a file without the pattern's words is named:\n%s", text)
+	}
+	text = callText(t, e.editTool(), `{"pattern": "#include $H", "rewrite": "#include <x.h>", "language": "c"}`)
+	if !strings.Contains(text, "not searched, so not rewritten: 1 file not UTF-8 text") {
+		t.Errorf("ast_edit does not say xge.h was left out:\n%s", text)
+	}
+	text = callText(t, e.grepTool(), `{"pattern": "#include $H", "path": "xge.h"}`)
+	if !strings.Contains(text, "0 matches in 0 files searched") {
+		t.Errorf("a file not searched alone is counted as searched:\n%s", text)
+	}
+}

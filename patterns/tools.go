@@ -296,6 +296,8 @@ type GrepResult struct {
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched for being over max_file_bytes (a config key)"`
 	// Unparsed are files whose parse did not finish.
 	Unparsed []UnparsedFile `json:"unparsed,omitempty" jsonschema_description:"files not searched because their grammar could not finish parsing them (it loops on some inputs)"`
+	// NotText are files not searched for not being UTF-8 text.
+	NotText []string `json:"notText,omitempty" jsonschema_description:"files not searched because they are not UTF-8 text (a Latin-1 comment, a NUL byte) though they hold the pattern's words; matches there may be missing"`
 	// MaxFileBytes is the size limit applied.
 	MaxFileBytes int64 `json:"maxFileBytes,omitempty" jsonschema_description:"the size limit: larger files are not searched"`
 	// Dump answers the dump option (nothing is searched then).
@@ -363,6 +365,7 @@ func (r GrepResult) Text() string {
 			plural(n, "file"), r.MaxFileBytes, someOf(names, n))
 	}
 	unparsedLine(&b, r.Unparsed, "not searched")
+	notTextLine(&b, r.NotText, "not searched")
 	lines := make([]string, len(r.Matches))
 	for i, m := range r.Matches {
 		lines[i] = matchLine(m)
@@ -455,7 +458,7 @@ func (e *engine) grep(ctx context.Context, a grepArgs) (GrepResult, error) {
 	}
 	out := GrepResult{ReadAs: readings(res), Matches: []MatchOut{}, Total: res.Total, TotalIsLowerBound: res.Partial,
 		FilesSearched: res.Searched, FilesMatched: len(res.Files), Skipped: res.Skipped, NotSearched: res.Deps,
-		TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
+		TooLarge: res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
 	if len(res.TooLarge) > 0 {
 		out.MaxFileBytes = res.MaxFileBytes
 		out.NotSearched = slices.Clone(res.Deps)
@@ -540,6 +543,8 @@ type EditResult struct {
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched (so not rewritten) for being over max_file_bytes"`
 	// Unparsed are files whose parse did not finish.
 	Unparsed []UnparsedFile `json:"unparsed,omitempty" jsonschema_description:"files not searched (so not rewritten) because their grammar could not finish parsing them"`
+	// NotText are files not searched for not being UTF-8 text.
+	NotText []string `json:"notText,omitempty" jsonschema_description:"files not searched (so not rewritten) because they are not UTF-8 text though they hold the pattern's words"`
 
 	budget int // text budget in bytes (0: the default)
 }
@@ -563,6 +568,7 @@ func (r EditResult) Text() string {
 		fmt.Fprintf(&b, "not searched, so not rewritten: %s over max_file_bytes: %s; edit them another way\n", plural(n, "file"), someOf(names, n))
 	}
 	unparsedLine(&b, r.Unparsed, "not searched, so not rewritten")
+	notTextLine(&b, r.NotText, "not searched, so not rewritten")
 	if len(r.SyntaxErrors) > 0 {
 		fmt.Fprintf(&b, "warning: the rewrite breaks the syntax after %s (staged because allow_syntax_errors is true):\n", plural(len(r.SyntaxErrors), "replacement"))
 		for i, se := range r.SyntaxErrors {
@@ -623,7 +629,7 @@ func (e *engine) edit(ctx context.Context, a editArgs) (EditResult, error) {
 		return EditResult{}, err
 	}
 	out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors,
-		TooLarge: res.TooLarge, Unparsed: res.Unparsed, budget: rpc.OutputBudget(ctx)}
+		TooLarge: res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
 	files := st.sortedFiles()
 	for _, f := range files {
 		out.Files = append(out.Files, EditFile{Path: f.Path, Replacements: f.Replacements})
@@ -645,6 +651,9 @@ func noMatchToStage(res *SearchResult) error {
 	}
 	if n := len(res.Unparsed); n > 0 {
 		big += fmt.Sprintf("; %s not searched, its grammar could not finish parsing it (%s)", plural(n, "file"), res.Unparsed[0].Path)
+	}
+	if n := len(res.NotText); n > 0 {
+		big += fmt.Sprintf("; %s not searched, not UTF-8 text (%s)", plural(n, "file"), res.NotText[0])
 	}
 	return fmt.Errorf("no match for %s in %s searched (%s)%s: nothing to stage", what, plural(res.Searched, "file"), readAsLine(readings(res)), big)
 }
@@ -744,6 +753,15 @@ func plural(n int, noun string) string {
 		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// notTextLine names the files not searched for not being UTF-8 text.
+func notTextLine(b *strings.Builder, paths []string, what string) {
+	if len(paths) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "%s: %s not UTF-8 text (a Latin-1 comment, a NUL byte), which tree-sitter does not read: %s; matches there may be missing, use grep for them or convert the file (iconv -f latin1 -t utf-8)\n",
+		what, plural(len(paths), "file"), someOf(paths[:min(len(paths), 3)], len(paths)))
 }
 
 // unparsedLine names the files whose parse did not finish, with the first
