@@ -79,8 +79,12 @@ func (s *server) waitIndexed(ctx context.Context, budget time.Duration, report f
 	// put at idle priority are lifted while the wait lasts (starve.go).
 	lift := time.NewTicker(liftEvery)
 	defer lift.Stop()
+	lifting := true // at the start and at each tick, not at every progress message
 	for {
-		s.liftIdle()
+		if lifting {
+			s.liftIdle()
+			lifting = false
+		}
 		s.mu.Lock()
 		var open []string
 		for _, title := range s.progress {
@@ -112,6 +116,7 @@ func (s *server) waitIndexed(ctx context.Context, budget time.Duration, report f
 		case <-ch:
 		case <-grace:
 		case <-lift.C:
+			lifting = true
 		case <-t.C:
 			return strings.Join(open, ", ")
 		case <-ctx.Done():
