@@ -58,8 +58,8 @@ func lineDirectiveOf(pat *Pattern) lineDirective {
 // answers linesSplit when a directive holding an offset does not begin
 // one of starts (sorted; splitC's top-level statements) where starts is
 // not nil, or the scan is unsure of a line holding an offset (a '#' in
-// code outside a directive, a C++ raw string), and linesWhole for a
-// directive holding an offset that ends in a blank.
+// code outside a directive) or of the file (a C++ raw string), and
+// linesWhole for a directive holding an offset that ends in a blank.
 func directiveLines(src []byte, offs, starts []uint32, out []uint32) ([]uint32, linesVerdict) {
 	n, oi, si := len(src), 0, 0
 	for i := 0; i < n && oi < len(offs); {
@@ -101,7 +101,10 @@ func directiveLines(src []byte, offs, starts []uint32, out []uint32) ([]uint32, 
 				}
 			case '"', '\'':
 				if c == '"' && k > 0 && src[k-1] == 'R' {
-					unsure = true
+					// A C++ raw string may span lines, and a line in it
+					// that starts with # is no directive: the scan cannot
+					// tell where it ends, so the file is parsed as before.
+					return out, linesSplit
 				}
 				e := k + 1
 				for e < n && src[e] != c && src[e] != '\n' {

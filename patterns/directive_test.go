@@ -83,27 +83,33 @@ func TestDirectiveLinesOnCorpus(t *testing.T) {
 
 // TestDirectiveLines: how lines are chosen, on minimal files.
 func TestDirectiveLines(t *testing.T) {
-	lang := mustLang(t, "c")
 	cases := []struct {
 		name, src, pattern string
 		want               []string // matched texts, in order
 		directives         int      // 1: the directive-line parse answered
+		cpp                bool
 	}{
 		{"a define in an enum, which the whole parse reads as a preproc_call", "enum e {\n  A,\n#define A A\n  B,\n};\n#define C 1\n", "#define $A $B",
-			[]string{"#define A A\n", "#define C 1\n"}, 1},
-		{"a define in a struct body", "struct s {\n  int a;\n#define S_A 1\n};\n", "#define $A $B", []string{"#define S_A 1\n"}, 1},
-		{"a directive in a comment is none", "/*\n#define X 1\n*/\n#define Y 2\n", "#define $A $B", []string{"#define Y 2\n"}, 1},
-		{"a comment before the '#'", "/* c */ #define X 1\nint a;\n", "#define $A $B", []string{"#define X 1\n"}, 1},
-		{"a comment begun on the line", "#define X 1 /* one\n   two */\nint a;\n", "#define $A $B", []string{"#define X 1 /* one\n   two */\n"}, 1},
-		{"continuation lines", "#define F(a) \\\n  (a + \\\n   1)\nint x;\n", "#define $F($A) $B", []string{"#define F(a) \\\n  (a + \\\n   1)\n"}, 1},
-		{"a blank before the newline reads on: parsed as before", "#define X \n\n/* c */\n#define Y 2\n", "#define $A", []string{"#define X \n\n/* c */\n", "#define Y 2\n"}, 0},
+			[]string{"#define A A\n", "#define C 1\n"}, 1, false},
+		{"a define in a struct body", "struct s {\n  int a;\n#define S_A 1\n};\n", "#define $A $B", []string{"#define S_A 1\n"}, 1, false},
+		{"a directive in a comment is none", "/*\n#define X 1\n*/\n#define Y 2\n", "#define $A $B", []string{"#define Y 2\n"}, 1, false},
+		{"a comment before the '#'", "/* c */ #define X 1\nint a;\n", "#define $A $B", []string{"#define X 1\n"}, 1, false},
+		{"a comment begun on the line", "#define X 1 /* one\n   two */\nint a;\n", "#define $A $B", []string{"#define X 1 /* one\n   two */\n"}, 1, false},
+		{"continuation lines", "#define F(a) \\\n  (a + \\\n   1)\nint x;\n", "#define $F($A) $B", []string{"#define F(a) \\\n  (a + \\\n   1)\n"}, 1, false},
+		{"a blank before the newline reads on: parsed as before", "#define X \n\n/* c */\n#define Y 2\n", "#define $A", []string{"#define X \n\n/* c */\n", "#define Y 2\n"}, 0, false},
 		{"an include in a struct body is a preproc_call to the grammar: parsed as before", "struct s {\n#include \"f.h\"\n};\n#include <a.h>\n", "#include $H",
-			[]string{"#include <a.h>\n"}, 0},
-		{"an include at top level", "int a;\n#include <a.h>\nint b;\n", "#include $H", []string{"#include <a.h>\n"}, 1},
-		{"no directive holds the literal", "int define = 1;\n", "#define $A $B", nil, 1},
+			[]string{"#include <a.h>\n"}, 0, false},
+		{"an include at top level", "int a;\n#include <a.h>\nint b;\n", "#include $H", []string{"#include <a.h>\n"}, 1, false},
+		{"no directive holds the literal", "int define = 1;\n", "#define $A $B", nil, 1, false},
+		{"a line of a raw string is no directive: parsed as before", "const char *s = R\"(\n#define X 1\n)\";\n#define Y 2\n", "#define $A $B",
+			[]string{"#define Y 2\n"}, 0, true},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			lang := mustLang(t, "c")
+			if c.cpp {
+				lang = mustLang(t, "cpp")
+			}
 			p, err := Compile(lang, c.pattern, CompileOptions{})
 			if err != nil {
 				t.Fatal(err)
