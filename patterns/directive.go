@@ -21,7 +21,10 @@
 
 package patterns
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // lineDirectives are the C and C++ node kinds one preprocessor line
 // makes whole, each with where it is read alone: anywhere (a definition)
@@ -54,85 +57,38 @@ func lineDirectiveOf(pat *Pattern) lineDirective {
 // slots fillRangePoints fills), the logical lines of src that begin, in
 // code, with '#' and hold one of offs (sorted). A line ends after its
 // first newline that no backslash continues and no comment or literal
-// holds, and a line's '#' may follow block comments. Otherwise it
-// answers linesSplit when a directive holding an offset does not begin
-// one of starts (sorted; splitC's top-level statements) where starts is
-// not nil, or the scan is unsure of a line holding an offset (a '#' in
-// code outside a directive) or of the file (a C++ raw string), and
-// linesWhole for a directive holding an offset that ends in a blank.
+// holds, and a line's '#' may follow block comments. A directive other
+// than a conditional that ends in a blank (#define X⎵⏎) reads on: the grammar wants the newline
+// right after the name or value, so it goes on through blank and comment
+// lines and takes the next line's text as its value (#endif, #undef Y);
+// such a directive and the lines up to that one are a single group.
+// Otherwise it answers linesSplit when a directive holding an offset
+// does not begin one of starts (sorted; splitC's top-level statements)
+// where starts is not nil, or the scan is unsure of a line holding an
+// offset (a '#' in code outside a directive: the grammar reads int x;
+// #define Y 1 as a definition too; a quote unclosed on its line) or of
+// the file (a C++ raw string).
 func directiveLines(src []byte, offs, starts []uint32, out []uint32) ([]uint32, linesVerdict) {
 	n, oi, si := len(src), 0, 0
 	for i := 0; i < n && oi < len(offs); {
-		j := i
-		for j < n {
-			if c := src[j]; c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' {
-				j++
-			} else if e := blockCommentEnd(src, j); e > j {
-				j = e // a comment before the '#' (/* … */ #define) belongs to the line
-			} else {
-				break
-			}
+		k, directive, _, unsure, ok := scanLine(src, i)
+		if !ok {
+			return out, linesSplit
 		}
-		directive := j < n && src[j] == '#'
-		unsure := false
-		k := j
-	line:
-		for k < n {
-			switch c := src[k]; c {
-			case '\n':
-				if k > 0 && src[k-1] == '\\' || k > 1 && src[k-1] == '\r' && src[k-2] == '\\' {
-					k++
-					continue
-				}
-				k++
-				break line
-			case '#':
-				unsure = unsure || !directive // a '#' in code outside a directive
-			case '/':
-				if e := blockCommentEnd(src, k); e > k {
-					k = e
-					continue
-				}
-				if k+1 < n && src[k+1] == '/' {
-					for k < n && src[k] != '\n' {
-						k++
-					}
-					continue // the newline (maybe continued) is seen above
-				}
-			case '"', '\'':
-				if c == '"' && k > 0 && src[k-1] == 'R' {
-					// A C++ raw string may span lines, and a line in it
-					// that starts with # is no directive: the scan cannot
-					// tell where it ends, so the file is parsed as before.
-					return out, linesSplit
-				}
-				e := k + 1
-				for e < n && src[e] != c && src[e] != '\n' {
-					if src[e] == '\\' {
-						e++ // an escape, or a continuation inside the literal
-					}
-					e++
-				}
-				if e < n && src[e] == c {
-					k = e + 1
-				} else {
-					k = e // unclosed on its line (1'000): the newline ends it
-				}
-				continue
+		for open := directive && endsInBlank(src, k) && !conditionalLine(src[i:k]); open && k < n; {
+			next, _, content, uns, ok := scanLine(src, k)
+			if !ok {
+				return out, linesSplit
 			}
-			k++
+			k, unsure = next, unsure || uns
+			if content {
+				open = endsInBlank(src, k) // read on, it may read on again
+			}
 		}
 		held := false
 		for oi < len(offs) && offs[oi] < uint32(k) {
 			held = held || offs[oi] >= uint32(i)
 			oi++
-		}
-		if held && directive && k > 1 && src[k-1] == '\n' && (src[k-2] == ' ' || src[k-2] == '\t') {
-			// #define X⎵⏎: the grammar wants the newline right after the
-			// name or value, so it reads on into what follows, and the
-			// line does not stand alone (nor as a part of the statement
-			// split: the whole file is parsed).
-			return out, linesWhole
 		}
 		if held && unsure {
 			return out, linesSplit
@@ -155,6 +111,124 @@ func directiveLines(src []byte, offs, starts []uint32, out []uint32) ([]uint32, 
 		i = k
 	}
 	return out, linesOK
+}
+
+// scanLine reads the logical line of src that starts at i: it ends at k
+// (past its newline); directive says it opens, after blanks and block
+// comments, with '#'; content that it holds more than blanks and
+// comments; unsure that it has a '#' in code outside a directive or a
+// quote that does not close on the line. False
+// for a C++ raw string, which may span lines (a line in it that starts
+// with # is no directive), so the scan cannot go on.
+func scanLine(src []byte, i int) (k int, directive, content, unsure, ok bool) {
+	n := len(src)
+	j := i
+	for j < n {
+		if c := src[j]; c == ' ' || c == '\t' || c == '\f' || c == '\v' || c == '\r' {
+			j++
+		} else if e := blockCommentEnd(src, j); e > j {
+			j = e // a comment before the '#' (/* … */ #define) belongs to the line
+		} else {
+			break
+		}
+	}
+	directive = j < n && src[j] == '#'
+	content = j < n && src[j] != '\n'
+	k = j
+line:
+	for k < n {
+		switch c := src[k]; c {
+		case '\n':
+			if k > 0 && src[k-1] == '\\' || k > 1 && src[k-1] == '\r' && src[k-2] == '\\' {
+				k++
+				continue
+			}
+			k++
+			break line
+		case '#':
+			unsure = unsure || !directive // a '#' in code outside a directive
+		case '/':
+			if e := blockCommentEnd(src, k); e > k {
+				k = e
+				continue
+			}
+			if k+1 < n && src[k+1] == '/' {
+				if k == j {
+					content = false // a comment line
+				}
+				for k < n && src[k] != '\n' {
+					k++
+				}
+				continue // the newline (maybe continued) is seen above
+			}
+		case '"', '\'':
+			if c == '"' && k > 0 && src[k-1] == 'R' {
+				return k, directive, content, unsure, false
+			}
+			if c == '\'' && digitSeparator(src, k) {
+				k++
+				continue
+			}
+			e := k + 1
+			for e < n && src[e] != c && src[e] != '\n' {
+				if src[e] == '\\' {
+					e++ // an escape, or a continuation inside the literal
+				}
+				e++
+			}
+			if e < n && src[e] == c {
+				k = e + 1
+			} else {
+				// Unclosed on its line: a C++ digit separator (1'000),
+				// which hides the rest of the line from this scan.
+				k, unsure = e, true
+			}
+			continue
+		}
+		k++
+	}
+	return min(k, n), directive, content, unsure, true // min: an escape or a comment cut off by the end
+}
+
+// conditionalLine says a directive line is a conditional (#if, #endif):
+// its keyword or condition takes no value from the lines after it.
+func conditionalLine(line []byte) bool {
+	j := 0
+	for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+		j++
+	}
+	loc := conditionalDirective.FindIndex(line[j:])
+	return loc != nil && loc[0] == 0
+}
+
+// digitSeparator says the ' at k separates digits of a number (C++14's
+// 1'000, 0xFF'FF), where it opens no character literal.
+func digitSeparator(src []byte, k int) bool {
+	hex := func(c byte) bool { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+	if k == 0 || k+1 >= len(src) || !hex(src[k-1]) || !hex(src[k+1]) {
+		return false
+	}
+	s := k - 1
+	for s > 0 && (isLetter(src[s-1]) || isDigit(src[s-1]) || src[s-1] == '.' || src[s-1] == '\'') {
+		s--
+	}
+	return isDigit(src[s]) // the token is a number
+}
+
+// endsInBlank says the line that ends at k ends in a blank before its
+// newline, or in a '/' (which a directive's value takes with the newline
+// after it: #define A 1/⏎ reads on too), or is an empty line after a
+// backslash continuation.
+func endsInBlank(src []byte, k int) bool {
+	if k < 2 || src[k-1] != '\n' {
+		return false
+	}
+	k--
+	if src[k-1] == '\r' {
+		k--
+	}
+	// A '\n' there ended a continued line: the last line is empty.
+	return k > 0 && strings.IndexByte(" \t\f\v/\n", src[k-1]) >= 0
 }
 
 // linesVerdict is directiveLines' answer: the lines stand alone, or the

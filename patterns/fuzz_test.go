@@ -305,3 +305,53 @@ func FuzzSplitJS(f *testing.F) {
 	}
 	fuzzSplit(f, "javascript", splitJS(true), "if ($C) { $$$ }", "$X.$M($$$)", "return $X", "const $A = $B")
 }
+
+// FuzzDirectiveLines: on any C++ source without a syntax error, a search
+// for a directive pattern, which parses only directive lines, differs
+// from a parse of the whole file only as directiveDiff allows (run by
+// hand: go test -tags dart ./patterns -fuzz FuzzDirectiveLines).
+func FuzzDirectiveLines(f *testing.F) {
+	for _, s := range []string{
+		"#include <a.h>\nnamespace n {\n#define X 1\nstruct s {\n#include \"f.h\"\n};\n}\n",
+		"const char *s = R\"(\n#define X 1\n)\";\n#define Y 2\n",
+		"enum e { A,\n#define A A\n};\n/* c */ #define B 1 /* x\n y */\nint n = 1'000;\n#pragma once\n",
+		"#define F(a) \\\n  a + \\\n  1\n#undef F\n#define G \n\n/* c */\n#define H 2\n",
+	} {
+		f.Add(s)
+	}
+	lang, err := LanguageByName("cpp")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var pats []*Pattern
+	for _, s := range []string{"#define $A $B", "#define $A", "#include $H", "#pragma $X", "#undef $A"} {
+		p, err := Compile(lang, s, CompileOptions{})
+		if err != nil {
+			f.Fatal(err)
+		}
+		pats = append(pats, p)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		pr := newParser()
+		defer pr.close()
+		whole, err := pr.parse(lang, []byte(src), true)
+		if err != nil {
+			return
+		}
+		if _, broken := whole.firstError(); broken {
+			// Error recovery reads a file with syntax errors freely (a
+			// #define inside an unclosed string); TestDirectiveLinesOnCorpus
+			// holds the broken headers of /usr/include to directiveDiff.
+			return
+		}
+		for _, p := range pats {
+			tree, err := pr.parseFor(p, []byte(src))
+			if err != nil {
+				t.Fatalf("parseFor: %v after parse succeeded", err)
+			}
+			if why := directiveDiff(p, []byte(src), whole, p.Find(tree), p.Find(whole)); why != "" {
+				t.Fatalf("%q: %s", p.Source, why)
+			}
+		}
+	})
+}
