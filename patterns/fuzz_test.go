@@ -308,8 +308,8 @@ func FuzzSplitJS(f *testing.F) {
 
 // FuzzDirectiveLines: on any C++ source without a syntax error, a search
 // for a directive pattern, which parses only directive lines, differs
-// from a parse of the whole file only as directiveDiff allows (run by
-// hand: go test -tags dart ./patterns -fuzz FuzzDirectiveLines).
+// from a parse of the whole file only as directiveDiff allows (make
+// fuzz runs it; its first 2 minutes found a panic and four classes).
 func FuzzDirectiveLines(f *testing.F) {
 	for _, s := range []string{
 		"#include <a.h>\nnamespace n {\n#define X 1\nstruct s {\n#include \"f.h\"\n};\n}\n",
