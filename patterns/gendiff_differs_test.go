@@ -76,6 +76,7 @@ func TestGenDiffersClassify(t *testing.T) {
 		// A #define inside an enum, as glibc writes them (aio.h).
 		{"c", "c", ".c", "enum\n{\n  AIO_CANCELED,\n#define AIO_CANCELED AIO_CANCELED\n  AIO_NOTCANCELED\n};\n",
 			"#define $A $B", "a #define the whole file's parse loses"},
+		{"c", "c", ".c", "enum e { A,\n#define A A\n};\n", "#define $A $B", "a #define the whole file's parse loses"},
 		// The soak with seed 11 (gendiff's css draw).
 		{"css", "css", ".css", "a {\n  background:#141414;\n  color: red;\n}\n",
 			"$A:#141414", "pattern ast-grep reads only in a context"},

@@ -215,9 +215,8 @@ var genDiffers = []genDiffer{
 	{name: "a #define the whole file's parse loses",
 		why: "a C or C++ pattern that is one #define is searched line by line (README, ast_grep); where the grammar " +
 			"cannot read the line in place (glibc's #define inside an enum's body) the whole file's parse, ast-grep's, " +
-			"has a syntax error and reads the line as no definition (a generic preproc_call, a ',' MISSING after it, or " +
-			"part of an ERROR); each extra match is a #define that the whole file's parse, with a syntax error, " +
-			"does not read as a definition",
+			"reads the line as no definition (a generic preproc_call, usually with a ',' MISSING after it, or part of " +
+			"an ERROR); each extra match is a #define that the whole file's parse does not read as a definition",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			extra := genMinus(ours, peer)
 			if l.ID != "c" && l.ID != "cpp" || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
@@ -836,16 +835,15 @@ func genNodeOfKind(l *Language, src []byte, s [2]uint32, kind string) bool {
 	return false
 }
 
-// genDefineLost says the whole file's parse has a syntax error and no
-// definition (preproc_def or preproc_function_def) at src[s].
+// genDefineLost says the whole file's parse has no definition
+// (preproc_def or preproc_function_def) at src[s]: near a syntax error,
+// or where the grammar reads a #define as a generic directive (the last
+// entry of an enum's body, after a trailing comma, has no error at all).
 func genDefineLost(l *Language, src []byte, s [2]uint32) bool {
 	pr := newParser()
 	defer pr.close()
 	tree, err := pr.parse(l, src, true)
 	if err != nil {
-		return false
-	}
-	if _, broken := tree.firstError(); !broken {
 		return false
 	}
 	for _, n := range tree.nodes {
