@@ -467,10 +467,14 @@ type parser struct {
 	offs  [3][]uint32
 	near  nearby
 	stmts []uint32 // statement starts, for ranges
-	lang  string   // the language ranges splits (set by parseNear)
-	nest  pyNest   // nested statements left out, for ranges
-	rng   []uint32 // ranges to parse, five numbers each
-	blank []byte   // a source with gaps blanked (see parseDirectives)
+	// splitDone says stmts already holds this file's split (made by
+	// parseDirectives) and splitOK what the splitter answered; parseNear
+	// clears it.
+	splitDone, splitOK bool
+	lang               string   // the language ranges splits (set by parseNear)
+	nest               pyNest   // nested statements left out, for ranges
+	rng                []uint32 // ranges to parse, five numbers each
+	blank              []byte   // a source with gaps blanked (see parseDirectives)
 	// parts and retries count the partial parses kept and redone whole
 	// (for tests and measurements).
 	parts, retries int
@@ -525,6 +529,8 @@ type nearby struct {
 // file is.
 func (p *parser) parseNear(lang *Language, src []byte, nb *nearby) (*Tree, error) {
 	split := true
+	p.splitDone = false
+	defer func() { p.splitDone = false }()
 	if nb.directive != notDirective && len(nb.stmtOffs) > 0 {
 		t, verdict, err := p.parseDirectives(lang, src, nb)
 		if verdict == linesOK {

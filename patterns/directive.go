@@ -263,10 +263,11 @@ func (p *parser) parseDirectives(lang *Language, src []byte, nb *nearby) (*Tree,
 	var starts []uint32
 	if nb.directive == directiveTopLevel {
 		var ok bool
-		if starts, ok = splitC(src, p.stmts[:0]); !ok {
+		starts, ok = splitC(src, p.stmts[:0])
+		p.stmts, p.splitDone, p.splitOK = starts, true, ok
+		if !ok {
 			return nil, linesSplit, nil
 		}
-		p.stmts = starts
 	}
 	out, verdict := directiveLines(src, nb.stmtOffs, starts, p.rng[:0])
 	p.rng = out

@@ -23,16 +23,11 @@ func TestDirectiveLinesOnCorpus(t *testing.T) {
 		every     int
 	}{{"c", ".h", 4}, {"cpp", ".h", 29}} {
 		lang := mustLang(t, c.lang)
-		var pats []*Pattern
-		for _, s := range []string{"#define $A $B", "#define $A", "#define $F($$$P) $B", "# define $A 0", "#include $H", "#include <stdio.h>", "#pragma $X", "#undef $A"} {
-			p, err := Compile(lang, s, CompileOptions{})
-			if err != nil {
-				t.Fatalf("%s %q: %v", c.lang, s, err)
-			}
+		pats := mustCompileAll(t, lang, "#define $A $B", "#define $A", "#define $F($$$P) $B", "# define $A 0", "#include $H", "#include <stdio.h>", "#pragma $X", "#undef $A")
+		for _, p := range pats {
 			if p.lineDirective == notDirective {
-				t.Fatalf("%s %q (%s) is not read as a line directive", c.lang, s, p.ReadAs())
+				t.Fatalf("%s %q (%s) is not read as a line directive", c.lang, p.Source, p.ReadAs())
 			}
-			pats = append(pats, p)
 		}
 		before := pr.directives
 		clean, broken, more, moreClean := 0, 0, 0, 0

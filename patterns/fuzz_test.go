@@ -218,18 +218,8 @@ func FuzzSplitGo(f *testing.F) {
 }
 
 func fuzzSplit(f *testing.F, langID string, split splitter, patterns ...string) {
-	lang, err := LanguageByName(langID)
-	if err != nil {
-		f.Fatal(err)
-	}
-	var pats []*Pattern
-	for _, s := range patterns {
-		p, err := Compile(lang, s, CompileOptions{})
-		if err != nil {
-			f.Fatal(err)
-		}
-		pats = append(pats, p)
-	}
+	lang := mustLang(f, langID)
+	pats := mustCompileAll(f, lang, patterns...)
 	f.Fuzz(func(t *testing.T, src string) {
 		pr := newParser()
 		defer pr.close()
@@ -319,18 +309,8 @@ func FuzzDirectiveLines(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	lang, err := LanguageByName("cpp")
-	if err != nil {
-		f.Fatal(err)
-	}
-	var pats []*Pattern
-	for _, s := range []string{"#define $A $B", "#define $A", "#include $H", "#pragma $X", "#undef $A"} {
-		p, err := Compile(lang, s, CompileOptions{})
-		if err != nil {
-			f.Fatal(err)
-		}
-		pats = append(pats, p)
-	}
+	lang := mustLang(f, "cpp")
+	pats := mustCompileAll(f, lang, "#define $A $B", "#define $A", "#include $H", "#pragma $X", "#undef $A")
 	f.Fuzz(func(t *testing.T, src string) {
 		pr := newParser()
 		defer pr.close()

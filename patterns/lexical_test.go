@@ -46,13 +46,27 @@ func TestPythonHasCode(t *testing.T) {
 	}
 }
 
-func mustLang(t *testing.T, name string) *Language {
-	t.Helper()
+func mustLang(tb testing.TB, name string) *Language {
+	tb.Helper()
 	l, err := LanguageByName(name)
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	return l
+}
+
+// mustCompileAll compiles each pattern in lang, or fails.
+func mustCompileAll(tb testing.TB, lang *Language, patterns ...string) []*Pattern {
+	tb.Helper()
+	var pats []*Pattern
+	for _, s := range patterns {
+		p, err := Compile(lang, s, CompileOptions{})
+		if err != nil {
+			tb.Fatalf("%s %q: %v", lang.ID, s, err)
+		}
+		pats = append(pats, p)
+	}
+	return pats
 }
 
 // TestPythonScannerOnStdlib holds the Python scanner to the parser on a

@@ -98,14 +98,7 @@ func TestCPrefilterOnCorpus(t *testing.T) {
 		every     int
 	}{{"c", ".h", 15}, {"cpp", ".hpp", 40}} {
 		lang := mustLang(t, c.lang)
-		var pats []*Pattern
-		for _, s := range []string{"if ($C) { $$$ }", "return $X;", "while ($C) { $$$ }", "$X = NULL", "sizeof($X)", "#if $C\n$$$\n#endif", "# define $A $B", "#include $H", "for ($$$) { $$$ }"} {
-			p, err := Compile(lang, s, CompileOptions{})
-			if err != nil {
-				t.Fatalf("%s %q: %v", c.lang, s, err)
-			}
-			pats = append(pats, p)
-		}
+		pats := mustCompileAll(t, lang, "if ($C) { $$$ }", "return $X;", "while ($C) { $$$ }", "$X = NULL", "sizeof($X)", "#if $C\n$$$\n#endif", "# define $A $B", "#include $H", "for ($$$) { $$$ }")
 		files, skipped := 0, 0
 		eachCorpusFile(t, dir, c.ext, c.every, func(path string, src []byte) {
 			whole, err := pr.parse(lang, src, true)

@@ -188,18 +188,12 @@ func search(ctx context.Context, root string, opts SearchOptions, q lookFor) (*S
 	}
 	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
-	results, unparsed, partial, err := searchFiles(ctx, files, compiled, opts)
+	results, notText, unparsed, partial, err := searchFiles(ctx, files, compiled, opts)
 	if err != nil {
 		return nil, nil, err
 	}
 	res.Partial = partial
-	for _, u := range unparsed {
-		if u.Why == errNotText.Error() {
-			res.NotText = append(res.NotText, u.Path)
-		} else {
-			res.Unparsed = append(res.Unparsed, u)
-		}
-	}
+	res.NotText, res.Unparsed = notText, unparsed
 	res.Searched -= len(res.NotText)
 	for _, fm := range results {
 		if fm != nil && fm.Count > 0 {
@@ -331,7 +325,7 @@ func compileFor(res *SearchResult, files []searchedFile, forced *Language, where
 // finder of each file's language, and returns each file's matches in
 // files' order. partial says the search stopped at opts.MaxMatches with
 // files left unsearched.
-func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Language]finder, opts SearchOptions) (results []*FileMatches, unparsed []UnparsedFile, partial bool, err error) {
+func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Language]finder, opts SearchOptions) (results []*FileMatches, notText []string, unparsed []UnparsedFile, partial bool, err error) {
 	maxBytes := opts.MaxFileBytes
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxFileBytes
@@ -379,15 +373,18 @@ func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Langua
 	}
 	wg.Wait()
 	if err := ctx.Err(); err != nil {
-		return nil, nil, false, err
+		return nil, nil, nil, false, err
 	}
 	for i, err := range failed { // files are in path order
-		if err != nil {
+		switch {
+		case errors.Is(err, errNotText):
+			notText = append(notText, files[i].rel)
+		case err != nil:
 			unparsed = append(unparsed, UnparsedFile{Path: files[i].rel, Why: err.Error()})
 		}
 	}
 	partial = opts.MaxMatches > 0 && found.Load() >= int64(opts.MaxMatches) && int(next.Load()) < len(files)
-	return results, unparsed, partial, nil
+	return results, notText, unparsed, partial, nil
 }
 
 func count[T any](xs []T, f func(T) bool) int {
@@ -426,10 +423,13 @@ func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool,
 	}
 	defer p.trim()
 	lang, lits := f.prefilter()
-	if !searchable(lang, src, lits) {
-		if !isText(src) && holdsAll(src, lits) {
+	if !isText(src) {
+		if holdsAll(src, lits) {
 			return nil, errNotText
 		}
+		return nil, nil
+	}
+	if !inCodeAll(lang, src, lits) {
 		return nil, nil
 	}
 	spans, err := f.findIn(p, src, stopped)
@@ -442,9 +442,11 @@ func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool,
 // searchable says whether src is worth parsing: text (no NUL in its first
 // 8000 bytes, valid UTF-8) holding every literal a match needs in code.
 func searchable(lang *Language, src []byte, literals []literal) bool {
-	if !isText(src) {
-		return false
-	}
+	return isText(src) && inCodeAll(lang, src, literals)
+}
+
+// inCodeAll says src holds every literal a match needs, in code.
+func inCodeAll(lang *Language, src []byte, literals []literal) bool {
 	for _, lit := range literals {
 		if !lit.inCode(lang, src) {
 			return false
@@ -459,10 +461,10 @@ func isText(src []byte) bool {
 	return bytes.IndexByte(src[:min(len(src), 8000)], 0) < 0 && utf8.Valid(src)
 }
 
-// holdsAll says every literal's text occurs in src, anywhere.
+// holdsAll says every literal occurs in src, in code or not.
 func holdsAll(src []byte, literals []literal) bool {
 	for _, l := range literals {
-		if !bytes.Contains(src, l.text) {
+		if !l.in(src) {
 			return false
 		}
 	}

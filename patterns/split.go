@@ -34,8 +34,11 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 	if jsFamily(p.lang) && len(offs)*jsDense > len(src) {
 		return nil, false // see jsDense
 	}
-	starts, ok := split(src, p.stmts[:0])
-	p.stmts = starts
+	starts, ok := p.stmts, p.splitOK
+	if !p.splitDone { // parseDirectives has not split this file already
+		starts, ok = split(src, p.stmts[:0])
+		p.stmts = starts
+	}
 	if !ok || len(starts) < 2 && !nest {
 		return nil, false
 	}
