@@ -43,6 +43,11 @@ import (
 type finding struct {
 	path string // relative to the root, slash-separated
 	msg  string // spaces normalised
+	// warning marks a warning of a checker whose warnings are not
+	// compared (mutLang.errorsOnly): it only shows that something new
+	// happened in its file (gcc warns where clang errs: a main whose
+	// second parameter is not char **).
+	warning bool
 }
 
 func (f finding) String() string { return f.path + ": " + f.msg }
@@ -75,6 +80,14 @@ type mutLang struct {
 	// errorsOnly compares errors only (the checker's warnings are not the
 	// server's: gcc's defaults are not clangd's).
 	errorsOnly bool
+	// second, when set, is a second checker: an answer the first calls
+	// wrong is wrong only if the second's findings before and after the
+	// write call it wrong too. For C, gcc and clang recover differently
+	// after an error (gcc skips the body of a function whose parameter
+	// list names an unknown type, clang reads on and finds a new error
+	// there); where the two compilers disagree, no answer of clangd's can
+	// satisfy both.
+	second func(t *testing.T, root string) []finding
 }
 
 var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
@@ -195,14 +208,23 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 		if !l.exact {
 			f.msg = ""
 		}
+		f.warning = false
 		return f
 	}
-	b, a := map[finding]int{}, map[finding]int{}
+	// b and a count errors (and the warnings compared); bAll and aAll
+	// also the warnings that are not.
+	b, a, bAll, aAll := map[finding]int{}, map[finding]int{}, map[finding]int{}, map[finding]int{}
 	for _, f := range before {
-		b[key(f)]++
+		bAll[key(f)]++
+		if !f.warning {
+			b[key(f)]++
+		}
 	}
 	for _, f := range after {
-		a[key(f)]++
+		aAll[key(f)]++
+		if !f.warning {
+			a[key(f)]++
+		}
 	}
 	// own leaves out a header's error that clangd shows at the #include of
 	// a file including it ("In included file"): it stands for the errors
@@ -211,7 +233,7 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	reported, own := map[finding]int{}, map[finding]int{}
 	for _, d := range w.Diagnostics {
 		if d.Severity == "error" || d.Severity == "warning" && !l.errorsOnly {
-			k := key(finding{d.Path, msgKey(d.Message)})
+			k := key(finding{path: d.Path, msg: msgKey(d.Message)})
 			reported[k]++
 			if !strings.HasPrefix(d.Message, "In included file") {
 				own[k]++
@@ -280,7 +302,7 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	}
 	for k, n := range own {
 		news := max(0, a[k]-b[k])
-		if l.exact && n > news && b[k] > 0 || !l.exact && news == 0 && b[k] > 0 && a[k] <= b[k] {
+		if l.exact && n > news && b[k] > 0 || !l.exact && news == 0 && b[k] > 0 && a[k] <= b[k] && aAll[k] <= bAll[k] {
 			old = append(old, k.String())
 		} else if n > news {
 			beyond = append(beyond, k.String())
@@ -296,6 +318,27 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 		wrong += "old reported as new: " + strings.Join(old, "; ") + "\n"
 	}
 	return wrong, strings.Join(beyond, "; ")
+}
+
+// TestMutationVerdictCheckerWarning holds the C oracle's one use of gcc's
+// warnings: clang's new error where gcc only warns (a main whose second
+// parameter is not char **) is new, not an old error reported as new;
+// the same error with nothing new from gcc in its file is old.
+func TestMutationVerdictCheckerWarning(t *testing.T) {
+	before := []finding{{path: "p/cli.c", msg: "unknown type name 'U32'"}}
+	w := &WriteResult{Diagnostics: []Diag{{Path: "p/cli.c", Line: 310, Severity: "error", Message: "Second parameter of 'main' (argument array) must be of type 'char **'"}},
+		Checked: []string{"p/cli.c"}}
+	warned := append(slices.Clone(before), finding{path: "p/cli.c", msg: "second argument of 'main' should be 'char **'", warning: true})
+	if wrong, _ := mutationVerdict(cLang, w, before, warned); wrong != "" {
+		t.Errorf("gcc warned in p/cli.c after the write; the verdict: %s", wrong)
+	}
+	if wrong, _ := mutationVerdict(cLang, w, before, before); !strings.Contains(wrong, "old reported as new: p/cli.c") {
+		t.Errorf("nothing new from gcc in p/cli.c; the verdict: %q, want an old error reported as new", wrong)
+	}
+	// A warning alone is no new error to miss.
+	if wrong, _ := mutationVerdict(cLang, &WriteResult{Checked: []string{"p/cli.c"}}, before, warned); wrong != "" {
+		t.Errorf("only a gcc warning is new; the verdict: %s", wrong)
+	}
 }
 
 // listFindings writes up to n of fs, for a wrong verdict's report (the
@@ -334,8 +377,12 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 	// agent's reading would have done).
 	before := l.check(t, root)
 	t.Logf("the checker finds %d errors and warnings before any edit", len(before))
+	var before2 []finding
+	if l.second != nil {
+		before2 = l.second(t, root)
+	}
 	var undo []edit
-	done, wrongs := 0, 0
+	done, wrongs, excused := 0, 0, 0
 	var slow []time.Duration
 	for tries := 0; done < n && tries < 4*n; tries++ {
 		e, ok := l.mutate(t, rng, root, files, &undo)
@@ -349,8 +396,18 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 			t.Fatalf("seed %d, mutation %d (%s in %s): %v", seed, done, e.what, e.file, err)
 		}
 		took := time.Since(start)
+		slow = append(slow, took)
 		after := l.check(t, root)
 		wrong, extra := mutationVerdict(l, w, before, after)
+		if l.second != nil {
+			after2 := l.second(t, root)
+			if wrong2, _ := mutationVerdict(l, w, before2, after2); wrong != "" && wrong2 == "" {
+				t.Logf("  the checker calls the answer wrong and the second checker right: the two compilers disagree\n%s", wrong)
+				wrong = ""
+				excused++
+			}
+			before2 = after2
+		}
 		t.Logf("mutation %d: %s in %s: %d new reported in %s; checker %d → %d", done, e.what, e.file, len(w.Diagnostics), took.Round(time.Millisecond), len(before), len(after))
 		if extra != "" {
 			t.Logf("  the server alone reports: %s", extra)
@@ -363,7 +420,7 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 	}
 	slices.Sort(slow)
 	if len(slow) > 0 {
-		t.Logf("%s: %d mutations, %d wrong; didWrite median %s, max %s", l.name, done, wrongs, slow[len(slow)/2].Round(time.Millisecond), slow[len(slow)-1].Round(time.Millisecond))
+		t.Logf("%s: %d mutations, %d wrong, %d where the second checker disagrees with the first; didWrite median %s, max %s", l.name, done, wrongs, excused, slow[len(slow)/2].Round(time.Millisecond), slow[len(slow)-1].Round(time.Millisecond))
 	}
 	if done < n {
 		t.Errorf("seed %d: only %d of %d mutations applied", seed, done, n)
@@ -449,7 +506,7 @@ func goplsCheck(t *testing.T, root string) []finding {
 		if err != nil {
 			continue
 		}
-		fs = append(fs, finding{filepath.ToSlash(rel), normalizeMessage(m[3])})
+		fs = append(fs, finding{path: filepath.ToSlash(rel), msg: normalizeMessage(m[3])})
 		at = append(at, m[2])
 	}
 	// The host's build only: what gopls check finds under other build
@@ -528,7 +585,7 @@ func pyrightCheck(t *testing.T, root string) []finding {
 			continue
 		}
 		rel, _ := filepath.Rel(root, d.File)
-		fs = append(fs, finding{filepath.ToSlash(rel), msgKey(d.Message)})
+		fs = append(fs, finding{path: filepath.ToSlash(rel), msg: msgKey(d.Message)})
 	}
 	return fs
 }
@@ -550,39 +607,54 @@ func TestMutationDiagnosticsPython(t *testing.T) {
 	runMutations(t, pythonLang, mutationCount(5, 100), 1796163960447482374)
 }
 
-// --- C: sources vendored in Go modules, checked by gcc -fsyntax-only ---
+// --- C: sources vendored in Go modules or unpacked from Debian, checked by gcc -fsyntax-only ---
 
-// cCorpus copies the tree around a random directory of C sources
-// vendored in a Go module (3 to 30 .c files, none over 300 KB; only .c
-// and .h files), with a compile_flags.txt naming every header directory.
+// cCorpus copies the tree around a random directory of C sources (3 to
+// 30 .c files, none over 300 KB; only .c and .h files), with a
+// compile_flags.txt naming every header directory. The directories are
+// those vendored in Go modules of the module cache and those of the
+// Debian source packages install-tools.sh unpacks (zstd, lz4, brotli,
+// xxhash): the module cache alone has one that compiles here.
 func cCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
 	cache, err := corpus.GoModCache()
 	if err != nil {
 		return "", nil, "go env GOMODCACHE: " + err.Error()
 	}
-	cands := corpus.CDirs(cache, 3, 30)
+	debian, err := corpus.DebianCSources()
+	if err != nil {
+		return "", nil, err.Error()
+	}
+	cands := append(corpus.CDirs(cache, 3, 30), corpus.CDirs(debian, 3, 30)...)
 	if len(cands) == 0 {
-		return "", nil, "no directory of C sources in " + cache
+		return "", nil, "no directory of C sources in " + cache + " or " + debian
+	}
+	name := func(dir string) string {
+		for _, top := range []string{cache, debian} {
+			if r, err := filepath.Rel(top, dir); err == nil && !strings.HasPrefix(r, "..") {
+				return r
+			}
+		}
+		return dir
 	}
 	// Sources that compile here: code for another system (delve's darwin
 	// files) stops gcc at its first missing header, and clangd at 20
 	// errors, so their findings do not compare.
 	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	for _, dir := range cands {
-		root, files := cCopy(t, cache, dir)
-		if n := len(gccCheck(t, root)); n > 0 {
-			t.Logf("%s: gcc finds %d errors before any edit: drawn again", strings.TrimPrefix(dir, cache+"/"), n)
+		root, files := cCopy(t, dir)
+		if n := len(slices.DeleteFunc(gccCheck(t, root), func(f finding) bool { return f.warning })); n > 0 {
+			t.Logf("%s: gcc finds %d errors before any edit: drawn again", name(dir), n)
 			continue
 		}
-		t.Logf("drew %s of %d directories", strings.TrimPrefix(dir, cache+"/"), len(cands))
+		t.Logf("drew %s of %d directories", name(dir), len(cands))
 		return root, files, ""
 	}
-	return "", nil, fmt.Sprintf("none of the %d directories of C sources in %s compiles here", len(cands), cache)
+	return "", nil, fmt.Sprintf("none of the %d directories of C sources in %s and %s compiles here", len(cands), cache, debian)
 }
 
 // cCopy copies the tree around dir (only .c and .h files) with a
 // compile_flags.txt, and returns it and the files of dir.
-func cCopy(t *testing.T, cache, dir string) (string, []string) {
+func cCopy(t *testing.T, dir string) (string, []string) {
 	src := filepath.Dir(dir)
 	dst := canonical(t.TempDir())
 	small := corpus.SmallC(src)
@@ -613,6 +685,19 @@ var gccDiagRe = regexp.MustCompile(`^([^:\s][^:]*\.[ch]):\d+:\d+: (error|fatal e
 // signature change of go-tree-sitter's _array__grow has its "too few
 // arguments" in parser.c and query.c for both, not in array.h for gcc.
 func gccCheck(t *testing.T, root string) []finding {
+	return compilerCheck(t, root, "gcc", "-fsyntax-only", "-fmax-errors=0", "-ftrack-macro-expansion=0")
+}
+
+// clangCheck is gccCheck with clang 14, clangd's compiler: C's second
+// checker (see mutLang.second).
+func clangCheck(t *testing.T, root string) []finding {
+	return compilerCheck(t, root, "clang-14", "-fsyntax-only", "-ferror-limit=0", "-fno-caret-diagnostics")
+}
+
+// compilerCheck runs a compiler (argv before the flags of
+// compile_flags.txt) on every .c file of root and lists its errors and
+// warnings (these marked warning).
+func compilerCheck(t *testing.T, root string, argv ...string) []finding {
 	data, err := os.ReadFile(filepath.Join(root, "compile_flags.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -621,15 +706,15 @@ func gccCheck(t *testing.T, root string) []finding {
 	seen := map[finding]bool{}
 	var fs []finding
 	for _, c := range relFiles(root, ".c") {
-		cmd := exec.Command("gcc", append(append([]string{"-fsyntax-only", "-fmax-errors=0", "-ftrack-macro-expansion=0"}, flags...), c)...)
+		cmd := exec.Command(argv[0], append(append(slices.Clone(argv[1:]), flags...), c)...)
 		cmd.Dir = root
 		out, _ := cmd.CombinedOutput()
 		for _, ln := range strings.Split(string(out), "\n") {
 			m := gccDiagRe.FindStringSubmatch(ln)
-			if m == nil || m[2] == "warning" {
+			if m == nil {
 				continue
 			}
-			f := finding{filepath.ToSlash(filepath.Clean(m[1])), normalizeMessage(m[3])}
+			f := finding{path: filepath.ToSlash(filepath.Clean(m[1])), msg: normalizeMessage(m[3]), warning: m[2] == "warning"}
 			// A header's error is gcc's once per file including it.
 			if strings.HasSuffix(f.path, ".h") && seen[f] {
 				continue
@@ -643,9 +728,10 @@ func gccCheck(t *testing.T, root string) []finding {
 
 var cLang = &mutLang{
 	name:       "C",
-	tools:      []string{"clangd", "gcc"},
+	tools:      []string{"clangd", "gcc", "clang-14"},
 	corpus:     cCorpus,
 	check:      gccCheck,
+	second:     clangCheck,
 	decl:       regexp.MustCompile(`^(?:static\s+|inline\s+|const\s+|unsigned\s+)*[A-Za-z_]\w*[\s\*]+\**([A-Za-z_]\w*)\((?:[^;]*)$`),
 	addParam:   "int zq, ",
 	addOnly:    "int zq",
@@ -737,7 +823,7 @@ func tscCheck(t *testing.T, root string) []finding {
 			t.Fatalf("typescript's diagnostics: %q: %v", ln, err)
 		}
 		if strings.HasSuffix(d.File, ".ts") {
-			fs = append(fs, finding{filepath.ToSlash(d.File), msgKey(d.Msg)})
+			fs = append(fs, finding{path: filepath.ToSlash(d.File), msg: msgKey(d.Msg)})
 		}
 	}
 	return fs
@@ -756,7 +842,7 @@ func TestTSCheckOracle(t *testing.T) {
 	writeFile(t, filepath.Join(root, "src", "a.ts"), "export const x: number = \"s\";\n")
 	writeFile(t, filepath.Join(root, "src", "b.ts"), "export const y = 1;\nreturnq 2 +;\n")
 	got := tscCheck(t, root)
-	want := finding{"src/a.ts", "Type 'string' is not assignable to type 'number'."}
+	want := finding{path: "src/a.ts", msg: "Type 'string' is not assignable to type 'number'."}
 	if !slices.Contains(got, want) || !slices.ContainsFunc(got, func(f finding) bool { return f.path == "src/b.ts" }) {
 		t.Errorf("the oracle lists %v; want %v and b.ts's syntax errors", got, want)
 	}

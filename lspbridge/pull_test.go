@@ -61,7 +61,7 @@ func TestCrossFilePyright(t *testing.T) {
 	}
 	var got []finding
 	for _, d := range w.Diagnostics {
-		got = append(got, finding{d.Path, msgKey(d.Message)})
+		got = append(got, finding{path: d.Path, msg: msgKey(d.Message)})
 	}
 	if !sameFindings(got, want) {
 		t.Errorf("new errors after the write:\n got %v\nwant %v (pyright CLI, after minus before)\n%s", got, want, w.Text)

@@ -24,7 +24,7 @@ INSPECTOR_PKG=@modelcontextprotocol/inspector
 TS_CLIENT_VERSION=2.4.0
 TS_TASKS_VERSION=0.2.2
 INSPECTOR_VERSION=0.15.0 # the last release that runs on node 20 (0.16+ needs node >= 22.7.5)
-APT_PACKAGES=(clangd g++ lldb-19 python3-debugpy python3-pandas python3-matplotlib python3-tabulate)
+APT_PACKAGES=(clangd clang-14 g++ lldb-19 python3-debugpy python3-pandas python3-matplotlib python3-tabulate)
 
 INSTALLED=
 say() { printf 'install-tools: %s\n' "$*" >&2; }
@@ -97,6 +97,41 @@ if [[ ! -f "$DART_DIR/node_modules/tree-sitter-dart/src/parser.c" ]]; then
 	quiet npm install --prefix "$DART_DIR" --no-save --ignore-scripts --no-fund --no-audit tree-sitter-dart
 	INSTALLED=1
 fi
+
+# --- test corpora: C sources of Debian packages ---------------------------
+# lspbridge's C mutation tests draw a directory of C sources at random and
+# compare diagnostics on write with gcc's. The Go module cache holds few
+# that compile here (go-tree-sitter's src alone, most days), so the
+# upstream sources of four Debian bookworm packages are unpacked into
+# third_party/debian-src: zstd, lz4, brotli, xxhash. Pinned by sha256, from
+# the Debian archive's pool (the apt registry).
+DEBIAN_SRC_DIR="$ROOT/third_party/debian-src"
+DEBIAN_POOL=http://deb.debian.org/debian/pool/main
+DEBIAN_SOURCES=(
+	"libz/libzstd/libzstd_1.5.4+dfsg2.orig.tar.xz 8cf4bbb65e77ec348d052c8d6230eba66d435bddf64c8b5be2fcb16880c19953"
+	"l/lz4/lz4_1.9.4.orig.tar.gz 0b0e3aa07c8c063ddf40b082bdf7e37a1562bda40a0ff5272957f3e987e0e54b"
+	"b/brotli/brotli_1.0.9.orig.tar.gz f9e8d81d0405ba66d181529af42a3354f838c939095ff99930da6aa9cdf6fe46"
+	"x/xxhash/xxhash_0.8.1.orig.tar.gz 3bb6b7d6f30c591dd65aaaff1c8b7a5b94d81687998ca9400082c739a690436c"
+)
+for entry in "${DEBIAN_SOURCES[@]}"; do
+	path=${entry% *} sum=${entry##* }
+	file=${path##*/}
+	stamp="$DEBIAN_SRC_DIR/.$file.unpacked"
+	[[ -f "$stamp" ]] && continue
+	say "fetch $file (Debian source) into third_party/debian-src"
+	mkdir -p "$DEBIAN_SRC_DIR"
+	tmp="$(mktemp)"
+	if ! curl -fsSL --retry 3 -o "$tmp" "$DEBIAN_POOL/$path"; then
+		rm -f "$tmp"; say "could not download $DEBIAN_POOL/$path"; exit 1
+	fi
+	if [[ "$(sha256sum "$tmp" | cut -d' ' -f1)" != "$sum" ]]; then
+		rm -f "$tmp"; say "$file: sha256 is not $sum"; exit 1
+	fi
+	tar -xf "$tmp" -C "$DEBIAN_SRC_DIR"
+	rm -f "$tmp"
+	touch "$stamp"
+	INSTALLED=1
+done
 
 # --- per capability: each capability's extra installs go in its section ---
 # lsp (issue 4)

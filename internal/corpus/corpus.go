@@ -2,7 +2,8 @@
 // check answers on code nobody chose (internal/lspdiff's differential
 // suite, lspbridge's mutation tests): Go modules in the module cache,
 // Debian's pure-Python packages, the TypeScript sources npm packages ship,
-// and directories of C sources vendored in Go modules.
+// and directories of C sources vendored in Go modules or unpacked from
+// Debian's source packages (DebianCSources).
 //
 // It lists candidates and their files; drawing one (seeded by the test),
 // copying it and checking that it builds stay with each test, whose rules
@@ -12,6 +13,8 @@ package corpus
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,6 +34,31 @@ const TSConfig = `{
   "include": ["src/**/*.ts"]
 }
 `
+
+// DebianCSources is the directory scripts/install-tools.sh unpacks the
+// upstream sources of a few Debian C packages into (third_party/debian-src
+// of this repository, found from the working directory up), or an error
+// saying it is not there.
+func DebianCSources() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			src := filepath.Join(dir, "third_party", "debian-src")
+			if _, err := os.Stat(src); err != nil {
+				return "", fmt.Errorf("no Debian C sources (run scripts/install-tools.sh): %w", err)
+			}
+			return src, nil
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = up
+	}
+}
 
 // maxCSize is the size from which a C file is too big to take.
 const maxCSize = 300 << 10

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
 // tree writes the files of a txtar archive below a fresh directory.
@@ -141,6 +143,24 @@ func TestTSSource(t *testing.T) {
 	for rel, want := range map[string]bool{"a.ts": true, "x/b.ts": true, "a.d.ts": false, "a.test.ts": false, "tests/a.ts": false, "a.js": false} {
 		if TSSource(rel) != want {
 			t.Errorf("TSSource(%q) = %v", rel, !want)
+		}
+	}
+}
+
+// TestDebianCSources finds the Debian sources install-tools.sh unpacks
+// and, in them, directories of C sources the mutation tests can draw.
+func TestDebianCSources(t *testing.T) {
+	dir, err := DebianCSources()
+	testutil.NeedsFunc(t, "the Debian C sources", func() string {
+		if err != nil {
+			return err.Error()
+		}
+		return ""
+	})
+	dirs := CDirs(dir, 3, 30)
+	for _, want := range []string{"zstd-1.5.4/lib/common", "lz4-1.9.4/lib", "brotli-1.0.9/c/dec"} {
+		if !slices.Contains(dirs, filepath.Join(dir, want)) {
+			t.Errorf("CDirs(%s) = %q: no %s", dir, dirs, want)
 		}
 	}
 }
