@@ -581,7 +581,7 @@ func (c *compiler) build(i int) *pnode {
 		p.text = restore(text, t.Lang.expando)
 	} else if n.flags&flagError == 0 && !slices.ContainsFunc(p.children, func(c *pnode) bool { return c.meta == metaMulti }) {
 		raw := string(t.gapText(nil, i, c.he))
-		if e := t.Lang.expando; !strings.Contains(raw, "$") && (e == "" || !strings.Contains(raw, e)) {
+		if !mayHoldMeta(raw, t.Lang.expando) {
 			p.gap, p.hasGap = raw, true
 		}
 	}

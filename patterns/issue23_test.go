@@ -663,3 +663,24 @@ func TestGoCaseClause(t *testing.T) {
 			want: []string{"case 1, 2:\n\t\tg()\n {L=1, 2}"}},
 	})
 }
+
+// Text a node holds outside its children is compared unless a
+// metavariable could stand in it: a '$' before '{' is text. YAML's
+// 'gs://${_RESULT_BUCKET}/a.tar.gz' matched any quoted string (the
+// generated differential against ast-grep, seed 17, on a Cloud Build
+// file of govim).
+func TestDollarTextIsCompared(t *testing.T) {
+	runPatCases(t, []patCase{
+		{name: "yaml ${} in a quoted string", lang: "yaml", pattern: "$A: [$$$, 'gs://${BUCKET}/a.tar.gz']",
+			src:  "steps:\n  - args: ['go', 'build']\n  - args: ['cp', 'gs://${BUCKET}/a.tar.gz']\n",
+			want: []string{`args: ['cp', 'gs://${BUCKET}/a.tar.gz'] {A=args}`}},
+		{name: "yaml $ at the end", lang: "yaml", pattern: "$A: 'cost: 5$'",
+			src:  "a: 'cost: 5$'\nb: 'cost: 6'\n",
+			want: []string{`a: 'cost: 5$' {A=a}`}},
+		// A '$' before a name's first letter may be a metavariable in the
+		// text: left uncompared, as before.
+		{name: "yaml $B in a quoted string matches any", lang: "yaml", pattern: "$A: '$B'",
+			src:  "a: 'x'\nb: 'y'\n",
+			want: []string{`a: 'x' {A=a}`, `b: 'y' {A=b}`}},
+	})
+}

@@ -47,6 +47,30 @@ func expand(s, e string) string {
 	return b.String()
 }
 
+// mayHoldMeta says a pattern's text could hold a metavariable as expand
+// reads one — $$$, or $ or $$ before [A-Z_] — or the stand-in e for '$'
+// that expand wrote. A '$' before anything else is text: a YAML string
+// 'gs://${BUCKET}/a' is compared, not taken for any string.
+func mayHoldMeta(s, e string) bool {
+	if e != "" && strings.Contains(s, e) {
+		return true
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' {
+			continue
+		}
+		k := 0
+		for i+k < len(s) && s[i+k] == '$' {
+			k++
+		}
+		if k >= 3 || i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z') {
+			return true
+		}
+		i += k - 1
+	}
+	return false
+}
+
 // expand rewrites a pattern's metavariables for l's grammar. TOML has
 // no token that is both a key and a value but a quoted string, so there
 // each metavariable not already inside quotes is also quoted.
