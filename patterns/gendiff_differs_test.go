@@ -73,6 +73,9 @@ func TestGenDiffersClassify(t *testing.T) {
 			"return $A.$B;", "the grammars read the code otherwise"},
 		{"dart", "dart", ".dart", "void f() {\n  final results = <Future<void>>[];\n}\n",
 			"$A results = <$B<void>>[]", "the grammars read the code otherwise"},
+		// The soak with seed 17: a conditional after a sum, in a Dart file.
+		{"dart", "dart", ".dart", "void f(List files, int i, int n) {\n  var end = i + n < files.length ? i + n : files.length;\n}\n",
+			"$A + $B", "the grammars nest the code otherwise"},
 		// A #define inside an enum, as glibc writes them (aio.h).
 		{"c", "c", ".c", "enum\n{\n  AIO_CANCELED,\n#define AIO_CANCELED AIO_CANCELED\n  AIO_NOTCANCELED\n};\n",
 			"#define $A $B", "a #define the whole file's parse loses"},

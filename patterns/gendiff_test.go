@@ -452,6 +452,42 @@ var genDiffers = []genDiffer{
 				return false
 			})
 		}},
+	{name: "the grammars nest the code otherwise",
+		why: "the two grammars group the same operators otherwise (our Dart grammar reads i + n < m ? a : b as i + (n < m ? " +
+			"a : b), ast-grep's as (i + n) < m ? a : b): each extra match on either side starts where one on the other side " +
+			"does, and the longer of the two texts is read otherwise by the two parsers",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			mine, theirs := genMinus(ours, peer), genMinus(peer, ours)
+			if genCount(mine) == 0 || genCount(mine) != genCount(theirs) {
+				return false
+			}
+			for file, ss := range mine {
+				if len(theirs[file]) != len(ss) {
+					return false
+				}
+				src, err := os.ReadFile(filepath.Join(genDir, file))
+				if err != nil {
+					return false
+				}
+				for _, s := range ss {
+					k := slices.IndexFunc(theirs[file], func(o [2]uint32) bool { return o[0] == s[0] })
+					if k < 0 {
+						return false
+					}
+					end := max(s[1], theirs[file][k][1])
+					if int(end) > len(src) {
+						return false
+					}
+					code := src[s[0]:end]
+					peerShape, ok := genPeerShape(string(code))
+					ourShape, ok2 := genOurShape(l, code)
+					if !ok || !ok2 || peerShape == ourShape {
+						return false
+					}
+				}
+			}
+			return true
+		}},
 	{name: "metavariable the grammar has no place for",
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
 			"ours reads a metavariable wherever a value may stand (README, ast_grep)",
