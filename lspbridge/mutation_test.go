@@ -320,6 +320,34 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	return wrong, strings.Join(beyond, "; ")
 }
 
+// TestMutationVerdictKeysLikeTheServer: the checker's message and the
+// server's compare by the same key. gopls check printed staticcheck's
+// "ineffective break statement. Did you mean to break out of the outer
+// loop?" whole, the key of the server's copy has no suggestion, and the
+// finding the answer listed was called missed (a Go mutation soak on
+// blackfriday).
+func TestMutationVerdictKeysLikeTheServer(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "go.mod"), "module m\n\ngo 1.22\n")
+	writeFile(t, filepath.Join(root, "a.go"), "package m\n\nfunc f(xs []int) {\n\tfor range xs {\n\t\tswitch {\n\t\tdefault:\n\t\t\tbreak\n\t\t}\n\t}\n}\n")
+	after := goplsCheck(t, root)
+	var msg string
+	for _, f := range after {
+		if strings.Contains(f.msg, "ineffective break") {
+			msg = f.msg
+		}
+	}
+	if msg == "" {
+		t.Fatalf("gopls check found no ineffective break: %v", after)
+	}
+	w := &WriteResult{Checked: []string{"a.go"}, Diagnostics: []Diag{{Path: "a.go", Line: 7, Severity: "warning",
+		Message: "ineffective break statement. Did you mean to break out of the outer loop?"}}}
+	if wrong, _ := mutationVerdict(goLang, w, nil, after); wrong != "" {
+		t.Errorf("the answer lists the checker's finding %q; the verdict: %s", msg, wrong)
+	}
+}
+
 // TestMutationVerdictCheckerWarning holds the C oracle's one use of gcc's
 // warnings: clang's new error where gcc only warns (a main whose second
 // parameter is not char **) is new, not an old error reported as new;
@@ -521,6 +549,10 @@ func goplsCheck(t *testing.T, root string) []finding {
 		k := f.path + ":" + at[i] + ":" + f.msg
 		if !seen[k] {
 			seen[k] = true
+			// Keyed as the server's messages are (a closing "Did you
+			// mean …?" is no part of the key: staticcheck's SA4011 ends
+			// in one).
+			f.msg = msgKey(f.msg)
 			out1 = append(out1, f)
 		}
 	}
