@@ -76,6 +76,9 @@ func TestGenDiffersClassify(t *testing.T) {
 		// The soak with seed 17: a conditional after a sum, in a Dart file.
 		{"dart", "dart", ".dart", "void f(List files, int i, int n) {\n  var end = i + n < files.length ? i + n : files.length;\n}\n",
 			"$A + $B", "the grammars nest the code otherwise"},
+		// Seed 19: a CSS block whose last declaration has no ';'.
+		{"css", "css", ".css", "p,\nli {\n  max-width: 50rem;\n  word-wrap: break-word;\n}\n",
+			"$A{max-width:$B}", "more siblings before '}'"},
 		// A #define inside an enum, as glibc writes them (aio.h).
 		{"c", "c", ".c", "enum\n{\n  AIO_CANCELED,\n#define AIO_CANCELED AIO_CANCELED\n  AIO_NOTCANCELED\n};\n",
 			"#define $A $B", "a #define the whole file's parse loses"},

@@ -266,8 +266,12 @@ var genDiffers = []genDiffer{
 			if last < 0 || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
-			open := pat[:last] + "\n$$$\n" + pat[last:]
-			return genAll(extra, func(src []byte, s [2]uint32) bool { return genPeerFinds(open, src, s) })
+			// CSS's $A{max-width:$B} needs the ';' its last declaration
+			// left out before the $$$, or the $$$ joins its value.
+			open, closed := pat[:last]+"\n$$$\n"+pat[last:], pat[:last]+";\n$$$\n"+pat[last:]
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				return genPeerFinds(open, src, s) || genPeerFinds(closed, src, s)
+			})
 		}},
 	{name: "a repeated metavariable compares tokens",
 		why: "a metavariable used twice must capture the same tokens (README, ast_grep), whatever nodes hold them; " +
