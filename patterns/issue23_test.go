@@ -684,3 +684,14 @@ func TestDollarTextIsCompared(t *testing.T) {
 			want: []string{`a: 'x' {A=a}`, `b: 'y' {A=b}`}},
 	})
 }
+
+// A run of four '$' or more is code, not a $$$ and a '$': Haskell's
+// operator $$$$ (the generated differential, seed 19, cut a pattern from
+// a line using it that did not match that line; ast-grep's does).
+func TestLongDollarRunIsCode(t *testing.T) {
+	runPatCases(t, []patCase{
+		{name: "haskell $$$$ operator", lang: "haskell", pattern: "$A $$$$ b",
+			src:  "f = a $$$$ b\ng = a $$$ b\n",
+			want: []string{`a $$$$ b {A=a}`}},
+	})
+}

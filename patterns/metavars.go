@@ -16,7 +16,9 @@ const (
 )
 
 // expand rewrites metavariables for grammars that cannot parse '$' in
-// identifiers: every $$$, and $ or $$ before [A-Z_].
+// identifiers: every $$$, and $ or $$ before [A-Z_]. A longer run of '$'
+// is code, as in ast-grep: Haskell's operator $$$$ was read as a $$$ and
+// a '$', so a pattern cut from code using it did not match that code.
 func expand(s, e string) string {
 	if e == "" {
 		return s
@@ -33,10 +35,10 @@ func expand(s, e string) string {
 			k++
 		}
 		switch {
-		case k >= 3:
+		case k == 3:
 			b.WriteString(strings.Repeat(e, 3))
 			i += 3
-		case i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z'):
+		case k < 3 && i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z'):
 			b.WriteString(strings.Repeat(e, k))
 			i += k
 		default:
@@ -48,8 +50,8 @@ func expand(s, e string) string {
 }
 
 // mayHoldMeta says a pattern's text could hold a metavariable as expand
-// reads one — $$$, or $ or $$ before [A-Z_] — or the stand-in e for '$'
-// that expand wrote. A '$' before anything else is text: a YAML string
+// reads one — $$$ (not a longer run), or $ or $$ before [A-Z_] — or the
+// stand-in e for '$' that expand wrote. A '$' before anything else is text: a YAML string
 // 'gs://${BUCKET}/a' is compared, not taken for any string.
 func mayHoldMeta(s, e string) bool {
 	if e != "" && strings.Contains(s, e) {
@@ -63,7 +65,7 @@ func mayHoldMeta(s, e string) bool {
 		for i+k < len(s) && s[i+k] == '$' {
 			k++
 		}
-		if k >= 3 || i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z') {
+		if k == 3 || k < 3 && i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z') {
 			return true
 		}
 		i += k - 1
