@@ -15,10 +15,19 @@ const (
 	metaMulti           // $$$X: zero or more siblings
 )
 
-// expand rewrites metavariables for grammars that cannot parse '$' in
-// identifiers: every $$$, and $ or $$ before [A-Z_]. A longer run of '$'
+// dollarRun reads the run of '$' at s[i]: its length k, and whether it
+// begins a metavariable — a $$$, or $ or $$ before [A-Z_]. A longer run
 // is code, as in ast-grep: Haskell's operator $$$$ was read as a $$$ and
 // a '$', so a pattern cut from code using it did not match that code.
+func dollarRun(s string, i int) (k int, meta bool) {
+	for i+k < len(s) && s[i+k] == '$' {
+		k++
+	}
+	return k, k == 3 || k < 3 && i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z')
+}
+
+// expand rewrites metavariables (see dollarRun) for grammars that
+// cannot parse '$' in identifiers.
 func expand(s, e string) string {
 	if e == "" {
 		return s
@@ -30,29 +39,21 @@ func expand(s, e string) string {
 			i++
 			continue
 		}
-		k := 0
-		for i+k < len(s) && s[i+k] == '$' {
-			k++
-		}
-		switch {
-		case k == 3:
-			b.WriteString(strings.Repeat(e, 3))
-			i += 3
-		case k < 3 && i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z'):
+		k, meta := dollarRun(s, i)
+		if meta {
 			b.WriteString(strings.Repeat(e, k))
-			i += k
-		default:
+		} else {
 			b.WriteString(s[i : i+k])
-			i += k
 		}
+		i += k
 	}
 	return b.String()
 }
 
 // mayHoldMeta says a pattern's text could hold a metavariable as expand
-// reads one — $$$ (not a longer run), or $ or $$ before [A-Z_] — or the
-// stand-in e for '$' that expand wrote. A '$' before anything else is text: a YAML string
-// 'gs://${BUCKET}/a' is compared, not taken for any string.
+// reads one (dollarRun), or the stand-in e for '$' that expand wrote. A
+// '$' before anything else is text: a YAML string 'gs://${BUCKET}/a' is
+// compared, not taken for any string.
 func mayHoldMeta(s, e string) bool {
 	if e != "" && strings.Contains(s, e) {
 		return true
@@ -61,11 +62,8 @@ func mayHoldMeta(s, e string) bool {
 		if s[i] != '$' {
 			continue
 		}
-		k := 0
-		for i+k < len(s) && s[i+k] == '$' {
-			k++
-		}
-		if k == 3 || k < 3 && i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z') {
+		k, meta := dollarRun(s, i)
+		if meta {
 			return true
 		}
 		i += k - 1

@@ -145,3 +145,9 @@ func needSystemHeaders(t *testing.T) string {
 	})
 	return dir
 }
+
+// searchable is searchFile's filter: text (see isText) holding every
+// literal a match needs in code.
+func searchable(lang *Language, src []byte, literals []literal) bool {
+	return isText(src) && inCodeAll(lang, src, literals)
+}

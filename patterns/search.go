@@ -128,7 +128,7 @@ func Search(ctx context.Context, root, pattern string, opts SearchOptions) (*Sea
 // *Pattern or a *Rule.
 type finder interface {
 	// prefilter returns the language and the literals every match needs
-	// in a file's code (see searchable).
+	// in a file's code (see searchFile).
 	prefilter() (*Language, []literal)
 	// findIn parses src with p and returns the matches; stopped says the
 	// search was cancelled. An error is a parse that failed (or was
@@ -437,12 +437,6 @@ func searchFile(p *parser, f finder, abs, rel string, maxBytes int64, keep bool,
 		return nil, err
 	}
 	return fileMatches(lang, abs, rel, src, spans, keep, listed), nil
-}
-
-// searchable says whether src is worth parsing: text (no NUL in its first
-// 8000 bytes, valid UTF-8) holding every literal a match needs in code.
-func searchable(lang *Language, src []byte, literals []literal) bool {
-	return isText(src) && inCodeAll(lang, src, literals)
 }
 
 // inCodeAll says src holds every literal a match needs, in code.
