@@ -30,11 +30,16 @@ type pnode struct {
 	hasGap bool
 }
 
-// height is the number of levels below p.
-func (p *pnode) height() int {
+// height is the number of levels below p in the code it matches: one
+// per level of the pattern, two where l may wrap the node.
+func (p *pnode) height(l *Language) int {
 	h := 0
 	for _, c := range p.children {
-		h = max(h, 1+c.height())
+		up := 1
+		if l.mayBeWrapped(c.kind) && c.meta == metaNone {
+			up = 2 // the code may hold it in a wrapper (see unwrapped)
+		}
+		h = max(h, up+c.height(l))
 	}
 	return h
 }
@@ -366,7 +371,7 @@ var compileReadings = []reading{
 			hoistDefault(pat.nodes[0], pat.Lang)
 			pat.literals = literals(pat.nodes, pat.Lang) // default is not the user's
 			if pat.rootSyms != nil && pat.depth > 0 {
-				pat.depth = pat.nodes[0].height()
+				pat.depth = pat.nodes[0].height(pat.Lang)
 			}
 		},
 	},
@@ -527,7 +532,7 @@ func (pat *Pattern) index() {
 			}
 		}
 		if len(pat.repeated) == 0 {
-			pat.depth = r.height()
+			pat.depth = r.height(lang)
 		}
 	}
 	pat.lineDirective = lineDirectiveOf(pat)
@@ -536,6 +541,10 @@ func (pat *Pattern) index() {
 type compiler struct {
 	t  *Tree
 	he uint32 // where the pattern's text ends in the scaffold
+	// indent is what the scaffold put after each of the pattern's
+	// newlines; a leaf's text is the user's without it (the lines of a
+	// Python string or a Haskell quasiquote in a statement).
+	indent string
 }
 
 func (c *compiler) build(i int) *pnode {
@@ -578,6 +587,9 @@ func (c *compiler) build(i int) *pnode {
 	}
 	if len(p.children) == 0 {
 		p.leaf = true
+		if c.indent != "" {
+			text = strings.ReplaceAll(text, "\n"+c.indent, "\n")
+		}
 		p.text = restore(text, t.Lang.expando)
 	} else if n.flags&flagError == 0 && !slices.ContainsFunc(p.children, func(c *pnode) bool { return c.meta == metaMulti }) {
 		raw := string(t.gapText(nil, i, c.he))

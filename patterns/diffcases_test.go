@@ -67,6 +67,10 @@ func (s *Store) Load(keys []string) error {
 	{lang: "python", ag: "python", ext: ".py", src: `import os
 from typing import Optional
 
+USAGE = """
+usage: load PATH
+"""
+
 # if x is None: return  (a comment)
 @dataclass(frozen=True)
 class Config(Base):
@@ -81,6 +85,10 @@ class Config(Base):
 
 
 def load(path, *, strict=False):
+    """Read path.
+
+    Returns a Config, or None.
+    """
     try:
         with open(path) as fh:
             data = fh.read()
@@ -109,6 +117,11 @@ def load(path, *, strict=False):
 		{pattern: "lambda $X: $E"},
 		{pattern: "with open($P) as $F: $$$"},
 		{pattern: "os.path.join($$$)"},
+		// A string over several lines is compared as written, at the
+		// top level and nested (the statement scaffold indents the
+		// pattern's lines, not the string's).
+		{pattern: "$N = \"\"\"\nusage: load PATH\n\"\"\""},
+		{pattern: "\"\"\"Read path.\n\n    Returns a Config, or None.\n    \"\"\""},
 	}},
 
 	{lang: "c", ag: "c", ext: ".c", src: `#include <stdio.h>
@@ -183,6 +196,11 @@ private:
 	int size_ = 0;
 };
 
+template <class L1, class... L>
+struct Union {
+	using type = typename union_impl<L1, append<list<>, L...>>::type;
+};
+
 }  // namespace app
 `, cases: []diffCase{
 		{pattern: "if ($X == nullptr) { $$$ }"},
@@ -199,6 +217,9 @@ private:
 		{pattern: "[]($$$P) { $$$ }", differ: "ast-grep's parse of the pattern has an ERROR at the lone $$$ and finds nothing; we read the $$$ as the whole body, header or parameter list",
 			want: []string{"[](int a, int b) { return a < b; }"}},
 		{pattern: "template <typename $T>\n$$$"},
+		// Read alone, L1 is an expression's identifier; in the code it
+		// is a type (a type_descriptor holding a type_identifier).
+		{pattern: "$A<L1, $B<list<>, L...>>::$C"},
 	}},
 	{lang: "c-sharp", ag: "csharp", ext: ".cs", src: `using System;
 using System.Collections.Generic;
@@ -390,6 +411,7 @@ class Cart(owner: String) extends Base {
 @MainActor
 class Cart: Base {
     private var items: [Item] = []
+    unowned var owner: Shop
 
     func add(_ item: Item?, count: Int) -> Int {
         guard let item = item else {
@@ -427,6 +449,9 @@ class Cart: Base {
 		{pattern: "max($A, $B)"},
 		{pattern: "import $M"},
 		{pattern: "$C.map { $$$ }"},
+		// In a class the modifier is inside modifiers, in a function
+		// body (our first reading) it is not.
+		{pattern: "unowned var $A: $B"},
 	}},
 	{lang: "dart", ag: "dart", ext: ".dart", src: `import 'package:flutter/widgets.dart';
 import 'dart:async';
@@ -787,6 +812,9 @@ main = do
   let xs = map (\x -> x * 2) [1, 2, 3]
   print (total [])
   putStrLn (describe 3)
+  putStrLn [str|
+  total:
+  |]
 `, cases: []diffCase{
 		{pattern: "case $X of $$$"},
 		{pattern: "if $C then $A else $B"},
@@ -799,6 +827,7 @@ main = do
 		{pattern: "Map.lookup $K $M"},
 		{pattern: "$F :: $T"},
 		{pattern: "let $X = $Y"},
+		{pattern: "putStrLn [$Q|\n  total:\n  |]"},
 	}},
 	{lang: "bash", ag: "bash", ext: ".sh", src: `#!/bin/bash
 set -euo pipefail

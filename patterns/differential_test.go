@@ -155,7 +155,19 @@ func runOurs(l *Language, src string, c diffCase) answer {
 	if c.rewrite != "" {
 		a.reps = []string{}
 	}
-	for _, s := range p.Find(tree) {
+	found := p.Find(tree)
+	// The search's pruned parse (only the subtrees that can hold a match,
+	// cut at the pattern's depth) finds what the whole tree holds.
+	if p.rootSyms != nil {
+		near, err := pr.parseFor(p, []byte(src))
+		if err != nil {
+			return answer{err: err.Error()}
+		}
+		if got := p.Find(near); !sameSpans(got, found) {
+			return answer{err: fmt.Sprintf("the pruned parse finds %v, the whole tree %v", got, found)}
+		}
+	}
+	for _, s := range found {
 		a.spans = append(a.spans, [2]uint32{s.Start, s.End})
 		a.texts = append(a.texts, src[s.Start:s.End])
 		if c.rewrite != "" {

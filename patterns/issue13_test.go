@@ -113,6 +113,10 @@ func TestReadingsMeant(t *testing.T) {
 		{"c", "#define $M $$$", "declaration: preproc_def"},
 		{"go", "import ($$$)", "declaration: import_declaration"},
 		{"java", "@Override", "annotation: marker_annotation"},
+		// An interface's members, which no class holds (the generated
+		// differential, seed 22: string-width's index.d.ts).
+		{"typescript", "($A: string): number", "member: call_signature"},
+		{"tsx", "new ($$$): $T", "member: construct_signature"},
 	}
 	for _, tt := range reads {
 		l, _ := LanguageByName(tt.lang)
@@ -132,6 +136,9 @@ func TestReadingsMeant(t *testing.T) {
 			src: "template <typename T>\nclass A {};\n", want: []string{"template <typename T>\nclass A {}; {T=T}"}},
 		{name: "dart import", lang: "dart", pattern: "import '$P';",
 			src: "import 'dart:async';\nimport \"x.dart\";\n", want: []string{"import 'dart:async'; {P=dart:async}"}},
+		{name: "typescript call signature", lang: "typescript", pattern: "($A: string): number",
+			src:  "interface W {\n  (s: string): number;\n  (n: number): number;\n}\nconst f = (s: string): number => 1;\n",
+			want: []string{"(s: string): number {A=s}"}},
 		{name: "dart null assertion", lang: "dart", pattern: "$X!",
 			src: "void f() { var a = b!; }", want: []string{"b! {X=b}"}},
 	})

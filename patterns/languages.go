@@ -61,6 +61,33 @@ type Language struct {
 	// template_type and template_method, 2).
 	wordsAcross bool
 	family      []uint8 // canonical kind → its family, 0 for none (with wordsAcross)
+	// wrappers are kinds that the grammar puts around a node in some
+	// contexts and not in others (see wrapperKinds); one holding a single
+	// node matches as that node, when that node's kind is wrapped (canonical
+	// kind → true).
+	wrappers []int32
+	wrapped  []bool
+}
+
+// wrapperKinds are, per language, the kinds that wrap a node in some
+// contexts only, and which kinds they wrap: C and C++ read L1 in
+// a<L1>::b as an expression's identifier where the pattern alone is an
+// expression, and as a type_descriptor holding a type_identifier in a
+// type; Swift's unowned var $A: $B has its ownership_modifier bare in a
+// function body and inside modifiers in a class.
+var wrapperKinds = map[string]struct {
+	wrappers []string
+	wraps    func(name string) bool
+}{
+	"c":     {[]string{"type_descriptor"}, isWordOrTemplate},
+	"cpp":   {[]string{"type_descriptor"}, isWordOrTemplate},
+	"swift": {[]string{"modifiers"}, func(name string) bool { return strings.HasSuffix(name, "_modifier") || name == "attribute" }},
+}
+
+// isWordOrTemplate says a C or C++ kind is a word or a template's name
+// with arguments (the wordsAcross families).
+func isWordOrTemplate(name string) bool {
+	return strings.HasSuffix(name, "identifier") || name == "template_type" || name == "template_function" || name == "template_method"
 }
 
 // A scaffold is one context of the ladder: the pattern is parsed as
@@ -74,6 +101,10 @@ type scaffold struct {
 	// receives (<-), as a switch case elsewhere (a switch reads case c
 	// <- v: as c < -v).
 	when func(pattern string) bool
+	// single says the scaffold reads only a pattern that parses cleanly
+	// into one node: a TypeScript interface holds a member named by any
+	// word, so there type $A would be a member named type and an ERROR.
+	single bool
 }
 
 // sendsOrReceives reports a Go pattern with a channel operator.
@@ -119,6 +150,19 @@ func (l *Language) load() {
 				l.comment = append(l.comment, strings.Contains(name, "comment"))
 			}
 			l.kinds[i] = k
+		}
+		if w, ok := wrapperKinds[l.ID]; ok {
+			for _, name := range w.wrappers {
+				if k, ok := canon[name+"\x00named"]; ok {
+					l.wrappers = append(l.wrappers, k)
+				}
+			}
+			l.wrapped = make([]bool, len(l.kindNames))
+			for i, name := range names {
+				if named[i] && w.wraps(name) {
+					l.wrapped[l.kinds[i]] = true
+				}
+			}
 		}
 		if l.wordsAcross {
 			l.family = make([]uint8, len(l.kindNames))
@@ -247,6 +291,16 @@ func jsLike() []scaffold {
 	}
 }
 
+// tsLike is jsLike with TypeScript's own contexts: an interface's member
+// (a call signature ($A: string): number, a construct signature new
+// ($$$): T, which no class holds) and a type.
+func tsLike() []scaffold {
+	l := jsLike()
+	at := slices.IndexFunc(l, func(s scaffold) bool { return s.name == "member" }) + 1
+	l = slices.Insert(l, at, scaffold{name: "member", prefix: "interface _ {\n", suffix: "\n}", single: true})
+	return append(l, scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"})
+}
+
 // annotation is the context of a decorator, annotation or attribute
 // written alone (@Override, @property): it is parsed on a declaration and
 // selected there.
@@ -287,7 +341,9 @@ var languages = []*Language{
 		{name: "case", prefix: "package p\nfunc _() {\nselect {\n", suffix: "\n}\n}", when: func(p string) bool { return startsCase(p) && sendsOrReceives(p) }},
 	}},
 	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
-		{name: "statement", prefix: "_ = do\n  ", suffix: "\n", indent: "  "},
+		// A function, not a bind (_ = do), holds the do: ast-grep, given
+		// this scaffold with --selector bind, selects the statement.
+		{name: "statement", prefix: "x_ _ = do\n  ", suffix: "\n", indent: "  "},
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
 	}},
@@ -356,8 +412,8 @@ var languages = []*Language{
 		annotation("", "\nclass X_ {}\n"),
 	}},
 	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, trimsBlankTail: true, ladder: top},
-	{ID: "tsx", Exts: []string{".tsx"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
-	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: append(jsLike(), scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"}), braceFirst: true},
+	{ID: "tsx", Exts: []string{".tsx"}, ladder: tsLike(), braceFirst: true},
+	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: tsLike(), braceFirst: true},
 	{ID: "yaml", Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},
 }
 
@@ -418,6 +474,12 @@ func sortedIDs(ls map[*Language]bool) []string {
 	}
 	sort.Strings(ids)
 	return ids
+}
+
+// mayBeWrapped says code may hold a node of pattern kind k inside one of
+// the language's wrappers.
+func (l *Language) mayBeWrapped(k int32) bool {
+	return k >= 0 && int(k) < len(l.wrapped) && l.wrapped[k]
 }
 
 // sameFamily says kinds a and b are of one family of a grammar that gives

@@ -40,7 +40,10 @@
 
 package patterns
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // Capture is what a metavariable bound in one match.
 type Capture struct {
@@ -367,11 +370,32 @@ func (m *matcher) meets(ps []*pnode, pi int, t, end uint32, top bool) bool {
 	}
 	mark := len(m.binds)
 	n := &m.nodes[t]
-	if m.node(ps[pi], t) && m.seq(ps, pi+1, n.next, end, top, n.end) {
+	if (m.node(ps[pi], t) || m.unwrapped(ps[pi], t)) && m.seq(ps, pi+1, n.next, end, top, n.end) {
 		return true
 	}
 	m.unbind(mark)
 	return m.memberChain(ps, pi, t, end, top)
+}
+
+// unwrapped matches p against target t where one of the two is a wrapper
+// (Language.wrappers) holding a single node and the other is not: the
+// wrapped node is matched in its place. Only below a pattern's root, so
+// that nothing is found twice, as the wrapper and as what it holds.
+func (m *matcher) unwrapped(p *pnode, t uint32) bool {
+	l := m.t.Lang
+	if len(l.wrappers) == 0 || p.meta != metaNone {
+		return false
+	}
+	n := &m.nodes[t]
+	k := l.kind(n.sym)
+	switch pw, tw := slices.Contains(l.wrappers, p.kind), slices.Contains(l.wrappers, k); {
+	case tw && !pw && l.mayBeWrapped(p.kind):
+		c := t + 1 // the wrapper's only node
+		return c < n.next && m.nodes[c].next == n.next && m.node(p, c)
+	case pw && !tw:
+		return len(p.children) == 1 && m.node(p.children[0], t)
+	}
+	return false
 }
 
 // flatPath is the hook for dotted paths kept flat: a $X that ends the

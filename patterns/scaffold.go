@@ -65,6 +65,9 @@ func directiveLast(lang *Language, pattern string) bool {
 }
 
 func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selector string, tolerant bool) (*Pattern, string) {
+	if s.single && tolerant {
+		return nil, s.name + ": only a clean parse"
+	}
 	body := expanded
 	if s.indent != "" {
 		body = strings.ReplaceAll(body, "\n", "\n"+s.indent)
@@ -100,12 +103,15 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 	if roots == nil {
 		return nil, s.name + ": " + why
 	}
+	if s.single && len(roots) > 1 {
+		return nil, fmt.Sprintf("%s: %d nodes, not one", s.name, len(roots))
+	}
 	if selector != "" {
 		if roots = selected(tree, hs, he, selector); roots == nil {
 			return nil, fmt.Sprintf("%s: no %s node in the pattern", s.name, selector)
 		}
 	}
-	c := &compiler{t: tree, he: he}
+	c := &compiler{t: tree, he: he, indent: s.indent}
 	pat := &Pattern{Source: pattern, Lang: lang, Context: s.name}
 	for _, r := range roots {
 		pn := c.build(r)
