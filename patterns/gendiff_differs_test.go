@@ -30,7 +30,7 @@ func TestGenDiffersClassify(t *testing.T) {
 			"{\n  \"type\": \"\\\"\",\n  \"named\": $A\n}", "metavariable the grammar has no place for"},
 		// Those of the soak with seed 77.
 		{"python", "python", ".py", "__all__ = [\"filter\", \"fnmatch\", \"fnmatchcase\", \"translate\"]\n",
-			"__all__ = [$$$, $$$, \"$A\", \"$B\"]", "$$$ before a metavariable"},
+			"__all__ = [$$$, $$$, \"$A\", \"$B\"]", "$$$ takes what ast-grep's does not"},
 		{"c", "c", ".c", "#ifndef X_H\n#define X_H\n#define Y 1\n#endif\n",
 			"# define $A\n", "spaced directive"},
 		{"c", "c", ".c", "int f(struct sockaddr_pn *spn) { return 0; }\n",
@@ -86,6 +86,55 @@ func TestGenDiffersClassify(t *testing.T) {
 		// The soak with seed 11 (gendiff's css draw).
 		{"css", "css", ".css", "a {\n  background:#141414;\n  color: red;\n}\n",
 			"$A:#141414", "pattern ast-grep reads only in a context"},
+		// Seed 19: a bind in a do block, which ast-grep reads alone as an
+		// ERROR; and a YAML list whose first item ast-grep does not compare.
+		{"haskell", "haskell", ".hs", "a = do\n  (a -> a) <- a\n",
+			"(a -> a) <- $A", "pattern ast-grep reads only in a context"},
+		{"yaml", "yaml", ".yaml", "a: ['storage', 'x']\nb: ['go', 'build']\nc: ['y']\nd: ['storage']\n",
+			"['storage', $$$]", "text no child covers"},
+		// Seed 22: ast-grep's $$$ stops before the first "..".
+		{"c-sharp", "csharp", ".cs", "class C {\n  string F(string filePath) {\n    return Path.Combine(filePath, \"..\", \"..\", \"..\");\n  }\n}\n",
+			"$A.Combine(filePath, \"..\", $$$, \"..\")", "$$$ takes what ast-grep's does not"},
+		// Seeds 23 and 24: a YAML list with comments between its items
+		// and after the last one, which our grammar puts in the list.
+		{"yaml", "yaml", ".yaml", "a:\n  enable:\n    - errcheck\n    #- exhaustive\n    - goconst\n    #- whitespace\nb: 1\n",
+			"- $A\n- $B", "comments skipped"},
+		// Seed 24: ast-grep reads Dart's $A < $B alone as an ERROR, and
+		// nests i + n < m otherwise in the context.
+		{"dart", "dart", ".dart", "void f(List files, int i, int n) {\n  if (i < n) {}\n  var e = i + n < files.length ? i + n : files.length;\n}\n",
+			"$A < $B", "pattern ast-grep reads only in a context"},
+		// A ';' the code leaves out: JavaScript may end a statement
+		// with a newline, CSS's last declaration needs none.
+		{"javascript", "javascript", ".js", "function f() {\n  if (g()) {\n    return 2\n  }\n  return 1;\n}\n", "return $A;", "optional ;"},
+		{"css", "css", ".css", "a { color: red }\nb { color: blue; }\n", "color: $A;", "optional ;"},
+		// Seeds 18, 25, 37, 39: ast-grep's Kotlin grammar reads
+		// $A?\n.$B as an ERROR, alone and in our context.
+		{"kotlin", "kotlin", ".kt", "class A {\n  fun f() {\n    this.d?.call()\n  }\n}\n\nfun test() {\n    val a = b?\n        .c\n        ?.d\n}\n",
+			"$A?\n        .$B", "pattern ast-grep's grammar cannot read"},
+		// Seed 41: a method's name in a class is a field_identifier.
+		{"cpp", "cpp", ".cpp", "struct S {\n  void imbue(const std::locale&) { }\n};\nvoid imbue(const std::locale&) { }\n",
+			"$A imbue(const $B::locale&) { }", "a word's kind by context"},
+		// Seeds 18 and 19: a CSS rule with more declarations, or whose
+		// last has no ';', and a value ast-grep does not compare.
+		{"css", "css", ".css", "a ul{display:block}\n.s {\n  display: block;\n\n  position: absolute;\n}\n.t {\n  display: block;\n}\n",
+			"$A {\n  display: block;\n}", "optional ; + more siblings before '}'"},
+		{"css", "css", ".css", "pre {\n  line-height: 18px;\n}\np {\n  margin: 10px;\n}\ndiv {\n  padding: 10px;\n\n  color: red;\n}\n",
+			"$A {\n  $B: 10px;\n}", "text no child covers"},
+		// Seeds 31 and 32: OpenSSL's headers write #  define, spaced
+		// otherwise than the pattern too.
+		{"c", "c", ".c", "#ifndef X_H\n#define X_H\n#  define Y 1\n#define Z 2\n#endif\n",
+			"# define $A\n", "spaced directive"},
+		// Seed 27: a Haskell let with empty declarations (;;;;) in the
+		// pattern, none in the code.
+		{"haskell", "haskell", ".hs", "a =\n  let a = a;;;;;\n      ;;;;a = a\n  in a\n\nb =\n  let a = a;\n      a = a\n  in a\n",
+			"$A =\n  let a = $B;;;;;\n      ;;;;a = a\n  in a", "optional ;"},
+		// Seed 31: a $$$ for an operator.
+		{"scala", "scala", ".scala", "object O {\n  val p = (path / \"lib\" / jarName)\n}\n",
+			"(path $$$ \"lib\" / jarName)", "$$$ takes what ast-grep's does not"},
+		// Seed 43: two extra matches, each explained by another entry.
+		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
+			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",
+			"if $A == $B {\n\t$A = $C\n}", "comments skipped + a repeated metavariable compares tokens"},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {
@@ -106,14 +155,7 @@ func TestGenDiffersClassify(t *testing.T) {
 				t.Fatalf("%q: no difference to classify (ours %v, ast-grep %v)", c.pat, ours, peer)
 			}
 			genDir, genBin, genAg, genExt = dir, bin, c.ag, c.ext
-			classify := func(ours, peer genFileSpans) string {
-				for _, d := range genDiffers {
-					if d.applies(l, c.pat, ours, peer) {
-						return d.name
-					}
-				}
-				return ""
-			}
+			classify := func(ours, peer genFileSpans) string { return genClassify(l, c.pat, ours, peer) }
 			if got := classify(ours, peer); got != c.want {
 				t.Errorf("%q: classified %q, want %q", c.pat, got, c.want)
 			}

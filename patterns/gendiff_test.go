@@ -192,8 +192,24 @@ var genDiffers = []genDiffer{
 			if !strings.Contains(pat, ";") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
+			// Each extra is a match ast-grep finds with a ';' written
+			// after it (JavaScript's return 1), or with the pattern's
+			// ';'s that end it or a block left out (CSS's a{color:red}).
+			// Failing that, with one ';' for each run of them (Haskell's
+			// let a = $A;;;;;\n;;;;a = a over let a = a;\na = a), or with
+			// none.
+			bare := endingSemi.ReplaceAllString(pat, "$1")
+			one := semiRun.ReplaceAllStringFunc(pat, func(m string) string { return ";" + strings.ReplaceAll(m, ";", "") })
+			none := strings.ReplaceAll(pat, ";", "")
 			return genAll(extra, func(src []byte, s [2]uint32) bool {
-				return !bytes.HasSuffix(bytes.TrimRight(src[s[0]:s[1]], " \t\n"), []byte(";"))
+				if !bytes.HasSuffix(bytes.TrimRight(src[s[0]:s[1]], " \t\n"), []byte(";")) {
+					with := slices.Concat(src[:s[1]], []byte(";"), src[s[1]:])
+					if genPeerFinds(pat, with, [2]uint32{s[0], s[1] + 1}) {
+						return true
+					}
+				}
+				return bare != pat && genPeerFinds(bare, src, s) || one != pat && genPeerFinds(one, src, s) ||
+					none != bare && genPeerFinds(none, src, s)
 			})
 		}},
 	{name: "spaced directive",
@@ -205,11 +221,12 @@ var genDiffers = []genDiffer{
 			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
-			// Each extra is the pattern's directive, spaced otherwise.
-			spaced, want := spacedDirective.MatchString(pat), anyDirective.FindStringSubmatch(pat)
+			// Each extra is the pattern's directive, spaced otherwise
+			// (#define or #  define for # define).
+			want := anyDirective.FindStringSubmatch(pat)
 			return genAll(extra, func(src []byte, s [2]uint32) bool {
 				got := anyDirective.FindSubmatch(src[s[0]:s[1]])
-				return want != nil && got != nil && string(got[1]) == want[1] && spacedDirective.Match(src[s[0]:s[1]]) != spaced
+				return want != nil && got != nil && string(got[1]) == want[1] && string(got[0]) != want[0]
 			})
 		}},
 	{name: "a #define the whole file's parse loses",
@@ -227,21 +244,6 @@ var genDiffers = []genDiffer{
 				return got != nil && string(got[1]) == "define" && genDefineLost(l, src, s)
 			})
 		}},
-	{name: "$$$ before a metavariable",
-		why: "$$$ backtracks (README, ast_grep): in [$$$, $A] ast-grep's $$$ stops before the first node $A can take and " +
-			"the rest of the list then fails, so it finds no list longer than one; each of our extra matches, with our " +
-			"captures written in for the metavariables, is one ast-grep finds",
-		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if !multiThenMeta.MatchString(pat) || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
-				return false
-			}
-			p, err := Compile(l, pat, CompileOptions{})
-			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
-				concrete, ok := genConcrete(l, p, src, s, false)
-				return ok && genPeerFinds(concrete, src, s)
-			})
-		}},
 	{name: "empty $$$ takes its comma",
 		why: "an empty $$$ makes a ',' beside it optional (README, ast_grep: f($$$A, b) matches f(b)); ast-grep needs the ','; " +
 			"each extra match is one ast-grep finds with the empty $$$ and its comma left out",
@@ -250,9 +252,31 @@ var genDiffers = []genDiffer{
 			if !strings.Contains(pat, "$$$") || !strings.Contains(pat, ",") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, true)
+				return ok && genPeerFinds(concrete, src, s)
+			})
+		}},
+	{name: "$$$ takes what ast-grep's does not",
+		why: "$$$ backtracks and takes any run of siblings (README, ast_grep): in [$$$, $A] ast-grep's $$$ stops before the " +
+			"first node $A can take, and in f(a, \"..\", $$$, \"..\") before the first \"..\", and the rest of the list then " +
+			"fails; Scala's (path $$$ \"lib\" / jarName) is to ast-grep an operator in a grouping the code does not have; each " +
+			"of our extra matches, with what each metavariable and each $$$ took written in, is one ast-grep finds",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if !strings.Contains(pat, "$$$") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			// Each $$$ named, so that its run is captured.
+			k := 0
+			named := anonMulti.ReplaceAllStringFunc(pat, func(m string) string {
+				k++
+				return fmt.Sprintf("$$$GENRUN%d%s", k, m[3:])
+			})
+			p, err := genCompile(l, named)
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcreteRuns(l, p, src, s)
 				return ok && genPeerFinds(concrete, src, s)
 			})
 		}},
@@ -283,7 +307,7 @@ var genDiffers = []genDiffer{
 			if !genRepeatsMeta(pat) || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, false)
 				return ok && genPeerFinds(concrete, src, s)
@@ -303,7 +327,11 @@ var genDiffers = []genDiffer{
 				if !ok || bytes.Equal(blank[s[0]:s[1]], src[s[0]:s[1]]) {
 					return false // no comment in the match: not this difference
 				}
-				return genPeerFinds(pat, blank, s)
+				// A trailing comment that our grammar puts inside the
+				// node (YAML's list ending in #- whitespace) is blank
+				// there, and the node ends before it.
+				trimmed := [2]uint32{s[0], s[0] + uint32(len(bytes.TrimRight(blank[s[0]:s[1]], " \t\r\n")))}
+				return genPeerFinds(pat, blank, s) || trimmed != s && genPeerFinds(pat, blank, trimmed)
 			})
 		}},
 	{name: "sequence",
@@ -311,7 +339,7 @@ var genDiffers = []genDiffer{
 			"'struct $A *spn' becomes a declaration missing its ';', which a parameter never is); ours reads the siblings as " +
 			"written (README, scaffold ladder) and finds them wherever they stand side by side; ast-grep finds nothing ours misses",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			extra := genMinus(ours, peer)
 			if err != nil || len(p.Roots) < 2 || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
@@ -376,7 +404,7 @@ var genDiffers = []genDiffer{
 			"ast-grep finds; every span only ast-grep found is, to our grammar, no node of the pattern's kind",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			shape, ok := genPeerShape(pat)
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			missed := genMinus(peer, ours)
 			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") ||
 				genCount(genMinus(ours, peer)) > 0 || genCount(missed) == 0 {
@@ -390,7 +418,7 @@ var genDiffers = []genDiffer{
 			"scaffold with our kind as --selector can say what ours finds; with its own kind for the node our scaffold puts " +
 			"the pattern in, the CLI finds exactly our matches",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			if err != nil || genSame(ours, peer) {
 				return false
 			}
@@ -411,7 +439,7 @@ var genDiffers = []genDiffer{
 			"matches; each span only one side found is, in the other side's parse of the whole file, no named node of the pattern's kind",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			onlyOurs, onlyPeer := genMinus(ours, peer), genMinus(peer, ours)
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			if err != nil || len(p.Roots) != 1 || genCount(onlyOurs)+genCount(onlyPeer) == 0 {
 				return false
 			}
@@ -440,7 +468,7 @@ var genDiffers = []genDiffer{
 			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, false)
 				if !ok || !genPeerFindsCode(l, concrete, src, s) {
@@ -492,6 +520,54 @@ var genDiffers = []genDiffer{
 			}
 			return true
 		}},
+	{name: "a word's kind by context",
+		why: "C and C++ give the same word other kinds by context (README, ast_grep: a method's name in a class is a " +
+			"field_identifier, a function's an identifier), and a pattern's word matches a word of any of those kinds; " +
+			"ast-grep compares the kinds; each extra match, with our captures written in, is one ast-grep finds in the " +
+			"same code standing alone",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if !l.wordsAcross || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := genCompile(l, pat)
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				alone := src[s[0]:s[1]]
+				return ok && genPeerFinds(concrete, alone, [2]uint32{0, uint32(len(alone))})
+			})
+		}},
+	{name: "pattern ast-grep's grammar cannot read",
+		why: "ast-grep's Kotlin grammar cannot read $A?\\n.$B, a safe call split over two lines (an ERROR alone and in our " +
+			"context, which it refuses), and matches some code by the tokens around the ERROR; ours finds each match it " +
+			"finds, and each of ours more is one ast-grep finds with the pattern on one line (our captures written in), or " +
+			"code its grammar cannot read either",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if !strings.Contains(strings.TrimSpace(pat), "\n") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			shape, ok := genPeerShape(pat)
+			p, err := genCompile(l, pat)
+			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") {
+				return false
+			}
+			if ctxPat, sel, ok := genPeerContext(l, p); !ok {
+				return false
+			} else if _, perr := genPeer(genBin, genDir, genAg, ctxPat, sel); perr == "" {
+				return false // it reads the pattern in our context: another entry's case
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				if !genNodeOfKind(l, src, s, p.Roots[0]) {
+					return false
+				}
+				if concrete, ok := genConcrete(l, p, src, s, false); ok && genPeerFinds(oneLine(concrete), src, s) {
+					return true
+				}
+				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
+				return ok && slices.Contains(strings.Fields(theirs), "ERROR")
+			})
+		}},
 	{name: "metavariable the grammar has no place for",
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
 			"ours reads a metavariable wherever a value may stand (README, ast_grep)",
@@ -502,7 +578,7 @@ var genDiffers = []genDiffer{
 			}
 			// Each of our matches, with what we captured written in place of
 			// the metavariables, is one the CLI finds too.
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			if err != nil {
 				return false
 			}
@@ -521,16 +597,113 @@ var genDiffers = []genDiffer{
 			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !slices.Contains(strings.Fields(shape), "ERROR") {
 				return false
 			}
-			p, err := Compile(l, pat, CompileOptions{})
+			p, err := genCompile(l, pat)
 			if err != nil || p.Context == "" {
 				return false
 			}
-			return genAll(ours, func(src []byte, s [2]uint32) bool {
+			if genAll(ours, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, false)
 				return ok && genPeerFindsCode(l, concrete, src, s)
-			})
+			}) {
+				return true
+			}
+			// Or ours is what ast-grep finds given that context, or
+			// differs from it as another entry explains (Dart's $A < $B,
+			// where the grammars also nest i + n < m otherwise).
+			ctxPat, sel, ok := genPeerContext(l, p)
+			if !ok {
+				return false
+			}
+			inCtx, perr := genPeer(genBin, genDir, genAg, ctxPat, sel)
+			return perr == "" && genCount(inCtx) > 0 &&
+				(genSame(ours, inCtx) || genExplain("pattern ast-grep reads only in a context", l, pat, ours, inCtx))
 		}},
 }
+
+// genClassify names the entry of genDiffers that explains ours against
+// peer, or, failing one for the whole, those that explain each span only
+// one side found, taken alone beside the spans both found (Go's if $A ==
+// $B { $A = $C } finds one more where a comment stands in the body and
+// one more where $A is l.slice); "" when some difference has none.
+func genClassify(l *Language, pat string, ours, peer genFileSpans) string {
+	return genClassifyBut(nil, l, pat, ours, peer)
+}
+
+// genClassifyBut is genClassify with the entries named in skip left out.
+func genClassifyBut(skip []string, l *Language, pat string, ours, peer genFileSpans) string {
+	applies := func(d genDiffer, ours, peer genFileSpans) bool {
+		return !slices.Contains(skip, d.name) && d.applies(l, pat, ours, peer)
+	}
+	for _, d := range genDiffers {
+		if applies(d, ours, peer) {
+			return d.name
+		}
+	}
+	both := genMinus(ours, genMinus(ours, peer))
+	with := func(f string, s [2]uint32) genFileSpans {
+		x := genMinus(both, genFileSpans{})
+		x[f] = append(x[f], s)
+		return x
+	}
+	var names []string
+	each := func(side genFileSpans, pair func(one genFileSpans) (genFileSpans, genFileSpans)) bool {
+		for f, ss := range side {
+			for _, s := range ss {
+				o, p := pair(with(f, s))
+				k := slices.IndexFunc(genDiffers, func(d genDiffer) bool { return applies(d, o, p) })
+				if k < 0 {
+					return false
+				}
+				if !slices.Contains(names, genDiffers[k].name) {
+					names = append(names, genDiffers[k].name)
+				}
+			}
+		}
+		return true
+	}
+	if !each(genMinus(ours, peer), func(one genFileSpans) (genFileSpans, genFileSpans) { return one, both }) ||
+		!each(genMinus(peer, ours), func(one genFileSpans) (genFileSpans, genFileSpans) { return both, one }) {
+		return ""
+	}
+	return strings.Join(names, " + ")
+}
+
+// genExplain says an entry of genDiffers other than those asking (skip,
+// and any entry that asked on the way here) explains ours against peer.
+// It is set by init, as it reads genDiffers.
+var genExplain func(skip string, l *Language, pat string, ours, peer genFileSpans) bool
+
+// semiRun is two or more ';'s with only blanks between them.
+var semiRun = regexp.MustCompile(`;(\s*;)+`)
+
+// endingSemi is a ';' that ends a pattern or the block it stands in.
+var endingSemi = regexp.MustCompile(`;(\s*(\}|$))`)
+
+// oneLine is code with each line break and the blanks around it taken
+// out (a space kept between two word characters).
+func oneLine(code string) string {
+	word := func(b byte) bool {
+		return b == '_' || b == '$' || 'a' <= b|0x20 && b|0x20 <= 'z' || '0' <= b && b <= '9'
+	}
+	var b strings.Builder
+	at := 0
+	for _, m := range lineBreak.FindAllStringIndex(code, -1) {
+		b.WriteString(code[at:m[0]])
+		if m[0] > 0 && m[1] < len(code) && word(code[m[0]-1]) && word(code[m[1]]) {
+			b.WriteByte(' ')
+		}
+		at = m[1]
+	}
+	b.WriteString(code[at:])
+	return b.String()
+}
+
+var lineBreak = regexp.MustCompile(`[ \t]*\n\s*`)
+
+// genCompile compiles a pattern for genDiffers' checks. While the
+// difference "text no child covers" asks the other entries, it compiles
+// the pattern blind to that text, as that entry's answer was found.
+var genCompile = func(l *Language, pat string) (*Pattern, error) { return Compile(l, pat, CompileOptions{}) }
 
 // genPeerShape is the ast-grep CLI's reading of code given alone as a
 // pattern: its named nodes' kinds in pre-order (--debug-query=ast), with
@@ -580,6 +753,16 @@ func genOurShape(l *Language, code []byte) (string, bool) {
 // match at s captured.
 // With dropEmpty, each $$$ goes too, with a comma beside it.
 func genConcrete(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty bool) (string, bool) {
+	return genWriteIn(l, p, src, s, dropEmpty, false)
+}
+
+// genConcreteRuns is genConcrete with each named $$$ written in as the
+// run it took, and left out with its comma when the run is empty.
+func genConcreteRuns(l *Language, p *Pattern, src []byte, s [2]uint32) (string, bool) {
+	return genWriteIn(l, p, src, s, false, true)
+}
+
+func genWriteIn(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty, runs bool) (string, bool) {
 	pr := newParser()
 	defer pr.close()
 	tree, err := pr.parse(l, src, true)
@@ -591,15 +774,19 @@ func genConcrete(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty boo
 			continue
 		}
 		texts := map[string]string{}
+		pat := p.Source
+		if dropEmpty {
+			pat = emptyMultiComma.ReplaceAllString(pat, "")
+		}
 		for _, c := range m.Captures {
 			texts[c.Name] = string(src[c.Start:c.End])
+			if runs && c.Multi && c.Start == c.End {
+				name := regexp.QuoteMeta("$$$" + c.Name)
+				pat = regexp.MustCompile(`,\s*`+name+`\b|`+name+`\b\s*,?\s*`).ReplaceAllString(pat, "")
+			}
 		}
-		src := p.Source
-		if dropEmpty {
-			src = emptyMultiComma.ReplaceAllString(src, "")
-		}
-		out := genMetaName.ReplaceAllStringFunc(src, func(v string) string {
-			if strings.HasPrefix(v, "$$$") {
+		out := genMetaName.ReplaceAllStringFunc(pat, func(v string) string {
+			if strings.HasPrefix(v, "$$$") && (!runs || v == "$$$") {
 				return v // kept: ast-grep reads it the same
 			}
 			name := strings.TrimLeft(v, "$")
@@ -898,15 +1085,11 @@ func genDefineLost(l *Language, src []byte, s [2]uint32) bool {
 // checked by genDiffers, and that language's file extension.
 var genBin, genAg, genExt string
 
-// spacedDirective finds a directive written with space after its '#'.
-var spacedDirective = regexp.MustCompile(`^#[ \t]+[a-z]`)
-
 // anyDirective finds a preprocessor directive, spaced or not.
 var anyDirective = regexp.MustCompile(`^#[ \t]*([a-z]+)`)
 
-// multiThenMeta finds a $$$ followed by a single metavariable (bare or in
-// quotes) as the next list element.
-var multiThenMeta = regexp.MustCompile(`\$\$\$[A-Z0-9_]*\s*,\s*["']?\$[A-Z_]`)
+// anonMulti is a $$$ without a name (and the byte after it, if any).
+var anonMulti = regexp.MustCompile(`\$\$\$([^A-Z0-9_$]|$)`)
 
 // genAll says every match in x satisfies f (given its file's source);
 // genDiffers' checks set genDir first.
@@ -1100,15 +1283,8 @@ func TestGeneratedDifferential(t *testing.T) {
 					tl.peerRefuses++
 					continue
 				}
-				listed := ""
 				genDir, genBin, genAg, genExt = dir, bin, gl.ag, gl.ext
-				for _, d := range genDiffers {
-					if d.applies(l, pat, ours, peer) {
-						listed = d.name
-						break
-					}
-				}
-				if listed != "" {
+				if listed := genClassify(l, pat, ours, peer); listed != "" {
 					tl.differ++
 					if os.Getenv("AGENT_TOOLS_GEN_LISTED") != "" {
 						t.Logf("listed (%s): %q (%s): %d matches, ast-grep %d", listed, pat, p.ReadAs(), genCount(ours), genCount(peer))
@@ -1593,16 +1769,24 @@ func init() {
 		if !ok || !genSame(sighted, ours) {
 			return false
 		}
-		var blind func(n *pnode)
-		blind = func(n *pnode) {
-			n.hasGap = false
-			for _, c := range n.children {
-				blind(c)
+		blindCompile := func(l *Language, pat string) (*Pattern, error) {
+			p, err := Compile(l, pat, CompileOptions{})
+			if err != nil {
+				return nil, err
 			}
+			var blind func(n *pnode)
+			blind = func(n *pnode) {
+				n.hasGap = false
+				for _, c := range n.children {
+					blind(c)
+				}
+			}
+			for _, n := range p.nodes {
+				blind(n)
+			}
+			return p, nil
 		}
-		for _, n := range p.nodes {
-			blind(n)
-		}
+		p, _ = blindCompile(l, pat)
 		found, ok := genFind(l, p)
 		if !ok || genSame(found, ours) || genCount(genMinus(ours, found)) > 0 {
 			return false
@@ -1610,12 +1794,19 @@ func init() {
 		if genSame(found, peer) {
 			return true
 		}
-		for _, o := range genDiffers {
-			if o.name != d.name && o.applies(l, pat, found, peer) {
-				return true
-			}
-		}
-		return false
+		// The other entries judge the blind answer with the blind pattern
+		// (YAML's ['storage', $$$] finds ['x'] blind: an empty $$$ took
+		// its comma, which ast-grep finds as ['storage'] blind too).
+		sightedCompile := genCompile
+		genCompile = blindCompile
+		defer func() { genCompile = sightedCompile }()
+		return genExplain(d.name, l, pat, found, peer)
+	}
+	var asking []string
+	genExplain = func(skip string, l *Language, pat string, ours, peer genFileSpans) bool {
+		asking = append(asking, skip)
+		defer func() { asking = asking[:len(asking)-1] }()
+		return genClassifyBut(asking, l, pat, ours, peer) != ""
 	}
 	at := slices.IndexFunc(genDiffers, func(o genDiffer) bool { return o.name == "grammar versions" })
 	genDiffers = slices.Insert(genDiffers, at, d)
