@@ -131,6 +131,10 @@ func TestGenDiffersClassify(t *testing.T) {
 		// Seed 31: a $$$ for an operator.
 		{"scala", "scala", ".scala", "object O {\n  val p = (path / \"lib\" / jarName)\n}\n",
 			"(path $$$ \"lib\" / jarName)", "$$$ takes what ast-grep's does not"},
+		// Seed 25: a rule that opens with a comment and has more
+		// declarations.
+		{"css", "css", ".css", ":root {\n  /* Colors */\n  --a: #000;\n  --b: #fff;\n}\np {\n  margin: 0;\n}\n",
+			"$A {\n  $B: $C;\n}", "more siblings before '}'"},
 		// Seed 43: two extra matches, each explained by another entry.
 		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
 			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",
