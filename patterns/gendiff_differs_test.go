@@ -135,6 +135,9 @@ func TestGenDiffersClassify(t *testing.T) {
 		// declarations.
 		{"css", "css", ".css", ":root {\n  /* Colors */\n  --a: #000;\n  --b: #fff;\n}\np {\n  margin: 0;\n}\n",
 			"$A {\n  $B: $C;\n}", "more siblings before '}'"},
+		// Seed 38: a $$$ that took a word holding '$'.
+		{"bash", "bash", ".sh", "if ! \"$GOROOT/bin/go\" vet -unsafeptr=false std cmd; then\n  exit 1\nfi\n",
+			"! $$$ $A -unsafeptr=false $B cmd", "$$$ takes what ast-grep's does not"},
 		// Seed 43: two extra matches, each explained by another entry.
 		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
 			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",

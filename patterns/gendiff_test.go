@@ -791,6 +791,9 @@ func genWriteIn(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty, run
 				pat = regexp.MustCompile(`,\s*`+name+`\b|`+name+`\b\s*,?\s*`).ReplaceAllString(pat, "")
 			}
 		}
+		// Each metavariable of the pattern is written in (the code
+		// written in may hold '$', as bash's "$GOROOT/bin/go").
+		complete := true
 		out := genMetaName.ReplaceAllStringFunc(pat, func(v string) string {
 			if strings.HasPrefix(v, "$$$") && (!runs || v == "$$$") {
 				return v // kept: ast-grep reads it the same
@@ -799,9 +802,10 @@ func genWriteIn(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty, run
 			if t, ok := texts[name]; ok {
 				return t
 			}
+			complete = false
 			return v
 		})
-		return out, !genMetaName.MatchString(strings.ReplaceAll(out, "$$$", ""))
+		return out, complete
 	}
 	return "", false
 }
