@@ -138,6 +138,10 @@ func TestGenDiffersClassify(t *testing.T) {
 		// Seed 38: a $$$ that took a word holding '$'.
 		{"bash", "bash", ".sh", "if ! \"$GOROOT/bin/go\" vet -unsafeptr=false std cmd; then\n  exit 1\nfi\n",
 			"! $$$ $A -unsafeptr=false $B cmd", "$$$ takes what ast-grep's does not"},
+		// Seed 51: a packed struct with more fields, which ast-grep reads
+		// only in our context.
+		{"c", "c", ".c", "struct a {\n\tint x;\n} __attribute__ ((packed));\nstruct b {\n\tint x;\n\tint y;\n} __attribute__ ((packed));\n",
+			"struct $A {\n\t$B $C;\n} __attribute__ (($D))", "more siblings before '}'"},
 		// Seed 43: two extra matches, each explained by another entry.
 		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
 			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",

@@ -294,13 +294,15 @@ var genDiffers = []genDiffer{
 			// left out before the $$$, or the $$$ joins its value.
 			open, closed := pat[:last]+"\n$$$\n"+pat[last:], pat[:last]+";\n$$$\n"+pat[last:]
 			return genAll(extra, func(src []byte, s [2]uint32) bool {
-				if genPeerFinds(open, src, s) || genPeerFinds(closed, src, s) {
+				// Alone or, as ast-grep reads C's struct $A { … }
+				// __attribute__ (($D)) only there, in our context.
+				if genPeerFindsCode(l, open, src, s) || genPeerFindsCode(l, closed, src, s) {
 					return true
 				}
 				// Comments are skipped too (a CSS rule that opens with
 				// one, which ast-grep does not pass over).
 				blank, ok := genBlankComments(l, src)
-				return ok && !bytes.Equal(blank, src) && (genPeerFinds(open, blank, s) || genPeerFinds(closed, blank, s))
+				return ok && !bytes.Equal(blank, src) && (genPeerFindsCode(l, open, blank, s) || genPeerFindsCode(l, closed, blank, s))
 			})
 		}},
 	{name: "a repeated metavariable compares tokens",
