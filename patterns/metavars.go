@@ -81,12 +81,26 @@ func (l *Language) expand(s string) string {
 	}
 	var b strings.Builder
 	e := l.expando
+	// inString says x[i] stands inside a double-quoted string: a
+	// metavariable there is the string's content, or a run of it
+	// between escapes (JSON "\\$A\\c", whose content nodes the
+	// escapes split), never a quoted value of its own.
+	inString, escaped := false, false
 	for i := 0; i < len(x); {
 		if !strings.HasPrefix(x[i:], e) {
+			switch c := x[i]; {
+			case escaped:
+				escaped = false
+			case inString && c == '\\':
+				escaped = true
+			case c == '"':
+				inString = !inString
+			}
 			b.WriteByte(x[i])
 			i++
 			continue
 		}
+		escaped = false
 		j := i
 		for strings.HasPrefix(x[j:], e) {
 			j += len(e)
@@ -94,7 +108,7 @@ func (l *Language) expand(s string) string {
 		for j < len(x) && (x[j] == '_' || x[j] >= 'A' && x[j] <= 'Z' || x[j] >= '0' && x[j] <= '9') {
 			j++
 		}
-		if i > 0 && x[i-1] == '"' {
+		if inString {
 			if l.quotedContent {
 				b.WriteString(restore(x[i:j], e)) // "$V": see metaText
 			} else {
