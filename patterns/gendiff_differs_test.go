@@ -111,6 +111,10 @@ func TestGenDiffersClassify(t *testing.T) {
 		// $A?\n.$B as an ERROR, alone and in our context.
 		{"kotlin", "kotlin", ".kt", "class A {\n  fun f() {\n    this.d?.call()\n  }\n}\n\nfun test() {\n    val a = b?\n        .c\n        ?.d\n}\n",
 			"$A?\n        .$B", "pattern ast-grep's grammar cannot read"},
+		// Seeds 50 and 64: a newtype whose type variables are
+		// metavariables, which ast-grep's Haskell reads as operators.
+		{"haskell", "haskell", ".hs", "module A where\n\ninstance A where\n  newtype A A where\n    A :: A %1 -> A A\n",
+			"newtype $A $A where\n  A :: $A %$B -> $A $A", "pattern ast-grep's grammar cannot read"},
 		// Seed 41: a method's name in a class is a field_identifier.
 		{"cpp", "cpp", ".cpp", "struct S {\n  void imbue(const std::locale&) { }\n};\nvoid imbue(const std::locale&) { }\n",
 			"$A imbue(const $B::locale&) { }", "a word's kind by context"},

@@ -545,37 +545,6 @@ var genDiffers = []genDiffer{
 				return ok && genPeerFinds(concrete, alone, [2]uint32{0, uint32(len(alone))})
 			})
 		}},
-	{name: "pattern ast-grep's grammar cannot read",
-		why: "ast-grep's Kotlin grammar cannot read $A?\\n.$B, a safe call split over two lines (an ERROR alone and in our " +
-			"context, which it refuses), and matches some code by the tokens around the ERROR; ours finds each match it " +
-			"finds, and each of ours more is one ast-grep finds with the pattern on one line (our captures written in), or " +
-			"code its grammar cannot read either",
-		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if !strings.Contains(strings.TrimSpace(pat), "\n") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
-				return false
-			}
-			shape, ok := genPeerShape(pat)
-			p, err := genCompile(l, pat)
-			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") {
-				return false
-			}
-			if ctxPat, sel, ok := genPeerContext(l, p); !ok {
-				return false
-			} else if _, perr := genPeer(genBin, genDir, genAg, ctxPat, sel); perr == "" {
-				return false // it reads the pattern in our context: another entry's case
-			}
-			return genAll(extra, func(src []byte, s [2]uint32) bool {
-				if !genNodeOfKind(l, src, s, p.Roots[0]) {
-					return false
-				}
-				if concrete, ok := genConcrete(l, p, src, s, false); ok && genPeerFinds(oneLine(concrete), src, s) {
-					return true
-				}
-				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
-				return ok && slices.Contains(strings.Fields(theirs), "ERROR")
-			})
-		}},
 	{name: "metavariable the grammar has no place for",
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
 			"ours reads a metavariable wherever a value may stand (README, ast_grep)",
@@ -625,6 +594,33 @@ var genDiffers = []genDiffer{
 			inCtx, perr := genPeer(genBin, genDir, genAg, ctxPat, sel)
 			return perr == "" && genCount(inCtx) > 0 &&
 				(genSame(ours, inCtx) || genExplain("pattern ast-grep reads only in a context", l, pat, ours, inCtx))
+		}},
+	{name: "pattern ast-grep's grammar cannot read",
+		why: "ast-grep's Kotlin grammar cannot read $A?\\n.$B, a safe call split over two lines, nor its Haskell grammar a " +
+			"$A where a type variable stands ($ is an operator there): the pattern is an ERROR to it; it matches some code " +
+			"by the tokens around the ERROR, or none; ours finds each match it " +
+			"finds, and each of ours more is one ast-grep finds with the pattern on one line (our captures written in), or " +
+			"code its grammar cannot read either",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			shape, ok := genPeerShape(pat)
+			p, err := genCompile(l, pat)
+			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") {
+				return false
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				if !genNodeOfKind(l, src, s, p.Roots[0]) {
+					return false
+				}
+				if concrete, ok := genConcrete(l, p, src, s, false); ok && genPeerFinds(oneLine(concrete), src, s) {
+					return true
+				}
+				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
+				return ok && slices.Contains(strings.Fields(theirs), "ERROR")
+			})
 		}},
 }
 
