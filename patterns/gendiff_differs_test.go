@@ -146,6 +146,10 @@ func TestGenDiffersClassify(t *testing.T) {
 		// only in our context.
 		{"c", "c", ".c", "struct a {\n\tint x;\n} __attribute__ ((packed));\nstruct b {\n\tint x;\n\tint y;\n} __attribute__ ((packed));\n",
 			"struct $A {\n\t$B $C;\n} __attribute__ (($D))", "more siblings before '}'"},
+		// Seed 82: an include guard whose directives are indented and
+		// spaced otherwise, one of them with a comment inside.
+		{"c", "c", ".c", "#ifndef A\n#  define A 1\n#endif\n#    ifndef B\n/* why */\n#      define B\n#    endif\n",
+			"#ifndef $A\n# define $A\n#endif", "spaced directive"},
 		// Seed 43: two extra matches, each explained by another entry.
 		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
 			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",

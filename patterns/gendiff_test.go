@@ -221,12 +221,38 @@ var genDiffers = []genDiffer{
 			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
-			// Each extra is the pattern's directive, spaced otherwise
-			// (#define or #  define for # define).
-			want := anyDirective.FindStringSubmatch(pat)
-			return genAll(extra, func(src []byte, s [2]uint32) bool {
-				got := anyDirective.FindSubmatch(src[s[0]:s[1]])
-				return want != nil && got != nil && string(got[1]) == want[1] && string(got[0]) != want[0]
+			// Each extra holds the pattern's directives in order, some
+			// spaced otherwise (#define or #  define for # define), and
+			// ast-grep finds it given the pattern spelled as the extra
+			// spells them (with the file's comments blanked, if need be).
+			want := directiveToken.FindAllStringSubmatchIndex(pat, -1)
+			return len(want) > 0 && genAll(extra, func(src []byte, s [2]uint32) bool {
+				got := directiveToken.FindAllSubmatchIndex(src[s[0]:s[1]], -1)
+				if len(got) != len(want) {
+					return false
+				}
+				code := src[s[0]:s[1]]
+				var b strings.Builder
+				at, differs := 0, false
+				for k, w := range want {
+					g := got[k]
+					if pat[w[2]:w[3]] != string(code[g[2]:g[3]]) {
+						return false // another directive
+					}
+					differs = differs || pat[w[0]:w[1]] != string(code[g[0]:g[1]])
+					b.WriteString(pat[at:w[0]])
+					b.Write(code[g[0]:g[1]])
+					at = w[1]
+				}
+				b.WriteString(pat[at:])
+				if !differs {
+					return false
+				}
+				if genPeerFinds(b.String(), src, s) {
+					return true
+				}
+				blank, ok := genBlankComments(l, src)
+				return ok && !bytes.Equal(blank, src) && genPeerFinds(b.String(), blank, s)
 			})
 		}},
 	{name: "a #define the whole file's parse loses",
@@ -1092,6 +1118,10 @@ func genDefineLost(l *Language, src []byte, s [2]uint32) bool {
 // genBin, genAg and genExt are the CLI, its name for the language being
 // checked by genDiffers, and that language's file extension.
 var genBin, genAg, genExt string
+
+// directiveToken finds each directive's '#' and word at the start of a
+// line (after blanks), spaced or not; group 1 is the word.
+var directiveToken = regexp.MustCompile(`(?m)^[ \t]*(?:#[ \t]*([a-z]+))`)
 
 // anyDirective finds a preprocessor directive, spaced or not.
 var anyDirective = regexp.MustCompile(`^#[ \t]*([a-z]+)`)
