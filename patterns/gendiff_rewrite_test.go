@@ -151,7 +151,7 @@ var scalaDotted = regexp.MustCompile(`\$[A-Z_]+\.\$[A-Z_]+`)
 func genMetas(pat string) []string {
 	var out []string
 	for _, m := range genMetaName.FindAllString(pat, -1) {
-		if m != "$$$" && !slices.Contains(out, m) {
+		if m != "$$$" && !codeDollar(m) && !slices.Contains(out, m) {
 			out = append(out, m)
 		}
 	}

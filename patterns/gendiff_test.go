@@ -265,9 +265,15 @@ var genDiffers = []genDiffer{
 			if l.ID != "c" && l.ID != "cpp" || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
+			// Each extra is a whole definition (its text alone is one)
+			// that the whole file's parse reads otherwise.
 			return genAll(extra, func(src []byte, s [2]uint32) bool {
 				got := anyDirective.FindSubmatch(src[s[0]:s[1]])
-				return got != nil && string(got[1]) == "define" && genDefineLost(l, src, s)
+				alone, ok := genOurShape(l, src[s[0]:s[1]])
+				f := strings.Fields(alone)
+				whole := s[1] > s[0] && (int(s[1]) == len(src) || src[s[1]-1] == '\n') // a directive owns its newline
+				return got != nil && string(got[1]) == "define" && whole && ok && len(f) > 1 && !slices.Contains(f, "ERROR") &&
+					(f[1] == "preproc_def" || f[1] == "preproc_function_def") && genDefineLost(l, src, s)
 			})
 		}},
 	{name: "empty $$$ takes its comma",
@@ -648,6 +654,22 @@ var genDiffers = []genDiffer{
 				return ok && slices.Contains(strings.Fields(theirs), "ERROR")
 			})
 		}},
+	{name: "the pattern's own text",
+		why: "a match whose text is the pattern's, with our captures written in for its metavariables (layout aside), " +
+			"is one whatever a parser makes of it; ast-grep misses such code where it reads the pattern otherwise (Go's " +
+			"funcdata.h: #define NO_LOCAL_POINTERS FUNCDATA $FUNCDATA_LocalsPointerMaps, …, whose '$' is code, not a " +
+			"metavariable)",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra := genMinus(ours, peer)
+			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+				return false
+			}
+			p, err := genCompile(l, pat)
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				return ok && !strings.Contains(concrete, "$$$") && strings.Join(strings.Fields(concrete), " ") == strings.Join(strings.Fields(string(src[s[0]:s[1]])), " ")
+			})
+		}},
 }
 
 // genClassify names the entry of genDiffers that explains ours against
@@ -819,7 +841,7 @@ func genWriteIn(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty, run
 		// written in may hold '$', as bash's "$GOROOT/bin/go").
 		complete := true
 		out := genMetaName.ReplaceAllStringFunc(pat, func(v string) string {
-			if strings.HasPrefix(v, "$$$") && (!runs || v == "$$$") {
+			if codeDollar(v) || strings.HasPrefix(v, "$$$") && (!runs || v == "$$$") {
 				return v // kept: ast-grep reads it the same
 			}
 			name := strings.TrimLeft(v, "$")
@@ -834,7 +856,11 @@ func genWriteIn(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty, run
 	return "", false
 }
 
-var genMetaName = regexp.MustCompile(`\$+[A-Z_][A-Z0-9_]*|\$\$\$`)
+var genMetaName = regexp.MustCompile(`\$+[A-Z_][A-Z0-9_]*[a-z]?|\$\$\$`)
+
+// codeDollar says a genMetaName match is no metavariable but code: a
+// name that goes on in lowercase ($FUNCDATA_LocalsPointerMaps).
+func codeDollar(v string) bool { c := v[len(v)-1]; return 'a' <= c && c <= 'z' }
 
 // emptyMultiComma is a $$$ with the comma beside it.
 var emptyMultiComma = regexp.MustCompile(`,\s*\$\$\$[A-Z0-9_]*|\$\$\$[A-Z0-9_]*\s*,\s*`)
@@ -947,7 +973,7 @@ func genPeerKindAt(code, rng string) (string, bool) {
 func genRepeatsMeta(pat string) bool {
 	seen := map[string]bool{}
 	for _, v := range genMetaName.FindAllString(pat, -1) {
-		if strings.HasPrefix(v, "$$") || v == "$_" {
+		if strings.HasPrefix(v, "$$") || v == "$_" || codeDollar(v) {
 			continue
 		}
 		if seen[v] {
