@@ -8,6 +8,7 @@ package patterns
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strings"
@@ -396,6 +397,9 @@ var compileReadings = []reading{
 	// (Exception $E), class $C < $B) is read as one, with the language's
 	// prefix before the placeholder.
 	{name: "metavariables with the language's prefix", retry: true, applies: hasAltPrefix, rewrite: withAltPrefix},
+	// Where only some of them stand for a constant (Haskell's type $T
+	// $A $B = ($A, $B): a type's name, then its variables), some of them.
+	{name: "some metavariables with the language's prefix", retry: true, applies: hasAltPrefix, variants: altPrefixVariants},
 	{name: "metavariables with the language's prefix, tolerant", tolerant: true, retry: true, applies: hasAltPrefix, rewrite: withAltPrefix},
 	// A body that is a lone $$$ where no member of the grammar is a bare
 	// name (Kotlin's object $O { $$$ }, whose parse is all ERROR): retry
@@ -497,6 +501,41 @@ func (l *Language) quotedMeta(text string) (metaKind, string) {
 }
 
 func hasAltPrefix(l *Language) bool { return l.altPrefix != "" }
+
+// altPrefixVariants gives x with the language's prefix before some of
+// its single metavariables (each use of one), fewest first: each one
+// alone, then each pair, and so on, short of all of them (a reading of
+// its own). Past five names, only one at a time.
+func altPrefixVariants(l *Language, x string) []string {
+	var names []string
+	for _, name := range altMetaName.FindAllString(x, -1) {
+		if m, _ := metaOf(name, l.expando); (m == metaSingle || m == metaAny) && !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	most := len(names) - 1
+	if len(names) > 5 {
+		most = 1
+	}
+	var out []string
+	for size := 1; size <= most; size++ {
+		for set := 1; set < 1<<len(names); set++ {
+			if bits.OnesCount(uint(set)) != size {
+				continue
+			}
+			out = append(out, altMetaName.ReplaceAllStringFunc(x, func(m string) string {
+				if k := slices.Index(names, m); k >= 0 && set&(1<<k) != 0 {
+					return l.altPrefix + m
+				}
+				return m
+			}))
+		}
+	}
+	return out
+}
+
+// altMetaName finds an expanded metavariable with its name.
+var altMetaName = regexp.MustCompile(`µ+[A-Z0-9_]*`)
 
 func withAltPrefix(l *Language, x string) string {
 	return altMeta.ReplaceAllStringFunc(x, func(m string) string { return l.altPrefix + m })

@@ -795,6 +795,10 @@ import Data.Maybe (fromMaybe)
 -- case x of Nothing -> 0 (a comment)
 data Item = Item { name :: String, price :: Int }
 
+type Pair a b = (a, b)
+
+newtype Wrap a = Wrap { unwrap :: a }
+
 total :: [Item] -> Int
 total items = sum (map price items)
 
@@ -828,6 +832,12 @@ main = do
 		{pattern: "$F :: $T"},
 		{pattern: "let $X = $Y"},
 		{pattern: "putStrLn [$Q|\n  total:\n  |]"},
+		// A type's name and its variables are told apart by case: $T
+		// where the name goes is retried with the language's prefix.
+		{pattern: "type $T $A $B = ($A, $B)", differ: "ast-grep reads a metavariable where a type's name goes as a variable (an ERROR) and finds nothing; we retry with the language's prefix on some of the metavariables",
+			want: []string{"type Pair a b = (a, b)"}},
+		{pattern: "newtype $T $A = $C { $F :: $A }", differ: "ast-grep reads a metavariable where a type's name goes as a variable (an ERROR) and finds nothing; we retry with the language's prefix on some of the metavariables",
+			want: []string{"newtype Wrap a = Wrap { unwrap :: a }"}},
 	}},
 	{lang: "bash", ag: "bash", ext: ".sh", src: `#!/bin/bash
 set -euo pipefail
