@@ -153,6 +153,9 @@ func TestGenDiffersClassify(t *testing.T) {
 		// Seed 87: a '$' in a macro's body is code (Go's funcdata.h).
 		{"c", "c", ".c", "#define NO_LOCAL_POINTERS\tFUNCDATA $FUNCDATA_LocalsPointerMaps, no_pointers_stackmap(SB)\n",
 			"#define $A\tFUNCDATA $FUNCDATA_LocalsPointerMaps, no_pointers_stackmap(SB)\n", "the pattern's own text"},
+		// Seed 110: a '$' name inside a Go string is its text.
+		{"go", "go", ".go", "package p\n\nfunc f(w io.Writer) {\n\tfmt.Fprint(w, \"If `$XDG_CONFIG_HOME` is set\")\n}\n",
+			"$A.Fprint($B, \"If `$XDG_CONFIG_HOME` is set\")", "the pattern's own text"},
 		// Seed 43: two extra matches, each explained by another entry.
 		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
 			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",

@@ -838,13 +838,31 @@ func genWriteIn(l *Language, p *Pattern, src []byte, s [2]uint32, dropEmpty, run
 			}
 		}
 		// Each metavariable of the pattern is written in (the code
-		// written in may hold '$', as bash's "$GOROOT/bin/go").
+		// written in may hold '$', as bash's "$GOROOT/bin/go"); a '$'
+		// name the compiled pattern has no metavariable for is code
+		// (Go's "If `$XDG_CONFIG_HOME` is set").
+		names := map[string]bool{}
+		var walk func(n *pnode)
+		walk = func(n *pnode) {
+			if n.meta != metaNone {
+				names[n.name] = true
+			}
+			for _, c := range n.children {
+				walk(c)
+			}
+		}
+		for _, n := range p.nodes {
+			walk(n)
+		}
 		complete := true
 		out := genMetaName.ReplaceAllStringFunc(pat, func(v string) string {
 			if codeDollar(v) || strings.HasPrefix(v, "$$$") && (!runs || v == "$$$") {
 				return v // kept: ast-grep reads it the same
 			}
 			name := strings.TrimLeft(v, "$")
+			if !names[name] {
+				return v
+			}
 			if t, ok := texts[name]; ok {
 				return t
 			}
