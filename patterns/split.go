@@ -267,7 +267,9 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			see(j - 1)
 			i = j
 		default:
-			if c != ' ' && c != '\t' && c != '\r' {
+			// tree-sitter-go reads \v and \f as blanks too (var\vA\nfunc()
+			// is var A func(); FuzzSplitGo).
+			if c != ' ' && c != '\t' && c != '\r' && c != '\v' && c != '\f' {
 				see(i)
 			}
 			i++
