@@ -197,6 +197,12 @@ func FuzzSplitPython(f *testing.F) {
 		"s = rb'\\''\nif\"{\" in s: f(s)\nf(t)\n",
 		"class C:\n    x = 1\n    @d\n    def f(self, a):\n        b = a\n        if b is None:\n            pass\n        else:\n            b = f(a == a)\n        return b\n    y = 2\n",
 		"def f():\n    a = 1\n# c\n    b = [\n1]\n    try:\n        c = 2\n    except E:\n        def g(): print(1)\n    return c\n",
+		// U+FEFF, U+2060 and U+200B are blanks to tree-sitter-python: a
+		// line they lead starts its statement after them, one they end
+		// is open after a +, and a file's mark hides neither a decorator
+		// nor a def header.
+		"x = 1\n\ufeffy = a == a\n", "x = a +\u200b\ny == y\n", "\ufeff@d\ndef f(): pass\nf(1)\n",
+		"\ufeffdef f\n(): pass\nx\n", "if x:\n  a\n  \u2060b\nc\n",
 	} {
 		f.Add(s)
 	}

@@ -58,6 +58,13 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 		if j == len(src) {
 			return true
 		}
+		if zeroWidth(src, j) > 0 {
+			if i > 0 || j > 0 {
+				return false // see splitPython
+			}
+			j = bom(src) // the file's byte-order mark: indent 0
+			i = j
+		}
 		switch c := src[j]; c {
 		case '\n', '#':
 			return true // blank or a comment: not a logical line

@@ -29,7 +29,17 @@ type pyScan struct {
 }
 
 func newPyScan(src []byte) pyScan {
-	return pyScan{src: src, last: -1, header: startsHeader(src)}
+	return pyScan{src: src, last: -1, header: startsHeader(src[bom(src):])}
+}
+
+// bom returns the length of the zero-width characters src starts with
+// (a byte-order mark, usually), which tree-sitter skips.
+func bom(src []byte) int {
+	i := 0
+	for n := zeroWidth(src, i); n > 0; n = zeroWidth(src, i) {
+		i += n
+	}
+	return i
 }
 
 // open says the code so far cannot end where it stops (a trailing
@@ -51,6 +61,12 @@ func (s *pyScan) run(line func(i int) bool, goesOn func(i int)) bool {
 	src, depth, last := s.src, 0, s.last
 	for i := 0; i < len(src); {
 		c := src[i]
+		if c >= 0x80 {
+			if n := zeroWidth(src, i); n > 0 {
+				i += n // a blank to tree-sitter (see zeroWidth)
+				continue
+			}
+		}
 		if c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '#' && c != '\\' {
 			last = i
 		}
@@ -121,10 +137,31 @@ var pySpecial = func() (t [256]bool) {
 func plainRun(src []byte, i, last int) (int, int) {
 	for ; i < len(src) && !pySpecial[src[i]]; i++ {
 		if c := src[i]; c != ' ' && c != '\t' && c != '\r' && c != '\f' {
+			if c >= 0x80 {
+				if n := zeroWidth(src, i); n > 0 {
+					i += n - 1
+					continue
+				}
+			}
 			last = i
 		}
 	}
 	return i, last
+}
+
+// zeroWidth returns the length of the zero-width character at i that
+// tree-sitter-python skips as white space (its extras hold U+FEFF, U+2060
+// and U+200B besides \s and \f), or 0. One at a line's start does not
+// indent it: the statement after it starts where it ends, at the top
+// level ("x\n\ufeffy" is two statements, the second at y).
+func zeroWidth(src []byte, i int) int {
+	if i+2 < len(src) {
+		switch string(src[i : i+3]) {
+		case "\ufeff", "\u2060", "\u200b":
+			return 3
+		}
+	}
+	return 0
 }
 
 // endsOpen reports code ending in a token after which a statement cannot

@@ -191,9 +191,15 @@ func capRanges(out []uint32, max int) []uint32 {
 // continue the statement before), and not right after a decorator line.
 func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	starts = append(starts, 0)
-	decorated := len(src) > 0 && src[0] == '@' // the last top-level line was a decorator
+	lead := bom(src)
+	decorated := len(src) > lead && src[lead] == '@' // the last top-level line was a decorator
 	s := newPyScan(src)
 	ok := s.run(func(i int) bool {
+		if zeroWidth(src, i) > 0 {
+			// tree-sitter skips it and reads the line as not indented;
+			// the statement would start after it: unsure (rare).
+			return false
+		}
 		open := s.open()
 		s.header = nextHeader(src, i, open, s.header)
 		switch b := src[i]; {
