@@ -566,7 +566,7 @@ func (pat *Pattern) index() {
 	if r := pat.nodes[0]; len(pat.nodes) == 1 && r.meta == metaNone && len(pat.literals) > 0 {
 		pat.rootSyms = make([]uint8, len(lang.kinds))
 		for sym := range lang.kinds {
-			if lang.kinds[sym] == r.kind {
+			if lang.kindMatches(lang.kinds[sym], r.kind) {
 				pat.rootSyms[sym] = 1
 			}
 		}

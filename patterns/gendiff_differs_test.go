@@ -118,6 +118,10 @@ func TestGenDiffersClassify(t *testing.T) {
 		// Seed 41: a method's name in a class is a field_identifier.
 		{"cpp", "cpp", ".cpp", "struct S {\n  void imbue(const std::locale&) { }\n};\nvoid imbue(const std::locale&) { }\n",
 			"$A imbue(const $B::locale&) { }", "a word's kind by context"},
+		// Seed 127: a template_type where $A<$B> reads as a
+		// template_function; alone, typename makes it no expression.
+		{"cpp", "cpp", ".cpp", "template <class T> struct S {\n  typedef do_append<typename T::type> type;\n};\nint x = f<int>(1);\n",
+			"$A<$B>", "a word's kind by context"},
 		// Seeds 18 and 19: a CSS rule with more declarations, or whose
 		// last has no ';', and a value ast-grep does not compare.
 		{"css", "css", ".css", "a ul{display:block}\n.s {\n  display: block;\n\n  position: absolute;\n}\n.t {\n  display: block;\n}\n",

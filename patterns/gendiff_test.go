@@ -564,18 +564,44 @@ var genDiffers = []genDiffer{
 		why: "C and C++ give the same word other kinds by context (README, ast_grep: a method's name in a class is a " +
 			"field_identifier, a function's an identifier), and a pattern's word matches a word of any of those kinds; " +
 			"ast-grep compares the kinds; each extra match, with our captures written in, is one ast-grep finds in the " +
-			"same code standing alone",
+			"same code standing alone, or (where that code alone is no expression: C++'s do_append<typename T::type>, a " +
+			"template_type, against $A<$B> read as a template_function) ours with the kinds compared as ast-grep does " +
+			"finds ast-grep's answer or differs from it only as another entry explains",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			extra := genMinus(ours, peer)
 			if !l.wordsAcross || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
 				return false
 			}
 			p, err := genCompile(l, pat)
-			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+			if err != nil {
+				return false
+			}
+			if genAll(extra, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, false)
 				alone := src[s[0]:s[1]]
 				return ok && genPeerFinds(concrete, alone, [2]uint32{0, uint32(len(alone))})
-			})
+			}) {
+				return true
+			}
+			// Our answer is the whole tree's (no made-up span), and with
+			// the families off for this one check (no test in this
+			// package runs in parallel, and each search below has ended
+			// before they come back) it is ast-grep's, or explained.
+			if sighted, ok := genFind(l, p); !ok || !genSame(sighted, ours) {
+				return false
+			}
+			family := l.family
+			l.family = nil
+			defer func() { l.family = family }()
+			p, err = genCompile(l, pat)
+			if err != nil {
+				return false
+			}
+			strict, ok := genFind(l, p)
+			if !ok || genSame(strict, ours) || genCount(genMinus(strict, ours)) > 0 {
+				return false
+			}
+			return genSame(strict, peer) || genExplain("a word's kind by context", l, pat, strict, peer)
 		}},
 	{name: "metavariable the grammar has no place for",
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +

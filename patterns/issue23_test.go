@@ -573,7 +573,8 @@ func TestCppSameCodeOtherKinds(t *testing.T) {
 	dir := writeTree(t, map[string]string{"a.cpp": "template <class T> struct is_x : std::true_type {};\n" +
 		"typename _Alloc::size_type n;\n" +
 		"std::vector<boost::filesystem::path> paths;\n" +
-		"int f() { return _Alloc::size_type(1) + std::vector<int>::npos; }\n"})
+		"int f() { return _Alloc::size_type(1) + std::vector<int>::npos; }\n" +
+		"using t = f<g<is_same<mpl::_, unused>>>;\n"})
 	for _, c := range []struct {
 		pat  string
 		want []string
@@ -582,6 +583,13 @@ func TestCppSameCodeOtherKinds(t *testing.T) {
 		{"$A::size_type", []string{"_Alloc::size_type", "_Alloc::size_type"}},
 		{"$A::vector<$B::filesystem::$C>", []string{"std::vector<boost::filesystem::path>"}},
 		{"std::vector<$T> $V;", []string{"std::vector<boost::filesystem::path> paths;"}},
+		// At the pattern's root too (seed 120 of the generated
+		// differential: Boost.Spirit's is_same<mpl::_, unused_type> in a
+		// template argument is a template_type, the pattern read alone a
+		// template_function), and a lone word.
+		{"is_same<$A::_, $B>", []string{"is_same<mpl::_, unused>"}},
+		{"vector<$T>", []string{"vector<boost::filesystem::path>", "vector<int>"}},
+		{"size_type", []string{"size_type", "size_type"}},
 	} {
 		res, err := Search(context.Background(), dir, c.pat, SearchOptions{Language: "cpp", KeepSource: true})
 		if err != nil {
@@ -590,6 +598,19 @@ func TestCppSameCodeOtherKinds(t *testing.T) {
 		got := matchedTexts(res)
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: got %q, want %q", c.pat, got, c.want)
+		}
+		// A rule's pattern finds the same.
+		rule, _ := json.Marshal(map[string]string{"pattern": c.pat})
+		spec, err := ParseRule(rule, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err = SearchRule(context.Background(), dir, spec, SearchOptions{Language: "cpp", KeepSource: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := matchedTexts(res); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("rule %s: got %q, want %q", rule, got, c.want)
 		}
 	}
 }

@@ -482,6 +482,18 @@ func (l *Language) mayBeWrapped(k int32) bool {
 	return k >= 0 && int(k) < len(l.wrapped) && l.wrapped[k]
 }
 
+// kindMatches says code of kind code matches a pattern node of kind pat:
+// the same kind, or one of its family (see wordsAcross), at a pattern's
+// root as below it.
+func (l *Language) kindMatches(code, pat int32) bool {
+	return code == pat || l.family != nil && l.sameFamily(code, pat)
+}
+
+// hasFamily says kind k is of a family (see wordsAcross).
+func (l *Language) hasFamily(k int32) bool {
+	return l.family != nil && k >= 0 && int(k) < len(l.family) && l.family[k] != 0
+}
+
 // sameFamily says kinds a and b are of one family of a grammar that gives
 // the same code several kinds by context (wordsAcross).
 func (l *Language) sameFamily(a, b int32) bool {

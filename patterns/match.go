@@ -137,9 +137,10 @@ func (m *matcher) emit(start, end uint32) {
 // findNode tries a one-node pattern r at every node of the tree.
 func (m *matcher) findNode(r *pnode) {
 	t, lang := m.t, m.t.Lang
+	family := lang.hasFamily(r.kind) // else only r.kind matches, with no lookup a node
 	for i := range m.nodes {
 		n := &m.nodes[i]
-		if r.meta == metaNone && lang.kind(n.sym) != r.kind || n.flags&flagInner != 0 || t.skip(i) {
+		if k := lang.kind(n.sym); r.meta == metaNone && k != r.kind && (!family || !lang.sameFamily(k, r.kind)) || n.flags&flagInner != 0 || t.skip(i) {
 			continue
 		}
 		m.unbind(0)
@@ -192,7 +193,7 @@ func (m *matcher) findSequence(ps []*pnode) {
 			// In a Dart member chain (kept flat) a $X that starts the
 			// pattern is a receiver, which a selector (.c, !, (…)) never
 			// is: $X.dispose() must not bind X = .c inside b.c.dispose().
-			if t.skip(int(c)) || first.meta == metaNone && lang.kind(m.nodes[c].sym) != first.kind ||
+			if t.skip(int(c)) || first.meta == metaNone && !lang.kindMatches(lang.kind(m.nodes[c].sym), first.kind) ||
 				first.meta == metaSingle && (!m.nodes[c].named() || m.selector >= 0 && lang.kind(m.nodes[c].sym) == m.selector) {
 				continue
 			}
@@ -527,9 +528,9 @@ func (m *matcher) node(p *pnode, t uint32) bool {
 	case metaMulti:
 		return false
 	}
-	if k := m.t.Lang.kind(n.sym); k != p.kind && !m.t.Lang.sameFamily(k, p.kind) {
-		// Another kind of the same family matches (C++: a type_identifier
-		// where the pattern, read as an expression, has an identifier).
+	// Another kind of the same family matches (C++: a type_identifier
+	// where the pattern, read as an expression, has an identifier).
+	if !m.t.Lang.kindMatches(m.t.Lang.kind(n.sym), p.kind) {
 		return false
 	}
 	if p.leaf {

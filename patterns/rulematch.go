@@ -296,7 +296,12 @@ func (c *ruleCompiler) pattern(pe *patternExpr, path string, inNot bool) (*rnode
 	}
 	n := &rnode{op: opPattern, pat: p}
 	if r := p.nodes[0]; r.meta == metaNone {
-		n.kinds = map[int32]bool{r.kind: true}
+		n.kinds = map[int32]bool{}
+		for k := range int32(len(p.Lang.kindNames)) {
+			if p.Lang.kindMatches(k, r.kind) {
+				n.kinds[k] = true // its family's too (C++ vector<$T> finds a type)
+			}
+		}
 	}
 	return n, nil
 }
@@ -566,7 +571,7 @@ func (run *ruleRun) pattern(p *Pattern, i uint32) bool {
 	m := run.m
 	r := p.nodes[0]
 	n := &m.nodes[i]
-	if r.meta == metaNone && m.t.Lang.kind(n.sym) != r.kind || m.t.skip(int(i)) {
+	if r.meta == metaNone && !m.t.Lang.kindMatches(m.t.Lang.kind(n.sym), r.kind) || m.t.skip(int(i)) {
 		return false
 	}
 	m.steps = 0
