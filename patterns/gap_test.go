@@ -33,6 +33,11 @@ func TestUncoveredText(t *testing.T) {
 		{"scala", "a.scala", "object O { f(s\"a$x\"); f(s\"b$x\") }\n", `f(s"a$X")`, []string{`f(s"a$x")`}},
 		{"toml", "a.toml", "a = \"x\"\nb = \"y\"\n", `$K = "x"`, []string{`a = "x"`}},
 		{"javascript", "a.js", "f(`a${x}`);\nf(`b${x}`);\n", "f(`a${$X}`)", []string{"f(`a${x}`)"}},
+		// A metavariable used twice compares that text too (the generated
+		// rewrite differential, seed 142: ast-grep matches both).
+		{"css", "a.css", "a { padding: 5px 2px; margin: 5px 5px; }\n", "$A: $B $B;", []string{"margin: 5px 5px;"}},
+		{"yaml", "a.yaml", "a: \"x\"\nb: \"y\"\n---\na: \"x\"\nb: \"x\"\n", "a: $V\nb: $V", []string{"a: \"x\"\nb: \"x\"\n"}},
+		{"dart", "a.dart", "void main() {\n  f(\"a\" + \"b\");\n  f(\"a\" + \"a\");\n}\n", "f($A + $A)", []string{`f("a" + "a")`}},
 	}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.pat, func(t *testing.T) {

@@ -128,6 +128,9 @@ func TestGenDiffersClassify(t *testing.T) {
 			"$A {\n  display: block;\n}", "optional ; + more siblings before '}'"},
 		{"css", "css", ".css", "pre {\n  line-height: 18px;\n}\np {\n  margin: 10px;\n}\ndiv {\n  padding: 10px;\n\n  color: red;\n}\n",
 			"$A {\n  $B: 10px;\n}", "text no child covers"},
+		// Seed 142 (the rewrite differential): 5px and 2px are the same
+		// tokens (a px unit) and other text.
+		{"css", "css", ".css", "a { padding: 5px 2px; margin: 5px 5px; }\n", "$A:$B $B;", "text no child covers"},
 		// Seeds 31 and 32: OpenSSL's headers write #  define, spaced
 		// otherwise than the pattern too.
 		{"c", "c", ".c", "#ifndef X_H\n#define X_H\n#  define Y 1\n#define Z 2\n#endif\n",

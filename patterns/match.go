@@ -87,7 +87,9 @@ type matcher struct {
 	// absorb after its first node; -1 in other languages.
 	selector int32
 	out      []Span // the matches found so far
-	gapBuf   []byte // sameGap's scratch
+	gapBuf   []byte // sameGap's and sameTokens' scratch
+	gapBuf2  []byte // sameTokens' second
+	gapBlind bool   // the pattern's (see Pattern.gapBlind)
 }
 
 // memoAfter is how many seq calls a candidate makes before failures are
@@ -115,7 +117,7 @@ func (p *Pattern) Find(t *Tree) []Span {
 	if t.Lang != p.Lang || len(t.nodes) == 0 {
 		return nil
 	}
-	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated, selector: t.Lang.selectorKind}
+	m := &matcher{t: t, nodes: t.nodes, repeated: p.repeated, selector: t.Lang.selectorKind, gapBlind: p.gapBlind}
 	if len(p.nodes) == 1 {
 		m.findNode(p.nodes[0])
 	} else {
@@ -633,7 +635,9 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 }
 
 // sameTokens compares two captures token by token, ignoring whitespace
-// and comments: a+b equals a + b, a.b never equals a.c.
+// and comments: a+b equals a + b, a.b never equals a.c. Text no child
+// covers is compared too: CSS's 5px is a number (text) and a px token,
+// and $A:$B $B; must not match padding: 5px 2px.
 func (m *matcher) sameTokens(a, b Capture) bool {
 	i, j := m.nextToken(a.first, a.stop), m.nextToken(b.first, b.stop)
 	for i < a.stop && j < b.stop {
@@ -643,7 +647,30 @@ func (m *matcher) sameTokens(a, b Capture) bool {
 		}
 		i, j = m.nextToken(i+1, a.stop), m.nextToken(j+1, b.stop)
 	}
-	return i >= a.stop && j >= b.stop
+	if i < a.stop || j < b.stop {
+		return false
+	}
+	if m.gapBlind {
+		return true
+	}
+	m.gapBuf, m.gapBuf2 = m.gaps(m.gapBuf[:0], a), m.gaps(m.gapBuf2[:0], b)
+	return bytes.Equal(m.gapBuf, m.gapBuf2)
+}
+
+// gaps appends the text no child covers of each node of capture c that
+// has children, in order (gapText's form: 0 bytes between gaps).
+func (m *matcher) gaps(buf []byte, c Capture) []byte {
+	for i := c.first; i < c.stop; {
+		if m.t.skip(int(i)) {
+			i = m.nodes[i].next
+			continue
+		}
+		if m.nodes[i].next != i+1 {
+			buf = m.t.gapText(buf, int(i), 0)
+		}
+		i++
+	}
+	return buf
 }
 
 // nextToken returns the first leaf at or after i (before stop) that is not
