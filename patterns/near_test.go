@@ -206,6 +206,10 @@ func TestSplitGo(t *testing.T) {
 		// The token before the name, across newlines and comments.
 		{"package p\nvar\nm\nfunc()\nvar a,\nb\nfunc()\ntype /* F */ F\nfunc()\nvar x // int\nfunc g() {}\n",
 			[]string{"var", "var a,", "type /* F */ F", "var x // int"}, true},
+		// A func's parameters then an unnamed func: its result type
+		// (FuzzSplitGo); other closing parentheses end the declaration.
+		{"package p\nfunc()\nfunc(){}\nfunc f(\n\ta int,\n)\nfunc() {}\nvar x = f()\nfunc (t T) M() {}\nvar (\n\ty = 1\n)\nfunc (t T) N() {}\n",
+			[]string{"func()", "func f(", "var x = f()", "func (t T) M() {}", "var (", "func (t T) N() {}"}, true},
 		{"package p\nvar s = \"unterminated\nfunc g() {}\n", nil, false},
 		{"package p\nfunc g() {\n", nil, false},
 		{"package p\n/* unterminated\n", nil, false},

@@ -235,6 +235,10 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 	// none yet): comments and white space, newlines too, are not tokens.
 	last, prev := -1, -1
 	see := func(end int) { prev, last = last, end }
+	// open is where the outermost '(' now open is, sig where the last
+	// one closed at the top level is when its line starts with func (a
+	// signature, or an unnamed func's parameters), else -1.
+	open, sig := -1, -1
 	for i := 0; i < len(src); {
 		c := src[i]
 		switch {
@@ -250,6 +254,9 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			}
 			i = end
 		case c == '(' || c == '[' || c == '{':
+			if depth == 0 && c == '(' {
+				open = i
+			}
 			depth++
 			see(i)
 			i++
@@ -257,12 +264,18 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			if depth--; depth < 0 {
 				return starts, false
 			}
+			if depth == 0 && c == ')' {
+				sig = -1
+				if at := bytes.LastIndexByte(src[:open], '\n') + 1; startsWord(src[at:], "func") {
+					sig = i
+				}
+			}
 			see(i)
 			i++
 		case c == '\n':
 			i++
 			if depth == 0 && last >= 0 && endsGoStatement(src[:last+1]) && startsGoDecl(src[i:]) &&
-				!(bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src, last, prev)) {
+				!(bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src, last, prev, last == sig, src[i+4:])) {
 				starts = append(starts, uint32(i))
 			}
 		case isWordByte(c):
@@ -320,10 +333,18 @@ func endsGoStatement(code []byte) bool {
 // or not (var m map[string]\nfunc() is one declaration to it): the last
 // token (ending at src[last]) is ']', or a name whose token before
 // (ending at src[prev]) is ',' or var, type or const, with any white
-// space or comment between them (var\nx\nfunc() is one declaration too).
-func typeMayFollow(src []byte, last, prev int) bool {
-	if src[last] == ']' {
+// space or comment between them (var\nx\nfunc() is one declaration too),
+// or the ')' that ends a func's parameters or results (sig: on a line
+// that starts with func) before an unnamed func (after is what follows
+// the next line's func): func()\nfunc(){} is one function literal to
+// it, the first func() its result type (FuzzSplitGo).
+func typeMayFollow(src []byte, last, prev int, sig bool, after []byte) bool {
+	switch src[last] {
+	case ']':
 		return true
+	case ')':
+		after = bytes.TrimLeft(after, " \t\v\f\r")
+		return sig && len(after) > 0 && after[0] == '('
 	}
 	if !isWordByte(src[last]) || prev < 0 {
 		return false
@@ -345,12 +366,17 @@ func typeMayFollow(src []byte, last, prev int) bool {
 // startsGoDecl reports a line that opens a top-level declaration.
 func startsGoDecl(line []byte) bool {
 	for _, kw := range []string{"func", "type", "var", "const", "import"} {
-		if len(line) > len(kw) && string(line[:len(kw)]) == kw &&
-			!isWordByte(line[len(kw)]) {
+		if startsWord(line, kw) {
 			return true
 		}
 	}
 	return false
+}
+
+// startsWord reports a line that starts with the Go word kw, something
+// else after it.
+func startsWord(line []byte, kw string) bool {
+	return len(line) > len(kw) && string(line[:len(kw)]) == kw && !isWordByte(line[len(kw)])
 }
 
 // splitC splits a C file at the lines that start a top-level declaration
