@@ -128,6 +128,9 @@ func TestGenDiffersClassify(t *testing.T) {
 			"$A {\n  display: block;\n}", "optional ; + more siblings before '}'"},
 		{"css", "css", ".css", "pre {\n  line-height: 18px;\n}\np {\n  margin: 10px;\n}\ndiv {\n  padding: 10px;\n\n  color: red;\n}\n",
 			"$A {\n  $B: 10px;\n}", "text no child covers"},
+		// Seeds 33, 77, 130: a metavariable after a space in a selector.
+		{"css", "css", ".css", ".js-Tree ul {\n  list-style: none;\n}\n.js-Tree li{list-style:none;color:red}\n",
+			".js-Tree $B {\n  list-style: $C;\n}", "a CSS selector that starts with a metavariable"},
 		// Seed 142 (the rewrite differential): 5px and 2px are the same
 		// tokens (a px unit) and other text.
 		{"css", "css", ".css", "a { padding: 5px 2px; margin: 5px 5px; }\n", "$A:$B $B;", "text no child covers"},

@@ -716,3 +716,20 @@ func TestLongDollarRunIsCode(t *testing.T) {
 			want: []string{`a $$$$ b {A=a}`}},
 	})
 }
+
+// A metavariable that starts a CSS selector after a space is a selector
+// of its own (the descendant combinator): .a $B { … } read as one class
+// name while '_' stood for '$' (tree-sitter-css's scanner takes a space
+// for the combinator only before a letter, digit, '#', '.', '[', '-' or
+// '*'); the generated differential's "both miss" cases, seed 136.
+func TestCSSSelectorMeta(t *testing.T) {
+	src := ".Breadcrumb li {\n  display: flex;\n}\n.a > b { color: red; }\nul li { color: red; }\n"
+	runPatCases(t, []patCase{
+		{name: "descendant", lang: "css", pattern: ".$A $B {\n  display: $C;\n}", src: src,
+			want: []string{".Breadcrumb li {\n  display: flex;\n} {A=Breadcrumb} {B=li} {C=flex}"}},
+		{name: "child", lang: "css", pattern: ".$A > $B { $$$ }", src: src,
+			want: []string{".a > b { color: red; } {A=a} {B=b}"}},
+		{name: "tag then tag", lang: "css", pattern: "$A $B { color: red; }", src: src,
+			want: []string{"ul li { color: red; } {A=ul} {B=li}"}},
+	})
+}

@@ -318,7 +318,7 @@ var languages = []*Language{
 	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _"), wordsAcross: true},
 	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void x_()", "object x_ = ")},
 	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: cLike("void _()", "class _"), wordsAcross: true},
-	{ID: "css", Exts: []string{".css"}, expando: "_", ladder: []scaffold{
+	{ID: "css", Exts: []string{".css"}, expando: "-_", ladder: []scaffold{
 		{name: "member", prefix: "a {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 	}},
