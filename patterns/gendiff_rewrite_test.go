@@ -119,7 +119,7 @@ func TestGeneratedRewriteDifferential(t *testing.T) {
 						listed++
 						continue
 					}
-					if (gl.lang == "scala" || gl.lang == "python") && scalaDotted.MatchString(pat) {
+					if gl.lang == "scala" && scalaDotted.MatchString(pat) || gl.lang == "python" && pyImportPath.MatchString(pat) {
 						// README: a flat dotted path is read as a person
 						// reads it: Scala's package $A.$B binds B to
 						// tools.nsc in package scala.tools.nsc, Python's
@@ -210,6 +210,10 @@ func genCommentMoved(got, want string) bool {
 	}
 	return false
 }
+
+// pyImportPath finds a Python import whose module path has a
+// metavariable after a dot (from a.$B import c, from $A.$B import c).
+var pyImportPath = regexp.MustCompile(`^(from|import)\s+[\w.$]*\.\$[A-Z_]`)
 
 // scalaDotted finds a dotted path of metavariables.
 var scalaDotted = regexp.MustCompile(`\$[A-Z_]+\.\$[A-Z_]+`)
