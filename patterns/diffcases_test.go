@@ -126,6 +126,9 @@ def load(path, *, strict=False):
 
 	{lang: "c", ag: "c", ext: ".c", src: `#include <stdio.h>
 #include "list.h"
+#if defined(__linux__) && !defined(NO_LIST)
+#define HAVE_LIST 1
+#endif
 
 /* if (p == NULL) { return -1; } in a comment */
 static int count(struct node *head, int limit) {
@@ -166,6 +169,9 @@ static int count(struct node *head, int limit) {
 		{pattern: "#include <$H>"},
 		{pattern: "$P->next"},
 		{pattern: "return $X;"},
+		// An #if's condition: ast-grep reads defined(…) alone as a call.
+		{pattern: "defined($A) && !defined($B)", peer: "#if defined($A) && !defined($B)\n#endif", peerSel: "binary_expression"},
+		{pattern: "!defined($A)", peer: "#if !defined($A)\n#endif", peerSel: "unary_expression"},
 	}},
 	{lang: "cpp", ag: "cpp", ext: ".cpp", src: `#include <vector>
 #include <string>

@@ -733,3 +733,30 @@ func TestCSSSelectorMeta(t *testing.T) {
 			want: []string{"ul li { color: red; } {A=ul} {B=li}"}},
 	})
 }
+
+// A match in an #elif's condition is found by a search as by a parse of
+// the whole file: a part that starts at the #elif, parsed without its
+// #if, read the line as a generic preproc_call and lost the match (C
+// __GNUC__ >= $A found 1 of 3; the generated differential, seeds 101,
+// 103, 115, 136, once conditions could be searched with defined).
+func TestCElifCondition(t *testing.T) {
+	src := "#if defined(_WIN32)\n# include \"a.h\"\n#elif __GNUC__ >= 4 && defined(__i386__)\n# include \"b.h\"\n" +
+		"#elif __GNUC__ >= 3\n# include \"c.h\"\n#else\n# include \"d.h\"\n#endif\nint x;\nint f(void) { return __GNUC__ >= 2; }\n"
+	dir := writeTree(t, map[string]string{"a.c": src})
+	for _, c := range []struct {
+		pat  string
+		want []string
+	}{
+		{"__GNUC__ >= $A", []string{"__GNUC__ >= 4", "__GNUC__ >= 3", "__GNUC__ >= 2"}},
+		{"$A && defined(__i386__)", []string{"__GNUC__ >= 4 && defined(__i386__)"}},
+		{"defined($A)", []string{"defined(_WIN32)", "defined(__i386__)"}},
+	} {
+		res, err := Search(context.Background(), dir, c.pat, SearchOptions{Language: "c", KeepSource: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := matchedTexts(res); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: got %q, want %q", c.pat, got, c.want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ package patterns
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -106,6 +107,12 @@ type scaffold struct {
 	// word, so there type $A would be a member named type and an ERROR.
 	single bool
 }
+
+// testsDefined reports a C or C++ pattern that uses the preprocessor's
+// defined operator: defined(X) or defined X.
+func testsDefined(pattern string) bool { return definedOp.MatchString(pattern) }
+
+var definedOp = regexp.MustCompile(`(^|[^\w$])defined\s*(\(|[A-Za-z_$])`)
 
 // sendsOrReceives reports a Go pattern with a channel operator.
 func sendsOrReceives(pattern string) bool { return strings.Contains(pattern, "<-") }
@@ -262,6 +269,10 @@ func moduleVersion(path string) string {
 // appended first, so `free($P)` parses as a call statement.
 func cLike(fn, member string) []scaffold {
 	return []scaffold{
+		// A pattern that tests defined(X) is an #if's condition, where
+		// the grammar reads defined as an operator (preproc_defined) and
+		// the operators around it as the directive's own.
+		{name: "condition", prefix: "#if ", suffix: "\n#endif\n", when: testsDefined},
 		{name: "statement", prefix: fn + " {\n", suffix: ";\n}"},
 		{name: "statement", prefix: fn + " {\n", suffix: "\n}"},
 		{name: "expression", prefix: "int _ = ", suffix: ";\n"},

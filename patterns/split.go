@@ -47,7 +47,10 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 	if nest {
 		n.lines, n.keep, nest = pyLines(src, n.lines[:0], n.keep[:0])
 	}
-	out, kept := p.keptRanges(src, offs, starts, nest)
+	out, kept, ok := p.keptRanges(src, offs, starts, nest)
+	if !ok {
+		return nil, false
+	}
 	out = capRanges(out, maxRanges)
 	p.rng = out
 	if kept == len(src) || p.lang == "c" && kept > len(src)/2 || jsFamily(p.lang) && 10*kept > jsKeepMost*len(src) {
@@ -67,8 +70,11 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 // keptRanges are the statements (from starts) that hold an offset of
 // offs, less (with nest) the nested Python statements that cannot hold
 // a match, as ranges of five: start, end and three slots
-// fillRangePoints fills; kept is how many bytes they cover.
-func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out []uint32, kept int) {
+// fillRangePoints fills; kept is how many bytes they cover. False when
+// an offset lies in the condition of a C #elif that starts a part: parsed
+// without its #if, the line is a generic preproc_call, whose condition
+// is no expression (the whole file is parsed instead).
+func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out []uint32, kept int, ok bool) {
 	n := &p.nest
 	out = p.rng[:0]
 	add := func(s, e uint32) {
@@ -92,6 +98,11 @@ func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out [
 		}
 		if p.lang == "c" && conditionalOnly(src[s:e]) && inKeyword(offs[oi:], e, s+directiveKeywordEnd(src[s:e])) {
 			continue // see conditionalOnly
+		}
+		if p.lang == "c" && elifLine.Match(src[s:e]) {
+			if end, ok := skipDirective(src[s:e], 0); !ok || !inKeyword(offs[oi:], s+uint32(end), s+directiveKeywordEnd(src[s:e])) {
+				return out, kept, false
+			}
 		}
 		if nest {
 			for li < len(n.lines) && n.lines[li].start < s {
@@ -119,7 +130,7 @@ func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out [
 			kept += int(e - s)
 		}
 	}
-	return out, kept
+	return out, kept, true
 }
 
 // fillRangePoints writes each range's start row, end row and end column
@@ -235,9 +246,9 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 	// none yet): comments and white space, newlines too, are not tokens.
 	last, prev := -1, -1
 	see := func(end int) { prev, last = last, end }
-	// open is where the outermost '(' now open is, sig where the last
-	// one closed at the top level is when its line starts with func (a
-	// signature, or an unnamed func's parameters), else -1.
+	// open is where the outermost bracket now open is, sig where the
+	// last '(' … ')' closed at the top level ends when its line starts
+	// with func (a signature, or an unnamed func's parameters), else -1.
 	open, sig := -1, -1
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -254,7 +265,7 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			}
 			i = end
 		case c == '(' || c == '[' || c == '{':
-			if depth == 0 && c == '(' {
+			if depth == 0 {
 				open = i
 			}
 			depth++
@@ -264,9 +275,9 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			if depth--; depth < 0 {
 				return starts, false
 			}
-			if depth == 0 && c == ')' {
+			if depth == 0 {
 				sig = -1
-				if at := bytes.LastIndexByte(src[:open], '\n') + 1; startsWord(src[at:], "func") {
+				if at := bytes.LastIndexByte(src[:open], '\n') + 1; c == ')' && src[open] == '(' && startsWord(src[at:], "func") {
 					sig = i
 				}
 			}
@@ -530,6 +541,9 @@ func skipDirective(src []byte, i int) (int, bool) {
 	}
 	return i, true
 }
+
+// elifLine finds a part that starts with an #elif (#elifdef, #elifndef).
+var elifLine = regexp.MustCompile(`^[ \t]*#[ \t]*elif`)
 
 // conditionalDirective finds a conditional directive in a pattern.
 var conditionalDirective = regexp.MustCompile(`#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b`)
