@@ -99,7 +99,7 @@ func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out [
 		if p.lang == "c" && conditionalOnly(src[s:e]) && inKeyword(offs[oi:], e, s+directiveKeywordEnd(src[s:e])) {
 			continue // see conditionalOnly
 		}
-		if p.lang == "c" && elifLine.Match(src[s:e]) {
+		if p.lang == "c" && startsElif(src[s:e]) {
 			if end, ok := skipDirective(src[s:e], 0); !ok || !inKeyword(offs[oi:], s+uint32(end), s+directiveKeywordEnd(src[s:e])) {
 				return out, kept, false
 			}
@@ -542,8 +542,14 @@ func skipDirective(src []byte, i int) (int, bool) {
 	return i, true
 }
 
-// elifLine finds a part that starts with an #elif (#elifdef, #elifndef).
-var elifLine = regexp.MustCompile(`^[ \t]*#[ \t]*elif`)
+// startsElif says a part starts with an #elif (#elifdef, #elifndef).
+func startsElif(part []byte) bool {
+	part = bytes.TrimLeft(part, " \t")
+	if len(part) == 0 || part[0] != '#' {
+		return false
+	}
+	return bytes.HasPrefix(bytes.TrimLeft(part[1:], " \t"), []byte("elif"))
+}
 
 // conditionalDirective finds a conditional directive in a pattern.
 var conditionalDirective = regexp.MustCompile(`#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b`)
