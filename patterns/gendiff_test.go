@@ -624,7 +624,7 @@ var genDiffers = []genDiffer{
 				bare := strings.TrimRight(strings.TrimSuffix(concrete, "}"), " \t\n")
 				return genPeerFinds(concrete, src, s) ||
 					strings.HasSuffix(bare, ";") && genPeerFinds(strings.TrimSuffix(bare, ";")+"\n}", src, s) ||
-					genPeerFinds(bare+"\n$$$\n}", src, s)
+					genPeerFinds(bare+"\n$$$\n}", src, s) || !strings.HasSuffix(bare, ";") && genPeerFinds(bare+";\n$$$\n}", src, s)
 			})
 		}},
 	{name: "metavariable the grammar has no place for",
