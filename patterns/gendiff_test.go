@@ -188,8 +188,8 @@ var genDiffers = []genDiffer{
 		why: "a ';' in a pattern is optional (README, ast_grep): Go and JavaScript end statements with newlines, " +
 			"and CSS's last declaration in a block has none; ast-grep needs the ';' in the code",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if !strings.Contains(pat, ";") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !strings.Contains(pat, ";") || !more {
 				return false
 			}
 			// Each extra is a match ast-grep finds with a ';' written
@@ -217,8 +217,8 @@ var genDiffers = []genDiffer{
 			"ast-grep compares the token's text and misses those spaced otherwise than the pattern (in a file with no " +
 			"spaced one at all, '# define $A' finds none of its #define lines)",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !more {
 				return false
 			}
 			// Each extra holds the pattern's directives in order, some
@@ -261,8 +261,8 @@ var genDiffers = []genDiffer{
 			"reads the line as no definition (a generic preproc_call, usually with a ',' MISSING after it, or part of " +
 			"an ERROR); each extra match is a #define that the whole file's parse does not read as a definition",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if l.ID != "c" && l.ID != "cpp" || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if l.ID != "c" && l.ID != "cpp" || !more {
 				return false
 			}
 			// Each extra is a whole definition (its text alone is one)
@@ -280,8 +280,8 @@ var genDiffers = []genDiffer{
 		why: "an empty $$$ makes a ',' beside it optional (README, ast_grep: f($$$A, b) matches f(b)); ast-grep needs the ','; " +
 			"each extra match is one ast-grep finds with the empty $$$ and its comma left out",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if !strings.Contains(pat, "$$$") || !strings.Contains(pat, ",") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !strings.Contains(pat, "$$$") || !strings.Contains(pat, ",") || !more {
 				return false
 			}
 			p, err := genCompile(l, pat)
@@ -296,8 +296,8 @@ var genDiffers = []genDiffer{
 			"fails; Scala's (path $$$ \"lib\" / jarName) is to ast-grep an operator in a grouping the code does not have; each " +
 			"of our extra matches, with what each metavariable and each $$$ took written in, is one ast-grep finds",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if !strings.Contains(pat, "$$$") || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !strings.Contains(pat, "$$$") || !more {
 				return false
 			}
 			// Each $$$ named, so that its run is captured.
@@ -317,9 +317,9 @@ var genDiffers = []genDiffer{
 			"matches a switch with several cases; ast-grep requires the same number); each extra match is one ast-grep finds " +
 			"with a $$$ written before the pattern's last '}'",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
+			extra, more := genOnlyMore(ours, peer)
 			last := strings.LastIndexByte(pat, '}')
-			if last < 0 || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			if last < 0 || !more {
 				return false
 			}
 			// CSS's $A{max-width:$B} needs the ';' its last declaration
@@ -343,8 +343,8 @@ var genDiffers = []genDiffer{
 			"Language(language: …), where one is a pattern and the other a label; each extra match, with our captures " +
 			"written in for the metavariables, is one ast-grep finds",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if !genRepeatsMeta(pat) || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !genRepeatsMeta(pat) || !more {
 				return false
 			}
 			p, err := genCompile(l, pat)
@@ -358,8 +358,8 @@ var genDiffers = []genDiffer{
 			"between a block's '{' and its first statement, so Go and JavaScript { return $A } miss a return that a " +
 			"comment explains; each extra match is one ast-grep finds once the file's comments are blanked out",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !more {
 				return false
 			}
 			return genAll(extra, func(src []byte, s [2]uint32) bool {
@@ -380,8 +380,8 @@ var genDiffers = []genDiffer{
 			"written (README, scaffold ladder) and finds them wherever they stand side by side; ast-grep finds nothing ours misses",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			p, err := genCompile(l, pat)
-			extra := genMinus(ours, peer)
-			if err != nil || len(p.Roots) < 2 || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if err != nil || len(p.Roots) < 2 || !more {
 				return false
 			}
 			// Each extra match is a run of siblings of the pattern's kinds.
@@ -504,8 +504,8 @@ var genDiffers = []genDiffer{
 			"member_expression to ast-grep's, which $A does not bind): each extra match, with our captures written in, is " +
 			"one ast-grep finds (alone or in our scaffold), and the text of one capture is read otherwise by the two parsers",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !more {
 				return false
 			}
 			p, err := genCompile(l, pat)
@@ -568,8 +568,8 @@ var genDiffers = []genDiffer{
 			"template_type, against $A<$B> read as a template_function) ours with the kinds compared as ast-grep does " +
 			"finds ast-grep's answer or differs from it only as another entry explains",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if !l.wordsAcross || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !l.wordsAcross || !more {
 				return false
 			}
 			p, err := genCompile(l, pat)
@@ -610,9 +610,9 @@ var genDiffers = []genDiffer{
 			"captures written in (and without the ';' a block's last declaration may leave out, or with a $$$ for more " +
 			"declarations before its '}'), is one ast-grep finds",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
+			extra, more := genOnlyMore(ours, peer)
 			selectors, _, _ := strings.Cut(pat, "{")
-			if l.ID != "css" || !cssSpacedMeta.MatchString(selectors) || genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			if l.ID != "css" || !cssSpacedMeta.MatchString(selectors) || !more {
 				return false
 			}
 			p, err := genCompile(l, pat)
@@ -684,8 +684,8 @@ var genDiffers = []genDiffer{
 			"finds, and each of ours more is one ast-grep finds with the pattern on one line (our captures written in), or " +
 			"code its grammar cannot read either",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !more {
 				return false
 			}
 			shape, ok := genPeerShape(pat)
@@ -710,8 +710,8 @@ var genDiffers = []genDiffer{
 			"funcdata.h: #define NO_LOCAL_POINTERS FUNCDATA $FUNCDATA_LocalsPointerMaps, …, whose '$' is code, not a " +
 			"metavariable)",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			extra := genMinus(ours, peer)
-			if genCount(genMinus(peer, ours)) > 0 || genCount(extra) == 0 {
+			extra, more := genOnlyMore(ours, peer)
+			if !more {
 				return false
 			}
 			p, err := genCompile(l, pat)
@@ -1283,6 +1283,13 @@ func genDraw(t *testing.T, rng *rand.Rand, l *Language, cands []string, n int) (
 
 // cssSpacedMeta finds a metavariable after a space in a CSS selector.
 var cssSpacedMeta = regexp.MustCompile(`\s\$[A-Z_]`)
+
+// genOnlyMore is what ours found beyond peer, and whether ours found
+// more than peer and nothing less (the shape of most differences).
+func genOnlyMore(ours, peer genFileSpans) (genFileSpans, bool) {
+	extra := genMinus(ours, peer)
+	return extra, genCount(extra) > 0 && genCount(genMinus(peer, ours)) == 0
+}
 
 // genDir is the directory of the language being checked by genDiffers.
 var genDir string
