@@ -206,9 +206,15 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	decorated := len(src) > lead && src[lead] == '@' // the last top-level line was a decorator
 	s := newPyScan(src)
 	ok := s.run(func(i int) bool {
-		if zeroWidth(src, i) > 0 {
-			// tree-sitter skips it and reads the line as not indented;
-			// the statement would start after it: unsure (rare).
+		j := i
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f') {
+			j++
+		}
+		if zeroWidth(src, j) > 0 {
+			// tree-sitter skips it, and its scanner's indentation stops
+			// there: the line's statement, or the next one's, starts
+			// where the scan cannot tell (if 0:\n 0\n \u2060\n0): unsure
+			// (rare).
 			return false
 		}
 		open := s.open()
