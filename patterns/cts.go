@@ -465,8 +465,11 @@ type parser struct {
 	buf   []node // reused between parses
 	src   []byte // reused between file reads
 	offs  [3][]uint32
-	near  nearby
-	stmts []uint32 // statement starts, for ranges
+	// codeOffs are the rarest literal's offsets outside comments and
+	// strings (see parseFor).
+	codeOffs []uint32
+	near     nearby
+	stmts    []uint32 // statement starts, for ranges
 	// splitDone says stmts already holds this file's split (made by
 	// parseDirectives) and splitOK what the splitter answered; parseNear
 	// clears it.

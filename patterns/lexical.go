@@ -146,6 +146,34 @@ func (l literal) inCode(lang *Language, src []byte) bool {
 	return false
 }
 
+// inCodeOnly appends to out the offsets of offs (sorted) that lie outside
+// the comments and plain strings of src, as far as the scan can tell: from
+// where it is unsure, every later offset counts as in code.
+func (lx *lexer) inCodeOnly(src []byte, offs, out []uint32) []uint32 {
+	i := 0
+	for k, off := range offs {
+		for i < int(off) {
+			j := bytes.IndexAny(src[i:off], lx.opens)
+			if j < 0 {
+				i = int(off)
+				break
+			}
+			end, stop, code := lx.skip(src, i+j)
+			if stop {
+				if code {
+					return append(out, offs[k:]...)
+				}
+				return out // the rest of the file is one comment
+			}
+			i = end
+		}
+		if i == int(off) {
+			out = append(out, off)
+		}
+	}
+	return out
+}
+
 // skipPython skips a # comment or a string without an f (or t) prefix.
 func skipPython(src []byte, i int) (int, bool, bool) {
 	if src[i] == '#' {
@@ -249,12 +277,19 @@ type literal struct {
 	// (#if, # define) could match it. Headers are full of # if: without
 	// it, if ($C) { $$$ } parsed every header with a conditional.
 	notDirective bool
+	// code says every occurrence a match can hold lies in code: a word
+	// (see inCode), or a token with no character that opens a comment or
+	// literal in the languages with a lexer. A string's contents or
+	// quotes are neither. Only the occurrences in code mark the
+	// statements worth parsing (see inCodeOnly).
+	code bool
 }
 
 // literals returns up to four of the pattern's longest literal tokens.
 func literals(roots []*pnode, lang *Language) []literal {
 	seen := map[string]bool{}      // text → may be checked as a word
 	directive := map[string]bool{} // text → a directive's name in the pattern
+	code := map[string]bool{}      // text → may be looked for in code only
 	var walk func(p *pnode)
 	walk = func(p *pnode) {
 		if p.meta != metaNone {
@@ -286,6 +321,10 @@ func literals(roots []*pnode, lang *Language) []literal {
 			if prev, ok := seen[text]; !ok || prev {
 				seen[text] = word
 			}
+			token := word || !p.named && !strings.ContainsAny(text, "/'\"`#")
+			if prev, ok := code[text]; !ok || prev {
+				code[text] = token
+			}
 		}
 		for _, c := range p.children {
 			walk(c)
@@ -310,7 +349,7 @@ func literals(roots []*pnode, lang *Language) []literal {
 	out := make([]literal, len(ls))
 	preprocessed := lang.ID == "c" || lang.ID == "cpp"
 	for i, s := range ls {
-		out[i] = literal{text: []byte(s), word: seen[s], notDirective: preprocessed && seen[s] && !directive[s]}
+		out[i] = literal{text: []byte(s), word: seen[s], notDirective: preprocessed && seen[s] && !directive[s], code: code[s]}
 	}
 	return out
 }

@@ -324,7 +324,7 @@ func TestSplitC(t *testing.T) {
 // may hold matches the whole file's error recovery swallows).
 func TestParseForOnCorpusC(t *testing.T) {
 	pats := []string{"if ($C) { $$$ }", "#define $A $B", "return $X;", "struct $S { $$$ }", "#include $F",
-		"enum $E { $$$ }", "#ifdef $X\n$$$\n#endif", "typedef struct $S $T;"}
+		"enum $E { $$$ }", "#ifdef $X\n$$$\n#endif", "typedef struct $S $T;", "$F($$$)", "sizeof($X)", "($T)$X"}
 	testutil.NeedsFunc(t, "/usr/include (apt libc6-dev)", func() string {
 		if _, err := os.Stat("/usr/include/stdio.h"); err != nil {
 			return err.Error()

@@ -518,8 +518,18 @@ func (p *parser) parseFor(pat *Pattern, src []byte) (*Tree, error) {
 			best, rarest = slot, lit
 		}
 	}
+	stmtOffs := p.offs[best]
+	if lx := lexers[pat.Lang.ID]; lx != nil && rarest.code {
+		// A part whose occurrences all lie in comments or strings cannot
+		// hold a match: headers and docstrings are full of parentheses.
+		p.codeOffs = lx.inCodeOnly(src, stmtOffs, p.codeOffs[:0])
+		if len(p.codeOffs) == 0 {
+			return &Tree{Lang: pat.Lang, Src: src}, nil
+		}
+		stmtOffs = p.codeOffs
+	}
 	nb := &p.near
-	*nb = nearby{roots: pat.rootSyms, depth: pat.depth, offs: p.offs[best], stmtOffs: p.offs[best], nest: pat.nestBlind,
+	*nb = nearby{roots: pat.rootSyms, depth: pat.depth, offs: p.offs[best], stmtOffs: stmtOffs, nest: pat.nestBlind,
 		directive: pat.lineDirective}
 	if pat.Lang.ID == "c" && splitsConditional(pat) {
 		nb.stmtOffs = nil

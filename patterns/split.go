@@ -99,6 +99,14 @@ func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out [
 		if p.lang == "c" && conditionalOnly(src[s:e]) && inKeyword(offs[oi:], e, s+directiveKeywordEnd(src[s:e])) {
 			continue // see conditionalOnly
 		}
+		if p.lang == "c" && src[s] == '#' && inDefineBody(src, s, offs[oi:], e) {
+			// A #define between declarations, parsed alone, has no token
+			// in its body: a part whose offsets all lie there has no
+			// match. (Inside braces, error recovery can read a body as
+			// code, as after an enum's last member without a comma; such
+			// a #define starts no part.)
+			continue
+		}
 		if p.lang == "c" && startsElif(src[s:e]) {
 			if end, ok := skipDirective(src[s:e], 0); !ok || !inKeyword(offs[oi:], s+uint32(end), s+directiveKeywordEnd(src[s:e])) {
 				return out, kept, false
@@ -131,6 +139,83 @@ func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out [
 		}
 	}
 	return out, kept, true
+}
+
+// inDefineBody reports that the offsets of offs below e all lie in the
+// body of the #define at s.
+func inDefineBody(src []byte, s uint32, offs []uint32, e uint32) bool {
+	from, end := defineBody(src, int(s))
+	if from == end {
+		return false
+	}
+	for _, o := range offs {
+		if o >= e {
+			break
+		}
+		if int(o) < from || int(o) >= end {
+			return false
+		}
+	}
+	return true
+}
+
+// defineBody returns the body of the #define whose '#' is at i (the text
+// after its name and parameter list, to tree-sitter's C grammar one
+// preproc_arg token): it ends at the line's end (a backslash-newline
+// continues it) or earlier at a comment or a quote, as the grammar's
+// token may; it is empty (i+1, i+1) when the line is no #define this
+// reading is sure of.
+func defineBody(src []byte, i int) (int, int) {
+	none := i + 1
+	for j := i - 1; j >= 0 && src[j] != '\n'; j-- {
+		if src[j] != ' ' && src[j] != '\t' {
+			return none, none // not the line's first token
+		}
+	}
+	blanks := func(j int) int {
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		return j
+	}
+	j := blanks(i + 1)
+	if !bytes.HasPrefix(src[j:], []byte("define")) {
+		return none, none
+	}
+	j += len("define")
+	if j >= len(src) || src[j] != ' ' && src[j] != '\t' {
+		return none, none
+	}
+	j = blanks(j)
+	name := j
+	for j < len(src) && (isLetter(src[j]) || j > name && isDigit(src[j])) {
+		j++
+	}
+	if j == name || j < len(src) && src[j] >= 0x80 {
+		return none, none
+	}
+	if j < len(src) && src[j] == '(' { // a parameter list: names, commas, ...
+		k := j + 1
+		for k < len(src) && (isLetter(src[k]) || isDigit(src[k]) || bytes.IndexByte([]byte(" \t,."), src[k]) >= 0) {
+			k++
+		}
+		if k == len(src) || src[k] != ')' {
+			return none, none
+		}
+		j = k + 1
+	}
+	from := j
+	for ; j < len(src); j++ {
+		switch c := src[j]; {
+		case c == '\\' && j+1 < len(src) && src[j+1] == '\n':
+			j++
+		case c == '\\' && j+2 < len(src) && src[j+1] == '\r' && src[j+2] == '\n':
+			j += 2
+		case c == '\n', c == '"', c == '\'', c == '/' && j+1 < len(src) && (src[j+1] == '*' || src[j+1] == '/'):
+			return from, j
+		}
+	}
+	return from, j
 }
 
 // fillRangePoints writes each range's start row, end row and end column
