@@ -73,6 +73,7 @@ fuzz:
 	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzRule$$' -fuzztime $(call fuzzbudget,40000x) -fuzzminimizetime 2s
 	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzSplitPython$$' -fuzztime $(call fuzzbudget,50000x) -fuzzminimizetime 2s
 	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzSplitGo$$' -fuzztime $(call fuzzbudget,50000x) -fuzzminimizetime 2s
+	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzSplitC$$' -fuzztime $(call fuzzbudget,50000x) -fuzzminimizetime 2s
 	$(GO) test $(TAGS) ./patterns -run '^$$' -fuzz '^FuzzDirectiveLines$$' -fuzztime $(call fuzzbudget,60000x) -fuzzminimizetime 2s
 	$(GO) test ./internal/frame -run '^$$' -fuzz '^FuzzRead$$' -fuzztime $(call fuzzbudget,300000x)
 

@@ -263,16 +263,21 @@ func fuzzSplit(f *testing.F, langID string, split splitter, patterns ...string) 
 }
 
 // FuzzSplitC is FuzzSplitGo for C's top-level declarations and
-// directives (run by hand: go test -tags dart ./patterns -fuzz FuzzSplitC).
+// directives (make fuzz runs it).
 func FuzzSplitC(f *testing.F) {
 	for _, s := range []string{
 		"#include <a.h>\n#ifndef H\n#define H 1\nint f(int a) {\n  if (a == a) { return 1; }\n  return 0;\n}\n#endif\n",
 		"int x =\n#if A\n1\n#else\n2\n#endif\n;\nstruct s { int a; }\nv;\nint g(void) { if (x) { } }\n",
 		"/* a\nint f() { if (b) { } } */\nchar *s = \"{\";\n#define M(x) \\\n  if (x) { }\nint h;\n",
+		// Statements whose parentheses lie only in comments, strings or
+		// a #define body are not parsed; inside braces a #define after a
+		// last member without a comma is read as code.
+		"#define A(x, ...) f(x) /* g(x) */ h(x)\n#define B \"(\" (1)\nint a = f(1); // g(2)\nenum { X = 4\n#define Y (1<<X)\n};\n",
+		"#  define C(a) \\\n  sizeof(a)\nint s = sizeof(x);\n/* f(1) */\nchar *t = \"f(2)\";\n",
 	} {
 		f.Add(s)
 	}
-	fuzzSplit(f, "c", splitC, "if ($C) { $$$ }", "#define $A $B", "return $X;", "struct $S { $$$ }")
+	fuzzSplit(f, "c", splitC, "if ($C) { $$$ }", "#define $A $B", "return $X;", "struct $S { $$$ }", "$F($$$)", "sizeof($X)")
 }
 
 // FuzzSplitTS is FuzzSplitGo for TypeScript's top-level statements: no

@@ -300,6 +300,12 @@ func TestSplitC(t *testing.T) {
 		{"char c = '\\'';\nint d;\n", []string{"int d;"}, true},
 		// Indented lines and lines not starting a name do not start a part.
 		{"int a;\n  int b;\n(void)0;\nint c;\n", []string{"int c;"}, true},
+		// A directive ending in a blank or a '/' takes the next line with
+		// text as its value (FuzzSplitC: #000000 0/⏎#define A"⏎ is one
+		// preproc_call); a conditional does not.
+		{"#define A 1/\n#define B 2\nint c;\n", []string{"int c;"}, true},
+		{"int a;\n#pragma x \n\n// c\nint b;\nint d;\n", []string{"#pragma x ", "int d;"}, true},
+		{"int a;\n#endif \nint b;\n", []string{"#endif ", "int b;"}, true},
 	} {
 		checkSplit(t, splitC, tt.src, tt.want, tt.ok)
 	}

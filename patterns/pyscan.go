@@ -29,7 +29,7 @@ type pyScan struct {
 }
 
 func newPyScan(src []byte) pyScan {
-	return pyScan{src: src, last: -1, header: startsHeader(src[bom(src):])}
+	return pyScan{src: src, last: -1, header: nextHeader(src, bom(src), false, false)}
 }
 
 // bom returns the length of the zero-width characters src starts with

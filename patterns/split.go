@@ -521,11 +521,24 @@ type cSplitter struct {
 	starts []uint32
 	depth  int
 	last   byte // the last code byte before this point; ';' at the start
+	// readOn says the last directive reads on: the grammar takes the
+	// next line with text as its value (see directiveLines), and then
+	// goes on as after the directive, whose last is readOnLast.
+	readOn     bool
+	readOnLast byte
 }
 
 // boundary says a statement may start here.
 func (c *cSplitter) boundary() bool {
-	return c.depth == 0 && (c.last == ';' || c.last == '}' || c.last == '#')
+	return !c.readOn && c.depth == 0 && (c.last == ';' || c.last == '}' || c.last == '#')
+}
+
+// endValue ends a directive's reading on at a line with text: the
+// scan goes on as after the directive.
+func (c *cSplitter) endValue() {
+	if c.readOn {
+		c.readOn, c.last = false, c.readOnLast
+	}
 }
 
 // at records a statement start at i.
@@ -556,10 +569,17 @@ func (c *cSplitter) lineHead(i int) (next int, directive, ok bool) {
 		if split {
 			c.last = '#'
 		}
+		c.endValue()
+		if end < len(src) && endsInBlank(src, end+1) && !conditionalLine(src[j:end+1]) {
+			c.readOn, c.readOnLast = true, c.last
+		}
 		return end, true, true
 	}
 	if j == i && c.boundary() && (isLetter(src[i]) || src[i] == '_') {
 		c.at(i)
+	}
+	if j < len(src) && src[j] != '\n' && src[j] != '\r' && !(src[j] == '/' && j+1 < len(src) && (src[j+1] == '/' || src[j+1] == '*')) {
+		c.endValue() // a line with text (one a comment opens reads on)
 	}
 	return i, false, true
 }
