@@ -193,9 +193,10 @@ type Pattern struct {
 	// pattern's height) when no metavariable repeats (a repeat compares
 	// captured subtrees token by token); 0 means the whole subtree.
 	depth int
-	// gapBlind leaves out what sameTokens compares beyond the tokens
-	// (text no child covers): set only by the generated differential,
-	// to show a difference from ast-grep is that one alone.
+	// gapBlind makes sameTokens compare as ast-grep does: the tokens and
+	// the named nodes' kinds, not the text no child covers. Set only by
+	// the generated differential, to show a difference from ast-grep is
+	// that one alone.
 	gapBlind bool
 	// nestBlind says a Python search may leave out nested statements
 	// that cannot hold a match (see pyNest).

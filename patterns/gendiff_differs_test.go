@@ -115,6 +115,25 @@ func TestGenDiffersClassify(t *testing.T) {
 		// metavariables, which ast-grep's Haskell reads as operators.
 		{"haskell", "haskell", ".hs", "module A where\n\ninstance A where\n  newtype A A where\n    A :: A %1 -> A A\n",
 			"newtype $A $A where\n  A :: $A %$B -> $A $A", "pattern ast-grep's grammar cannot read"},
+		// Seed 195: more statements after the pattern's one, which ends
+		// in a ';' the code leaves out.
+		{"javascript", "javascript", ".js", "function f(a) {\n  if (a) {\n    this.callback = null\n    g()\n  }\n}\n",
+			"{ $A = $B; }", "more siblings before '}'"},
+		// Seed 190: a repeated metavariable over values of two kinds, an
+		// integer and a float, each a number and a unit: ast-grep compares
+		// units and kinds, ours the text too.
+		{"css", "css", ".css", "a { gap: 0.5rem 1rem; padding: 2px 5px; margin: 1px 1px; }\n", "$A:$B $B;", "text no child covers"},
+		// Seed 196: ast-grep reads data $A where as an infix, which
+		// matches nothing.
+		{"haskell", "haskell", ".hs", "module M where\n\ndata A where\n  A :: A\n\ndata B where\n",
+			"data $A where", "metavariable the grammar has no place for"},
+		// Seed 192: a Haskell pattern ast-grep reads with an ERROR, over
+		// code with a comment inside. Seed 196: a do block laid out, with
+		// a #if in it, where the pattern spells its ';'s.
+		{"haskell", "haskell", ".hs", "module A where\n\ndata A = A ~A\ndata A = A {- a -}~A\n",
+			"data $A = A ~A", "pattern ast-grep's grammar cannot read"},
+		{"haskell", "haskell", ".hs", "a = do\n  let a = a\n  a\n\na = do\n#if a\n  let a = a\n#else\n#endif\n  a\n",
+			"$A = do\n  ; let a = a\n  ; a", "optional ;"},
 		// Seed 41: a method's name in a class is a field_identifier.
 		{"cpp", "cpp", ".cpp", "struct S {\n  void imbue(const std::locale&) { }\n};\nvoid imbue(const std::locale&) { }\n",
 			"$A imbue(const $B::locale&) { }", "a word's kind by context"},

@@ -208,8 +208,16 @@ var genDiffers = []genDiffer{
 						return true
 					}
 				}
-				return bare != pat && genPeerFinds(bare, src, s) || one != pat && genPeerFinds(one, src, s) ||
-					none != bare && genPeerFinds(none, src, s)
+				finds := func(src []byte) bool {
+					return bare != pat && genPeerFinds(bare, src, s) || one != pat && genPeerFinds(one, src, s) ||
+						none != bare && genPeerFinds(none, src, s)
+				}
+				if finds(src) {
+					return true
+				}
+				// With extras skipped too (a Haskell #if in a do block).
+				blank, ok := genBlankComments(l, src)
+				return ok && !bytes.Equal(blank, src) && finds(blank)
 			})
 		}},
 	{name: "spaced directive",
@@ -324,17 +332,25 @@ var genDiffers = []genDiffer{
 			}
 			// CSS's $A{max-width:$B} needs the ';' its last declaration
 			// left out before the $$$, or the $$$ joins its value.
-			open, closed := pat[:last]+"\n$$$\n"+pat[last:], pat[:last]+";\n$$$\n"+pat[last:]
+			// JavaScript's statements may end without the ';' the
+			// pattern's last one has (an optional ';' too, seed 195).
+			variants := []string{pat[:last] + "\n$$$\n" + pat[last:], pat[:last] + ";\n$$$\n" + pat[last:]}
+			if bare := strings.TrimRight(pat[:last], " \t\n"); strings.HasSuffix(bare, ";") {
+				variants = append(variants, strings.TrimSuffix(bare, ";")+"\n$$$\n"+pat[last:])
+			}
+			peerFinds := func(src []byte, s [2]uint32) bool {
+				return slices.ContainsFunc(variants, func(v string) bool { return genPeerFindsCode(l, v, src, s) })
+			}
 			return genAll(extra, func(src []byte, s [2]uint32) bool {
 				// Alone or, as ast-grep reads C's struct $A { … }
 				// __attribute__ (($D)) only there, in our context.
-				if genPeerFindsCode(l, open, src, s) || genPeerFindsCode(l, closed, src, s) {
+				if peerFinds(src, s) {
 					return true
 				}
 				// Comments are skipped too (a CSS rule that opens with
 				// one, which ast-grep does not pass over).
 				blank, ok := genBlankComments(l, src)
-				return ok && !bytes.Equal(blank, src) && (genPeerFindsCode(l, open, blank, s) || genPeerFindsCode(l, closed, blank, s))
+				return ok && !bytes.Equal(blank, src) && peerFinds(blank, s)
 			})
 		}},
 	{name: "a repeated metavariable compares tokens",
@@ -443,10 +459,10 @@ var genDiffers = []genDiffer{
 			"other kinds with the same tokens (the declarator of var x = 1); ours reads an assignment and finds each one " +
 			"ast-grep finds; every span only ast-grep found is, to our grammar, no node of the pattern's kind",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			shape, ok := genPeerShape(pat)
+			readsError, ok := genPeerReadsError(pat)
 			p, err := genCompile(l, pat)
 			missed := genMinus(peer, ours)
-			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") ||
+			if !ok || err != nil || len(p.Roots) != 1 || !readsError ||
 				genCount(genMinus(ours, peer)) > 0 || genCount(missed) == 0 {
 				return false
 			}
@@ -631,8 +647,8 @@ var genDiffers = []genDiffer{
 		why: "JSON has no identifiers, so ast-grep parses $A in a JSON pattern as an ERROR and the pattern matches nothing; " +
 			"ours reads a metavariable wherever a value may stand (README, ast_grep)",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			shape, ok := genPeerShape(pat)
-			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !slices.Contains(strings.Fields(shape), "ERROR") {
+			readsError, ok := genPeerReadsError(pat)
+			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !readsError {
 				return false
 			}
 			// Each of our matches, with what we captured written in place of
@@ -652,8 +668,8 @@ var genDiffers = []genDiffer{
 			"(README, ast_grep), and ast-grep, given that context with our node kind as --selector, finds each of our " +
 			"matches (with our captures written in)",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
-			shape, ok := genPeerShape(pat)
-			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !slices.Contains(strings.Fields(shape), "ERROR") {
+			readsError, ok := genPeerReadsError(pat)
+			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !readsError {
 				return false
 			}
 			p, err := genCompile(l, pat)
@@ -678,27 +694,43 @@ var genDiffers = []genDiffer{
 				(genSame(ours, inCtx) || genExplain("pattern ast-grep reads only in a context", l, pat, ours, inCtx))
 		}},
 	{name: "pattern ast-grep's grammar cannot read",
-		why: "ast-grep's Kotlin grammar cannot read $A?\\n.$B, a safe call split over two lines, nor its Haskell grammar a " +
-			"$A where a type variable stands ($ is an operator there): the pattern is an ERROR to it; it matches some code " +
+		why: "ast-grep's Kotlin grammar cannot read $A?\\n.$B, a safe call split over two lines, nor its Haskell grammar " +
+			"data $A = … (or reads its '$' as an operator: data $A where is an infix to it): the pattern, as ast-grep " +
+			"reads it, is an ERROR; it matches some code " +
 			"by the tokens around the ERROR, or none; ours finds each match it " +
 			"finds, and each of ours more is one ast-grep finds with the pattern on one line (our captures written in), or " +
-			"code its grammar cannot read either",
+			"laid out without its optional ';'s, in the file or with its comments and other extras blanked out (ast-grep " +
+			"does not pass over every one), or code its grammar cannot read either",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			extra, more := genOnlyMore(ours, peer)
 			if !more {
 				return false
 			}
-			shape, ok := genPeerShape(pat)
+			readsError, ok := genPeerReadsError(pat)
 			p, err := genCompile(l, pat)
-			if !ok || err != nil || len(p.Roots) != 1 || !slices.Contains(strings.Fields(shape), "ERROR") {
+			if !ok || err != nil || len(p.Roots) != 1 || !readsError {
 				return false
 			}
 			return genAll(extra, func(src []byte, s [2]uint32) bool {
 				if !genNodeOfKind(l, src, s, p.Roots[0]) {
 					return false
 				}
-				if concrete, ok := genConcrete(l, p, src, s, false); ok && genPeerFinds(oneLine(concrete), src, s) {
-					return true
+				if concrete, ok := genConcrete(l, p, src, s, false); ok {
+					// Also without its ';'s, which are optional (Haskell's
+					// do\n  ; let a = a over a do block laid out), and
+					// with the file's comments and other extras blanked
+					// out where ast-grep does not pass over one (data A =
+					// A {- a -}~A, a #if in a do block).
+					variants := []string{oneLine(concrete)}
+					if strings.Contains(concrete, ";") {
+						variants = append(variants, strings.ReplaceAll(concrete, ";", ""))
+					}
+					blank, ok := genBlankComments(l, src)
+					for _, v := range variants {
+						if genPeerFinds(v, src, s) || ok && !bytes.Equal(blank, src) && genPeerFinds(v, blank, s) {
+							return true
+						}
+					}
 				}
 				theirs, ok := genPeerShape(string(src[s[0]:s[1]]))
 				return ok && slices.Contains(strings.Fields(theirs), "ERROR")
@@ -831,6 +863,38 @@ func genPeerShape(code string) (string, bool) {
 		kinds = append(kinds, f[0])
 	}
 	return strings.Join(kinds, " "), true
+}
+
+// genPeerReadsError says the ast-grep CLI reads pat, as a pattern (its
+// metavariables replaced as it replaces them: --debug-query=pattern),
+// with an ERROR node, or reads a metavariable's '$' as an operator. (--debug-query=ast parses the text as written, and
+// in the languages whose names take no '$' every metavariable is an
+// ERROR there.) False, false when the CLI shows no pattern.
+func genPeerReadsError(pat string) (hasError, ok bool) {
+	cmd := exec.Command(genBin, "run", "--pattern="+pat, "-l", genAg, "--debug-query=pattern", os.DevNull)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run()
+	_, tree, ok := strings.Cut(stderr.String(), "Debug Pattern:\n")
+	if !ok {
+		return false, false
+	}
+	lines := strings.Split(tree, "\n")
+	for i, line := range lines {
+		if strings.TrimSpace(line) == "" {
+			break
+		}
+		if strings.TrimSpace(line) == "ERROR" {
+			return true, true
+		}
+		// Haskell's data $A where: an infix of the metavariable, an
+		// empty operator (the '$') and where.
+		if strings.HasPrefix(strings.TrimSpace(line), "MetaVar ") && i+1 < len(lines) &&
+			lines[i+1] == strings.Repeat(" ", len(line)-len(strings.TrimLeft(line, " ")))+"operator" {
+			return true, true
+		}
+	}
+	return false, true
 }
 
 // genOurShape is our grammar's reading of the same code alone: named

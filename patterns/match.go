@@ -651,10 +651,37 @@ func (m *matcher) sameTokens(a, b Capture) bool {
 		return false
 	}
 	if m.gapBlind {
-		return true
+		return m.sameKinds(a, b)
 	}
 	m.gapBuf, m.gapBuf2 = m.gaps(m.gapBuf[:0], a), m.gaps(m.gapBuf2[:0], b)
 	return bytes.Equal(m.gapBuf, m.gapBuf2)
+}
+
+// sameKinds reports captures whose nodes, in pre-order, have the same
+// subtree sizes and, where both are named and have children, the same
+// kinds: ast-grep's test of a repeated metavariable besides the tokens
+// (only for gapBlind; ours compares text, so CSS's 0.5rem, a float, is
+// never 1rem, an integer, anyway). Leaves compare by text alone there:
+// Go's var y y matches var $A $A, an identifier and a type.
+func (m *matcher) sameKinds(a, b Capture) bool {
+	kind := m.t.Lang.kind
+	i, j := a.first, b.first
+	for {
+		for i < a.stop && m.t.skip(int(i)) {
+			i = m.nodes[i].next
+		}
+		for j < b.stop && m.t.skip(int(j)) {
+			j = m.nodes[j].next
+		}
+		if i >= a.stop || j >= b.stop {
+			return i >= a.stop && j >= b.stop
+		}
+		ni, nj := &m.nodes[i], &m.nodes[j]
+		if ni.next-i != nj.next-j || ni.next != i+1 && ni.named() && nj.named() && kind(ni.sym) != kind(nj.sym) {
+			return false
+		}
+		i, j = i+1, j+1
+	}
 }
 
 // gaps appends the text no child covers of each node of capture c that
