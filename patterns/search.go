@@ -36,7 +36,7 @@ type SearchOptions struct {
 	CompileOptions
 	MaxFileBytes int64 // 0 means DefaultMaxFileBytes
 	KeepSource   bool  // keep matched files' sources (rewrites need them)
-	Workers      int   // 0 means GOMAXPROCS
+	Workers      int   // 0 means one a core (cores)
 	// MaxMatches, when positive, stops the search once that many matches
 	// are found (no new file is started); the result is then Partial.
 	MaxMatches int
@@ -320,6 +320,11 @@ func compileFor(res *SearchResult, files []searchedFile, forced *Language, where
 	return compiled, nil
 }
 
+// cores is how many parsers run at once by default: GOMAXPROCS as the
+// package is loaded, before cmd/agent-tools's main adds the spare P it
+// runs with (see there).
+var cores = runtime.GOMAXPROCS(0)
+
 // searchFiles searches files in parallel (opts.Workers parsers, largest
 // files first so no worker is left with a big one at the end) with the
 // finder of each file's language, and returns each file's matches in
@@ -332,7 +337,7 @@ func searchFiles(ctx context.Context, files []searchedFile, compiled map[*Langua
 	}
 	workers := opts.Workers
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = cores
 	}
 	stopped := func() bool { return ctx.Err() != nil }
 	results = make([]*FileMatches, len(files))

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -113,7 +112,7 @@ func rewriteFiles(files []FileMatches, template string) []*stagedFile {
 	out := make([]*stagedFile, len(files))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
+	for range min(cores, len(files)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
