@@ -199,11 +199,11 @@ func endsOpen(code []byte) bool {
 var openKeywords = []string{"and", "or", "not", "in", "is", "if", "else", "elif", "for", "from", "import", "as",
 	"lambda", "await", "with", "while", "del", "assert", "async", "def", "class", "global", "nonlocal"}
 
-// startsHeader reports code that opens a def or class header, which
-// tree-sitter goes on reading across newlines until its ':' (def f\n():
-// is one definition to it).
+// startsHeader reports code that opens a compound statement's header,
+// which tree-sitter goes on reading across newlines until its ':' (def
+// f\n(): is one definition to it, if""\nin 0: one if statement).
 func startsHeader(code []byte) bool {
-	for _, kw := range []string{"def", "class", "async"} {
+	for _, kw := range []string{"def", "class", "async", "if", "elif", "while", "for", "with", "except"} {
 		if len(code) > len(kw) && string(code[:len(kw)]) == kw &&
 			!isLetter(code[len(kw)]) && !isDigit(code[len(kw)]) && code[len(kw)] < 0x80 {
 			return true
@@ -216,10 +216,7 @@ func startsHeader(code []byte) bool {
 // header: it goes on one (open) or opens one. Blank and comment lines
 // leave header as it is.
 func nextHeader(src []byte, i int, open, header bool) bool {
-	j := i
-	for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f') {
-		j++
-	}
+	j := pastBlanks(src, i)
 	if j == len(src) || src[j] == '\n' || src[j] == '\r' || src[j] == '#' {
 		return header
 	}
@@ -227,6 +224,17 @@ func nextHeader(src []byte, i int, open, header bool) bool {
 		return header
 	}
 	return startsHeader(src[j:])
+}
+
+// pastBlanks returns the offset of the first byte at or after i that is
+// no blank within a line to tree-sitter-python (a space, tab, form feed,
+// vertical tab or a \r not before \n).
+func pastBlanks(src []byte, i int) int {
+	for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\f' || src[i] == '\v' ||
+		src[i] == '\r' && (i+1 == len(src) || src[i+1] != '\n')) {
+		i++
+	}
+	return i
 }
 
 // startsStatement reports a byte a top-level statement can start with

@@ -288,13 +288,11 @@ func capRanges(out []uint32, max int) []uint32 {
 func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	starts = append(starts, 0)
 	lead := bom(src)
-	decorated := len(src) > lead && src[lead] == '@' // the last top-level line was a decorator
+	first := pastBlanks(src, lead)
+	decorated := first < len(src) && src[first] == '@' // the last line with code was a decorator
 	s := newPyScan(src)
 	ok := s.run(func(i int) bool {
-		j := i
-		for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f') {
-			j++
-		}
+		j := pastBlanks(src, i)
 		if zeroWidth(src, j) > 0 {
 			// tree-sitter skips it, and its scanner's indentation stops
 			// there: the line's statement, or the next one's, starts
@@ -306,7 +304,14 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 		s.header = nextHeader(src, i, open, s.header)
 		switch b := src[i]; {
 		case b == ' ' || b == '\t' || b == '\f' || b == '\r' || b == '\n' || b == '#':
-			// indented, blank or a comment
+			// Indented, blank or a comment. An indented decorator is one
+			// to tree-sitter too when no block opened before it (0⏎
+			// ⎵⎵@0⏎def A(): is one decorated definition), so what
+			// follows it starts nothing; any other indented code ends
+			// that.
+			if j < len(src) && src[j] != '\n' && src[j] != '\r' && src[j] != '#' && j > i && !open {
+				decorated = src[j] == '@'
+			}
 		case b == '@':
 			if !decorated && !open {
 				starts = append(starts, uint32(i))
@@ -318,7 +323,9 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 			if !decorated && !open && startsStatement(b) && !continues(src[i:]) {
 				starts = append(starts, uint32(i))
 			}
-			decorated = false
+			if !open { // a line that goes on a decorator (@⏎0) leaves it one
+				decorated = false
+			}
 		}
 		return true
 	}, nil)
