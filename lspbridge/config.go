@@ -62,6 +62,15 @@ type ServerConfig struct {
 	// after its diagnosticsDelay; it is started with a delay of 0 s,
 	// which makes one publication of both.)
 	Republishes bool `json:"republishes,omitempty"`
+	// DiagnosisProgress is the title (its start) of the work-done
+	// progress with which the server announces each diagnosis pass, from
+	// the change it follows to its last publication (gopls, started with
+	// verboseWorkDoneProgress: "diagnosing changed files", one per change).
+	// A publication that carries the version is final only once no such
+	// progress is open: gopls can publish a new version's diagnostics
+	// before it has diagnosed it (empty, when a pass for an earlier
+	// change clears what it holds for older versions), and again after.
+	DiagnosisProgress string `json:"diagnosis_progress,omitempty"`
 	// DiskIncludes says the server reads the files a file includes from
 	// disk, not from what it was sent (clangd's preambles): a dependent
 	// diagnosed before a write may already see the write's change.
@@ -98,7 +107,8 @@ var builtinServers = []ServerConfig{
 		Name: "gopls", Language: "go", Command: []string{"gopls"},
 		Extensions:       map[string]string{".go": "go"},
 		PreferredMarkers: []string{"go.work"}, Markers: []string{"go.mod"},
-		InitializationOptions: json.RawMessage(`{"diagnosticsDelay":"0s"}`),
+		InitializationOptions: json.RawMessage(`{"diagnosticsDelay":"0s","verboseWorkDoneProgress":true}`),
+		DiagnosisProgress:     "diagnosing",
 		Checker:               []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
 	},
 	{
@@ -295,6 +305,9 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 	base.Republishes = base.Republishes || o.Republishes
 	base.PullDiagnostics = base.PullDiagnostics || o.PullDiagnostics
 	base.DiskIncludes = base.DiskIncludes || o.DiskIncludes
+	if o.DiagnosisProgress != "" {
+		base.DiagnosisProgress = o.DiagnosisProgress
+	}
 	base.BackgroundIndex = base.BackgroundIndex || o.BackgroundIndex
 	if len(o.Checker) > 0 {
 		base.Checker, base.CheckerFormat = o.Checker, o.CheckerFormat

@@ -281,6 +281,17 @@ func testDidWrite(t *testing.T, s *Supervisor, root string) {
 	if len(r.Diagnostics) != 0 || r.Text != "" {
 		t.Fatalf("fixed: want nothing new, got %+v", r)
 	}
+	// Every answer above waited for gopls's diagnosis passes to end
+	// (TestDiagnosisPassHoldsPublication): that rests on gopls announcing
+	// them under the configured title.
+	for _, srv := range s.running(root) {
+		srv.mu.Lock()
+		passes := srv.passes
+		srv.mu.Unlock()
+		if passes < 4 {
+			t.Errorf("%s announced %d diagnosis passes (progress titled %q…) for 4 writes", srv.cfg.Name, passes, srv.cfg.DiagnosisProgress)
+		}
+	}
 }
 
 // readAll concatenates the workspace's files, for before/after checks.

@@ -128,6 +128,9 @@ func (s *server) onProgress(p ProgressParams) {
 			break
 		}
 		s.progress[tok] = p.Value.Title
+		if s.cfg.DiagnosisProgress != "" && strings.HasPrefix(p.Value.Title, s.cfg.DiagnosisProgress) {
+			s.passes++
+		}
 	case "report":
 		if _, ok := s.failed[tok]; ok && p.Value.Message != "" {
 			s.failed[tok] = strings.SplitN(s.failed[tok], ":", 2)[0] + ": " + p.Value.Message

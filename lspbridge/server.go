@@ -66,6 +66,7 @@ type server struct {
 	diags       map[string]*published
 	progress    map[string]string // work-done tokens begun and not ended → their titles
 	begun       bool              // some work-done progress has begun
+	passes      int               // diagnosis passes begun (ServerConfig.DiagnosisProgress)
 	firstOpen   time.Time         // when the first document was opened
 	progressed  bool              // some work-done progress has ended
 	published   bool              // some diagnostics were published

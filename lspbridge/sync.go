@@ -86,9 +86,11 @@ func (s *server) recordText(path, text string, st stamp, touch bool) (syncResult
 	// Unchanged content is not rebuilt by every server (clangd skips
 	// identical inputs): close and open it again instead. Not for a
 	// server without versions: the empty publication that clears a
-	// closed file could not be told from the answer.
+	// closed file could not be told from the answer. Nor for one that
+	// announces its diagnosis passes (gopls): it diagnoses every change,
+	// and a close and open would be two passes to wait for, not one.
 	how := sendChange
-	if touch && d.text == text && !s.unversionedLocked() {
+	if touch && d.text == text && !s.unversionedLocked() && s.cfg.DiagnosisProgress == "" {
 		how = sendReopen
 		s.clearing[path]++
 	}

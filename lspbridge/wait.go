@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -49,12 +50,15 @@ func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResu
 		sentAt = d.sentAt
 	}
 	p := s.diags[path]
+	diagnosing := s.diagnosingLocked()
 	s.mu.Unlock()
 	if !sr.changed {
-		if p != nil && (p.version == nil || *p.version == sr.version) {
+		if p != nil && (p.version == nil || *p.version == sr.version) && !diagnosing {
 			return p.diags, settled, nil
 		}
-		sr.seq = 0 // nothing published for this version yet: wait for it below
+		// Nothing published for this version yet, or a diagnosis pass
+		// still open that may publish for it again: wait below.
+		sr.seq = 0
 	}
 	w := &pushWait{s: s, path: path, sr: sr, sentAt: sentAt}
 	return w.run(ctx, limit)
@@ -63,14 +67,15 @@ func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResu
 // pushWait is one wait for a file's pushed diagnostics after a sync: the
 // timers it arms as publications arrive and the server goes quiet.
 type pushWait struct {
-	s       *server
-	path    string
-	sr      syncResult
-	sentAt  time.Time        // when the version was sent
-	lastSeq uint64           // the last fresh publication seen; 0 while none
-	settleC <-chan time.Time // the settle window after a fresh publication
-	quietC  <-chan time.Time // the quiet window of a ready unversioned server
-	wakeC   <-chan time.Time // the end of an unversioned server's ready budget
+	s         *server
+	path      string
+	sr        syncResult
+	sentAt    time.Time        // when the version was sent
+	lastSeq   uint64           // the last fresh publication seen; 0 while none
+	versioned bool             // it carried the version
+	settleC   <-chan time.Time // the settle window after a fresh publication
+	quietC    <-chan time.Time // the quiet window of a ready unversioned server
+	wakeC     <-chan time.Time // the end of an unversioned server's ready budget
 }
 
 // run waits until the publication settles, an unversioned server stays
@@ -114,16 +119,27 @@ func (w *pushWait) arm() <-chan struct{} {
 	loaded := s.progressed && len(s.progress) == 0
 	ready := s.published || loaded && time.Since(s.started) > s.opts.ReadyTimeout
 	lastPublish := s.lastPublish
+	diagnosing := s.diagnosingLocked()
 	s.mu.Unlock()
 	if unversioned && loaded && !ready && w.wakeC == nil {
 		w.wakeC = time.After(time.Until(s.started.Add(s.opts.ReadyTimeout)) + time.Millisecond)
 	}
 	if p != nil && p.seq > w.sr.seq && (p.version == nil || *p.version == w.sr.version) && p.seq != w.lastSeq {
 		w.lastSeq = p.seq
+		w.settleC = nil // a new publication starts the window again
+		w.versioned = p.version != nil
+	}
+	switch {
+	case w.lastSeq == 0:
+	case diagnosing:
+		// A pass the server announced is still open: what it published
+		// for the version may not be its last word on it.
+		w.settleC = nil
+	case w.settleC == nil:
 		settle := s.opts.SettleWindow
 		if s.cfg.Republishes {
 			settle = s.opts.QuietWindow // a second publication may follow for this version
-		} else if p.version != nil {
+		} else if w.versioned {
 			settle = s.opts.VersionedSettle // the version already proves freshness
 		}
 		w.settleC = time.After(settle)
@@ -159,7 +175,7 @@ func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, waitState, error
 		// Published for the version, but the limit came within the settle
 		// window: a server that publishes in steps (syntax, then
 		// semantics) may not have sent its last.
-		if w.s.cfg.Republishes || w.s.unversionedNow() {
+		if w.s.cfg.Republishes || w.s.unversionedNow() || w.s.diagnosingNow() {
 			return w.latest(), unsettled, nil
 		}
 		return w.latest(), settled, nil
@@ -170,6 +186,27 @@ func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, waitState, error
 		hint = " (it is still analysing; ask again later)"
 	}
 	return nil, settled, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s%s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, w.path), w.sr.version, limit, hint)
+}
+
+// diagnosingLocked reports whether a diagnosis pass the server announced
+// (ServerConfig.DiagnosisProgress) is open. s.mu is held.
+func (s *server) diagnosingLocked() bool {
+	if s.cfg.DiagnosisProgress == "" {
+		return false
+	}
+	for _, title := range s.progress {
+		if strings.HasPrefix(title, s.cfg.DiagnosisProgress) {
+			return true
+		}
+	}
+	return false
+}
+
+// diagnosingNow is diagnosingLocked for a caller without s.mu.
+func (s *server) diagnosingNow() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.diagnosingLocked()
 }
 
 // latestDiagnostics returns the file's most recent publication when it is

@@ -1,0 +1,139 @@
+package lspbridge
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agent-tools/agent-tools/internal/proc"
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// replayServer is a server with no process behind its connection, fed
+// the notifications a real one sent, as they arrive on the read loop
+// (onNotify), so that a wait can be held to an order of messages a real
+// server produces only in a race. A sleeping process stands in for the
+// server's exit.
+func replayServer(t *testing.T, cfg *ServerConfig) *server {
+	t.Helper()
+	testutil.Needs(t, "sleep")
+	p, err := proc.Start(proc.Spec{Name: "sleep", Path: "sleep", Args: []string{"300"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Stop(context.Background(), nil) })
+	opts := defaultOptions
+	return &server{cfg: cfg, opts: &opts, proc: p, root: "/w",
+		docs: map[string]*document{}, seen: map[string]stamp{}, diags: map[string]*published{},
+		progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{},
+		changed: make(chan struct{})}
+}
+
+// send feeds one notification, as JSON on the wire.
+func (s *server) send(t *testing.T, method, params string) {
+	t.Helper()
+	if !json.Valid([]byte(params)) {
+		t.Fatalf("not JSON: %s", params)
+	}
+	s.onNotify(method, json.RawMessage(params))
+}
+
+// TestDiagnosisPassHoldsPublication replays what gopls sent in CI when a
+// dependent (main.go) was sent again as version 14 right after the write
+// that broke it: its diagnosis pass for an earlier change, ending, cleared
+// main.go's diagnostics for the version it did not diagnose and published
+// that as version 14, empty; the pass for version 14 published the error
+// tens of milliseconds later. Taken at the first publication, the answer
+// was "no new errors". gopls announces each pass (verboseWorkDoneProgress)
+// before the change it diagnoses reaches its session, so no publication
+// for the new version can come before the pass that covers it begins: the
+// wait holds until no pass is open, then settles.
+func TestDiagnosisPassHoldsPublication(t *testing.T) {
+	var gopls *ServerConfig
+	for i := range builtinServers {
+		if builtinServers[i].Name == "gopls" {
+			gopls = &builtinServers[i]
+		}
+	}
+	if gopls == nil || gopls.DiagnosisProgress == "" || !strings.Contains(string(gopls.InitializationOptions), `"verboseWorkDoneProgress":true`) {
+		t.Fatalf("gopls is not configured to announce its diagnosis passes: %+v", gopls)
+	}
+	s := replayServer(t, gopls)
+	const path = "/w/main.go"
+	uri := fileURI(path)
+	s.docs[path] = &document{version: 14, text: "package main\n"}
+	progress := func(tok, kind, title string) {
+		s.send(t, "$/progress", fmt.Sprintf(`{"token":%q,"value":{"kind":%q,"title":%q}}`, tok, kind, title))
+	}
+	publish := func(version int, msgs ...string) {
+		var ds []string
+		for _, m := range msgs {
+			ds = append(ds, fmt.Sprintf(`{"range":{"start":{"line":4,"character":40},"end":{"line":4,"character":47}},"severity":1,"source":"compiler","message":%q}`, m))
+		}
+		s.send(t, "textDocument/publishDiagnostics", fmt.Sprintf(`{"uri":%q,"version":%d,"diagnostics":[%s]}`, uri, version, strings.Join(ds, ",")))
+	}
+	const msg = "not enough arguments in call to Greet"
+	// Before the re-send: the pass for the write (version 13) is open.
+	progress("1", "begin", "diagnosing changed files")
+	publish(13, msg)
+	sr := syncResult{version: 14, changed: true, seq: 1}
+	progress("2", "begin", "diagnosing close files")
+	progress("3", "begin", "diagnosing opened files")
+	done := make(chan []Diagnostic, 1)
+	go func() {
+		ds, state, err := s.diagnosticsSilent(t.Context(), path, sr, time.Minute)
+		if err != nil || state != settled {
+			t.Errorf("wait: state %v, err %v", state, err)
+		}
+		done <- ds
+	}()
+	progress("1", "end", "")
+	publish(14) // the earlier pass, clearing what it did not diagnose
+	progress("2", "end", "")
+	// The wrong answer came 10 ms (the versioned settle window) after the
+	// empty publication: give a wrong wait many times that to show itself.
+	select {
+	case ds := <-done:
+		t.Fatalf("the wait answered %v while a diagnosis pass was open", ds)
+	case <-time.After(20 * s.opts.VersionedSettle):
+	}
+	publish(14, msg)
+	progress("3", "end", "")
+	ds := <-done
+	if len(ds) != 1 || ds[0].Message != msg {
+		t.Fatalf("after the pass for version 14 ended: got %+v, want the error", ds)
+	}
+
+	// Asked again with no change sent (a baseline), the publication is
+	// taken at once when no pass is open, and waited for when one is.
+	if ds, state, err := s.diagnosticsSilent(t.Context(), path, syncResult{version: 14}, time.Minute); err != nil || state != settled || len(ds) != 1 {
+		t.Fatalf("unchanged, no pass open: %v %v %v", ds, state, err)
+	}
+	progress("4", "begin", "diagnosing saved files")
+	go func() {
+		ds, _, _ := s.diagnosticsSilent(t.Context(), path, syncResult{version: 14}, time.Minute)
+		done <- ds
+	}()
+	select {
+	case ds := <-done:
+		t.Fatalf("unchanged: answered %v while a pass was open", ds)
+	case <-time.After(20 * s.opts.VersionedSettle):
+	}
+	publish(14)
+	progress("4", "end", "")
+	if ds := <-done; len(ds) != 0 {
+		t.Fatalf("unchanged, after the pass: got %+v, want its last publication (none)", ds)
+	}
+
+	// A limit that comes while a pass is open says so.
+	progress("5", "begin", "diagnosing changed files")
+	s.docs[path].version = 15
+	publish(15)
+	ds, state, err := s.diagnosticsSilent(t.Context(), path, syncResult{version: 15, changed: true, seq: 0}, 50*time.Millisecond)
+	if err != nil || state != unsettled {
+		t.Fatalf("limit during a pass: state %v err %v (%v), want unsettled", state, err, ds)
+	}
+}
