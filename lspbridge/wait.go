@@ -7,10 +7,13 @@ package lspbridge
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // errNoFreshDiagnostics is returned when the server published nothing for
@@ -44,6 +47,13 @@ func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResu
 	if ds, ok, err := s.pullDiagnostics(ctx, path, sr.version, limit); ok || err != nil {
 		return ds, settled, err
 	}
+	fenced := false
+	if s.cfg.DiagnosisProgress != "" {
+		if err := s.fence(ctx, path); err != nil {
+			return nil, settled, err
+		}
+		fenced = true
+	}
 	var sentAt time.Time
 	s.mu.Lock()
 	if d := s.docs[path]; d != nil {
@@ -60,7 +70,7 @@ func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResu
 		// still open that may publish for it again: wait below.
 		sr.seq = 0
 	}
-	w := &pushWait{s: s, path: path, sr: sr, sentAt: sentAt}
+	w := &pushWait{s: s, path: path, sr: sr, sentAt: sentAt, fenced: fenced}
 	return w.run(ctx, limit)
 }
 
@@ -70,12 +80,15 @@ type pushWait struct {
 	s         *server
 	path      string
 	sr        syncResult
-	sentAt    time.Time        // when the version was sent
-	lastSeq   uint64           // the last fresh publication seen; 0 while none
-	versioned bool             // it carried the version
-	settleC   <-chan time.Time // the settle window after a fresh publication
-	quietC    <-chan time.Time // the quiet window of a ready unversioned server
-	wakeC     <-chan time.Time // the end of an unversioned server's ready budget
+	sentAt    time.Time // when the version was sent
+	lastSeq   uint64    // the last fresh publication seen; 0 while none
+	versioned bool      // it carried the version
+	// fenced says every pass the changes sent before the wait started
+	// has begun (see fence): once none is open, nothing more is coming.
+	fenced  bool
+	settleC <-chan time.Time // the settle window after a fresh publication
+	quietC  <-chan time.Time // the quiet window of a ready unversioned server
+	wakeC   <-chan time.Time // the end of an unversioned server's ready budget
 }
 
 // run waits until the publication settles, an unversioned server stays
@@ -137,7 +150,9 @@ func (w *pushWait) arm() <-chan struct{} {
 		w.settleC = nil
 	case w.settleC == nil:
 		settle := s.opts.SettleWindow
-		if s.cfg.Republishes {
+		if w.fenced {
+			settle = 0 // every pass for what was sent has ended
+		} else if s.cfg.Republishes {
 			settle = s.opts.QuietWindow // a second publication may follow for this version
 		} else if w.versioned {
 			settle = s.opts.VersionedSettle // the version already proves freshness
@@ -186,6 +201,26 @@ func (w *pushWait) timedOut(limit time.Duration) ([]Diagnostic, waitState, error
 		hint = " (it is still analysing; ask again later)"
 	}
 	return nil, settled, fmt.Errorf("%w: %s published nothing for %s (version %d) within %s%s", errNoFreshDiagnostics, s.cfg.Name, displayPath(s.root, w.path), w.sr.version, limit, hint)
+}
+
+// fence returns once the server has taken in every notification sent
+// before it: it answers a request only after handling those (LSP servers
+// handle document synchronization in order; gopls queues each message
+// behind the one before). A server that announces its diagnosis passes
+// has by then announced the pass of each change sent, so a wait after
+// the fence that finds no pass open has seen that pass's publications.
+// The request, folding ranges of an open file, is one that only parses.
+// An error the server answers with is still an answer; only the caller's
+// context, the server's exit or a hang end the wait otherwise.
+func (s *server) fence(ctx context.Context, path string) error {
+	var out json.RawMessage
+	params := map[string]any{"textDocument": TextDocumentIdentifier{URI: fileURI(path)}}
+	err := s.call(ctx, "textDocument/foldingRange", params, &out)
+	var rpcErr *jsonrpc2.Error
+	if err == nil || errors.As(err, &rpcErr) {
+		return nil
+	}
+	return err
 }
 
 // diagnosingLocked reports whether a diagnosis pass the server announced

@@ -4,19 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 
 	"github.com/agent-tools/agent-tools/internal/proc"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
-// replayServer is a server with no process behind its connection, fed
-// the notifications a real one sent, as they arrive on the read loop
-// (onNotify), so that a wait can be held to an order of messages a real
-// server produces only in a race. A sleeping process stands in for the
-// server's exit.
+// replayServer is a server fed the notifications a real one sent, as
+// they arrive on the read loop (onNotify), so that a wait can be held to
+// an order of messages a real server produces only in a race. Its
+// connection is LSP framing over pipes to a peer that answers every
+// request with null (the wait's fence), in place of a server process; a
+// sleeping process stands in for the server's exit.
 func replayServer(t *testing.T, cfg *ServerConfig) *server {
 	t.Helper()
 	testutil.Needs(t, "sleep")
@@ -25,11 +29,24 @@ func replayServer(t *testing.T, cfg *ServerConfig) *server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Stop(context.Background(), nil) })
+	toPeer, fromUs := io.Pipe()
+	toUs, fromPeer := io.Pipe()
+	peer := jsonrpc2.NewConn(t.Context(), jsonrpc2.NewBufferedStream(pipeRW{toPeer, fromPeer}, jsonrpc2.VSCodeObjectCodec{}),
+		jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }))
+	t.Cleanup(func() { peer.Close() })
 	opts := defaultOptions
-	return &server{cfg: cfg, opts: &opts, proc: p, root: "/w",
+	s := &server{cfg: cfg, opts: &opts, proc: p, root: "/w",
 		docs: map[string]*document{}, seen: map[string]stamp{}, diags: map[string]*published{},
 		progress: map[string]string{}, clearing: map[string]int{}, failed: map[string]string{},
 		changed: make(chan struct{})}
+	s.conn = newConn(t.Context(), toUs, fromUs, connHandler{notify: s.onNotify, request: s.onRequest})
+	return s
+}
+
+// pipeRW is one end of replayServer's connection.
+type pipeRW struct {
+	io.Reader
+	io.WriteCloser
 }
 
 // send feeds one notification, as JSON on the wire.

@@ -89,7 +89,7 @@ func TestScannerKeepsEveryToken(t *testing.T) {
 				}
 				line := bytes.Count(src[:offs[k]], []byte("\n")) + 1
 				t.Errorf("%s:%d: the scan says the token at byte %d is in a comment, string or #define body; the parser has a token there: %q",
-					files[i], line, offs[k], clipLine(src[offs[k]:]))
+					files[i], line, offs[k], firstLine(src[offs[k]:]))
 				break
 			}
 		}
@@ -104,13 +104,6 @@ func TestScannerKeepsEveryToken(t *testing.T) {
 			t.Errorf("c: only %d #define bodies in %d files: the check of defineBody proves little", bodies, per)
 		}
 	}
-}
-
-func clipLine(b []byte) string {
-	if i := bytes.IndexByte(b, '\n'); i >= 0 {
-		b = b[:i]
-	}
-	return string(b[:min(len(b), 80)])
 }
 
 // checkDefineBodies checks that none of offs (sorted token offsets of a
