@@ -49,10 +49,17 @@ func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResu
 	}
 	fenced := false
 	if s.cfg.DiagnosisProgress != "" {
-		if err := s.fence(ctx, path); err != nil {
+		// The fence is bounded by limit too: behind a slow request in
+		// the server's queue it could otherwise outlast it by far. Cut,
+		// the wait goes on unfenced, with settle windows.
+		fctx, cancel := context.WithTimeout(ctx, limit)
+		err := s.fence(fctx, path)
+		cut := fctx.Err() != nil && ctx.Err() == nil
+		cancel()
+		if err != nil && !cut {
 			return nil, settled, err
 		}
-		fenced = true
+		fenced = err == nil
 	}
 	var sentAt time.Time
 	s.mu.Lock()

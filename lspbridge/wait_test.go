@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,7 +22,7 @@ import (
 // connection is LSP framing over pipes to a peer that answers every
 // request with null (the wait's fence), in place of a server process; a
 // sleeping process stands in for the server's exit.
-func replayServer(t *testing.T, cfg *ServerConfig) *server {
+func replayServer(t *testing.T, cfg *ServerConfig, stall *atomic.Bool) *server {
 	t.Helper()
 	testutil.Needs(t, "sleep")
 	p, err := proc.Start(proc.Spec{Name: "sleep", Path: "sleep", Args: []string{"300"}})
@@ -29,10 +30,17 @@ func replayServer(t *testing.T, cfg *ServerConfig) *server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Stop(context.Background(), nil) })
+	released := make(chan struct{})
+	t.Cleanup(func() { close(released) })
 	toPeer, fromUs := io.Pipe()
 	toUs, fromPeer := io.Pipe()
 	peer := jsonrpc2.NewConn(t.Context(), jsonrpc2.NewBufferedStream(pipeRW{toPeer, fromPeer}, jsonrpc2.VSCodeObjectCodec{}),
-		jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) { return nil, nil }))
+		jsonrpc2.HandlerWithError(func(context.Context, *jsonrpc2.Conn, *jsonrpc2.Request) (any, error) {
+			if stall.Load() {
+				<-released // a server stuck behind a slow request
+			}
+			return nil, nil
+		}), jsonrpc2.SetLogger(discard))
 	t.Cleanup(func() { peer.Close() })
 	opts := defaultOptions
 	s := &server{cfg: cfg, opts: &opts, proc: p, root: "/w",
@@ -78,7 +86,8 @@ func TestDiagnosisPassHoldsPublication(t *testing.T) {
 	if gopls == nil || gopls.DiagnosisProgress == "" || !strings.Contains(string(gopls.InitializationOptions), `"verboseWorkDoneProgress":true`) {
 		t.Fatalf("gopls is not configured to announce its diagnosis passes: %+v", gopls)
 	}
-	s := replayServer(t, gopls)
+	var stall atomic.Bool
+	s := replayServer(t, gopls, &stall)
 	const path = "/w/main.go"
 	uri := fileURI(path)
 	s.docs[path] = &document{version: 14, text: "package main\n"}
@@ -152,5 +161,15 @@ func TestDiagnosisPassHoldsPublication(t *testing.T) {
 	ds, state, err := s.diagnosticsSilent(t.Context(), path, syncResult{version: 15, changed: true, seq: 0}, 50*time.Millisecond)
 	if err != nil || state != unsettled {
 		t.Fatalf("limit during a pass: state %v err %v (%v), want unsettled", state, err, ds)
+	}
+
+	// A server that does not answer the fence (stuck behind a slow
+	// request) costs the wait its limit, no more, and no error: the wait
+	// goes on without it and takes the publication after the settle.
+	progress("5", "end", "")
+	stall.Store(true)
+	ds, state, err = s.diagnosticsSilent(t.Context(), path, syncResult{version: 15}, 50*time.Millisecond)
+	if err != nil || state != settled || ds == nil {
+		t.Fatalf("unanswered fence: %v %v %v, want the publication for version 15, settled", ds, state, err)
 	}
 }
