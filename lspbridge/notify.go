@@ -128,7 +128,7 @@ func (s *server) onProgress(p ProgressParams) {
 			break
 		}
 		s.progress[tok] = p.Value.Title
-		if s.cfg.DiagnosisProgress != "" && strings.HasPrefix(p.Value.Title, s.cfg.DiagnosisProgress) {
+		if s.diagnosisTitle(p.Value.Title) {
 			s.passes++
 		}
 	case "report":

@@ -88,6 +88,9 @@ func (s *server) waitIndexed(ctx context.Context, budget time.Duration, report f
 		s.mu.Lock()
 		var open []string
 		for _, title := range s.progress {
+			if s.diagnosisTitle(title) {
+				continue // diagnostics, not the index: navigation need not wait for them
+			}
 			if title == "" {
 				title = "working"
 			}

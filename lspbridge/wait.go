@@ -233,15 +233,18 @@ func (s *server) fence(ctx context.Context, path string) error {
 // diagnosingLocked reports whether a diagnosis pass the server announced
 // (ServerConfig.DiagnosisProgress) is open. s.mu is held.
 func (s *server) diagnosingLocked() bool {
-	if s.cfg.DiagnosisProgress == "" {
-		return false
-	}
 	for _, title := range s.progress {
-		if strings.HasPrefix(title, s.cfg.DiagnosisProgress) {
+		if s.diagnosisTitle(title) {
 			return true
 		}
 	}
 	return false
+}
+
+// diagnosisTitle says a work-done progress title announces a diagnosis
+// pass (ServerConfig.DiagnosisProgress).
+func (s *server) diagnosisTitle(title string) bool {
+	return s.cfg.DiagnosisProgress != "" && strings.HasPrefix(title, s.cfg.DiagnosisProgress)
 }
 
 // diagnosingNow is diagnosingLocked for a caller without s.mu.
