@@ -48,7 +48,7 @@ func (s *server) diagnosticsSilent(ctx context.Context, path string, sr syncResu
 		return ds, settled, err
 	}
 	fenced := false
-	if s.cfg.DiagnosisProgress != "" {
+	if s.announcesPasses() {
 		// The fence is bounded by limit too: behind a slow request in
 		// the server's queue it could otherwise outlast it by far. Cut,
 		// the wait goes on unfenced, with settle windows.
@@ -239,6 +239,16 @@ func (s *server) diagnosingLocked() bool {
 		}
 	}
 	return false
+}
+
+// announcesPasses says the server announces its diagnosis passes: it is
+// configured to (ServerConfig.DiagnosisProgress) and has begun one. A
+// gopls whose initialization options leave verboseWorkDoneProgress out
+// announces none, and its waits keep the settle windows.
+func (s *server) announcesPasses() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cfg.DiagnosisProgress != "" && s.passes > 0
 }
 
 // diagnosisTitle says a work-done progress title announces a diagnosis
