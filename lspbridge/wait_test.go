@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -171,5 +172,46 @@ func TestDiagnosisPassHoldsPublication(t *testing.T) {
 	ds, state, err = s.diagnosticsSilent(t.Context(), path, syncResult{version: 15}, 50*time.Millisecond)
 	if err != nil || state != settled || ds == nil {
 		t.Fatalf("unanswered fence: %v %v %v, want the publication for version 15, settled", ds, state, err)
+	}
+}
+
+// TestGoplsWithoutPassAnnouncements: a user's initialization_options for
+// gopls that leave verboseWorkDoneProgress out turn the announcements
+// off; the waits then keep their settle windows (no fence, no zero
+// settle) and diagnostics on write still find a broken caller and its
+// fix.
+func TestGoplsWithoutPassAnnouncements(t *testing.T) {
+	testutil.Needs(t, "gopls", "go")
+	dir := t.TempDir()
+	testutil.WriteTree(t, dir, "-- go.mod --\nmodule example.com/w\n\ngo 1.22\n-- lib.go --\npackage main\n\nfunc Greet(name string) string { return name }\n-- main.go --\npackage main\n\nfunc main() { println(Greet(\"x\")) }\n")
+	root := canonical(dir)
+	section, _ := json.Marshal(Config{Servers: []ServerConfig{{Name: "gopls", InitializationOptions: json.RawMessage(`{"diagnosticsDelay":"0s"}`)}}})
+	opts, err := ParseConfig(section, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSup(t, opts)
+	ctx := testCtx(t)
+	lib := filepath.Join(root, "lib.go")
+	if _, err := s.Diagnostics(ctx, Request{Root: root, File: "lib.go"}); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct{ text, want string }{
+		{"package main\n\nfunc Greet(name string, n int) string { return name }\n", "not enough arguments in call to Greet"},
+		{"package main\n\nfunc Greet(name string) string { return name }\n", ""},
+	} {
+		writeFile(t, lib, c.text)
+		r, err := s.DidWrite(ctx, root, []string{lib})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.want != "" && !strings.Contains(r.Text, "main.go:3") || c.want != "" && !strings.Contains(r.Text, c.want) || c.want == "" && r.Text != "" {
+			t.Errorf("write %d: want %q, got %q", i, c.want, r.Text)
+		}
+	}
+	for _, srv := range s.running(root) {
+		if srv.announcesPasses() {
+			t.Errorf("%s announced diagnosis passes without verboseWorkDoneProgress: the test no longer covers the fallback", srv.cfg.Name)
+		}
 	}
 }
