@@ -302,7 +302,14 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 		}
 		open := s.open()
 		s.header = nextHeader(src, i, open, s.header)
-		switch b := src[i]; {
+		// tree-sitter's scanner counts indentation anew after each \r or
+		// \f and stops counting at a \v: a line whose blanks leave it at
+		// 0 (\r@0⏎def A():) is at column 0 to it, its code at j.
+		k := i
+		if j > i && j < len(src) && indentZero(src[i:j]) {
+			k = j
+		}
+		switch b := src[k]; {
 		case b == ' ' || b == '\t' || b == '\f' || b == '\r' || b == '\n' || b == '#':
 			// Indented, blank or a comment. An indented decorator is one
 			// to tree-sitter too when no block opened before it (0⏎
@@ -314,14 +321,14 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 			}
 		case b == '@':
 			if !decorated && !open {
-				starts = append(starts, uint32(i))
+				starts = append(starts, uint32(k))
 			}
 			decorated = true
 		default:
 			// A line that starts with, say, '=' goes on the statement
 			// before it for tree-sitter ((a)\n= 0 is one assignment).
-			if !decorated && !open && startsStatement(b) && !continues(src[i:]) {
-				starts = append(starts, uint32(i))
+			if !decorated && !open && startsStatement(b) && !continues(src[k:]) {
+				starts = append(starts, uint32(k))
 			}
 			if !open { // a line that goes on a decorator (@⏎0) leaves it one
 				decorated = false
@@ -332,6 +339,26 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	// A file that ends in a comment inside open brackets is split all the
 	// same: that parse's syntax error sends the search to the whole file.
 	return starts, ok && (s.depth == 0 || s.endComment)
+}
+
+// indentZero says blanks at a line's start leave tree-sitter-python's
+// indentation at 0: it adds 1 a space and 8 a tab, starts again at 0
+// after a \r or \f, and stops counting at a \v.
+func indentZero(blanks []byte) bool {
+	n := 0
+	for _, c := range blanks {
+		switch c {
+		case ' ':
+			n++
+		case '\t':
+			n += 8
+		case '\r', '\f':
+			n = 0
+		case '\v':
+			return n == 0
+		}
+	}
+	return n == 0
 }
 
 // splitGo finds the lines where a top-level declaration starts: func,
