@@ -13,6 +13,7 @@ package patterns
 
 /*
 #define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -266,6 +267,89 @@ static TSTree *pt_parse(pt_arena *a, const TSLanguage *lang, const char *s, uint
 	return t;
 }
 
+// The layout of a grammar's TSLanguage (tree_sitter/parser.h, which
+// every generated parser.c includes): ABI 14's fields end with
+// primary_state_ids, ABI 15 adds those after it. Only the parse-table
+// fields are read or written here; the rest stand for their sizes.
+typedef struct {
+	uint32_t abi_version, symbol_count, alias_count, token_count, external_token_count,
+		state_count, large_state_count, production_id_count, field_count;
+	uint16_t max_alias_sequence_length;
+	const uint16_t *parse_table;
+	const uint16_t *small_parse_table;
+	const uint32_t *small_parse_table_map;
+	const void *parse_actions, *symbol_names, *field_names, *field_map_slices, *field_map_entries,
+		*symbol_metadata, *public_symbol_map, *alias_map, *alias_sequences, *lex_modes;
+	void (*lex_fn)(void), (*keyword_lex_fn)(void);
+	uint16_t keyword_capture_token;
+	struct {
+		const void *states, *symbol_map;
+		void (*create)(void), (*destroy)(void), (*scan)(void), (*serialize)(void), (*deserialize)(void);
+	} external_scanner;
+	const void *primary_state_ids;
+	// ABI 15
+	const char *name;
+	const void *reserved_words;
+	uint16_t max_reserved_word_set_size;
+	uint32_t supertype_count;
+	const void *supertype_symbols, *supertype_map_slices, *supertype_map_entries;
+	uint8_t metadata[3];
+} pt_language;
+
+// pt_dense_size is how many bytes the dense parse table of lang takes,
+// 0 when it has one already or its ABI is not 14 or 15.
+static size_t pt_dense_size(const TSLanguage *lang) {
+	const pt_language *l = (const void *)lang;
+	if (l->abi_version < 14 || l->abi_version > 15 || l->large_state_count >= l->state_count) return 0;
+	return (size_t)l->state_count * l->symbol_count * sizeof(uint16_t);
+}
+
+// pt_dense returns a copy of lang whose parse table has a full row for
+// every state, or NULL. A generated grammar keeps full rows only for
+// its first large_state_count states; a lookup in any other state scans
+// that state's list of (value, symbols) groups, and tree-sitter's error
+// recovery (0.25) asks every state it tries about every token. Here
+// each small state's groups are written into its row, the first value
+// for a symbol winning as in the scan, so every lookup answers what it
+// answered before, from one read; nothing else of the grammar changes
+// (its lexer, scanner and metadata are shared). Never freed.
+static const TSLanguage *pt_dense(const TSLanguage *lang) {
+	size_t size = pt_dense_size(lang);
+	if (size == 0) return NULL;
+	const pt_language *l = (const void *)lang;
+	size_t nsym = l->symbol_count;
+	uint16_t *table = calloc(1, size);
+	uint8_t *seen = malloc(nsym);
+	pt_language *copy = calloc(1, sizeof(pt_language));
+	if (!table || !seen || !copy) {
+		free(table);
+		free(seen);
+		free(copy);
+		return NULL;
+	}
+	memcpy(table, l->parse_table, (size_t)l->large_state_count * nsym * sizeof(uint16_t));
+	for (uint32_t st = l->large_state_count; st < l->state_count; st++) {
+		const uint16_t *d = &l->small_parse_table[l->small_parse_table_map[st - l->large_state_count]];
+		uint16_t *row = &table[(size_t)st * nsym];
+		memset(seen, 0, nsym);
+		uint16_t groups = *d++;
+		for (uint16_t g = 0; g < groups; g++) {
+			uint16_t value = *d++, n = *d++;
+			for (uint16_t k = 0; k < n; k++, d++) {
+				if (*d < nsym && !seen[*d]) {
+					seen[*d] = 1;
+					row[*d] = value;
+				}
+			}
+		}
+	}
+	free(seen);
+	memcpy(copy, l, l->abi_version >= 15 ? sizeof(pt_language) : offsetof(pt_language, name));
+	copy->parse_table = table;
+	copy->large_state_count = l->state_count;
+	return (const TSLanguage *)copy;
+}
+
 // pt_release drops t and everything else in a.
 static void pt_release(pt_arena *a, TSTree *t) {
 	if (a->spilled && t) {
@@ -482,6 +566,9 @@ type parser struct {
 	// (for tests and measurements).
 	parts, retries int
 	directives     int // partial parses of directive lines (see parseDirectives)
+	// sparse parses with the grammar's own parse table even where a
+	// dense one was made (the test that holds the two to one answer).
+	sparse bool
 }
 
 func newParser() *parser { return newParserLimit(arenaLimit) }
@@ -594,7 +681,11 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 		rp = (*C.uint32_t)(unsafe.Pointer(&ranges[0]))
 	}
 	budget, memCap := parseBudget(len(src))
-	tree := C.pt_parse(p.arena, (*C.TSLanguage)(lang.ptr), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)),
+	grammar := lang.parsePtr()
+	if p.sparse {
+		grammar = lang.ptr
+	}
+	tree := C.pt_parse(p.arena, (*C.TSLanguage)(grammar), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)),
 		rp, C.uint32_t(len(ranges)/5), C.uint64_t(budget.Microseconds()), C.size_t(memCap), &langOK, &count, &hasError, &expired)
 	defer C.pt_release(p.arena, tree)
 	if err := parseFailure(lang, len(src), langOK != 0, int(expired), budget, memCap); err != nil {
@@ -661,6 +752,18 @@ func (p *parser) flattenTree(lang *Language, src []byte, tree *C.TSTree, count i
 	}
 	n := flatten(0)
 	return &Tree{Lang: lang, Src: src, nodes: nodes[:n]}
+}
+
+// denseTableBytes is how big the dense parse table of the grammar at ptr
+// would be (0: it needs none).
+func denseTableBytes(ptr unsafe.Pointer) int {
+	return int(C.pt_dense_size((*C.TSLanguage)(ptr)))
+}
+
+// denseCopy is a copy of the grammar at ptr with a dense parse table
+// (pt_dense), or nil.
+func denseCopy(ptr unsafe.Pointer) unsafe.Pointer {
+	return unsafe.Pointer(C.pt_dense((*C.TSLanguage)(ptr)))
 }
 
 // symbolTable reads a grammar's symbols: their names and whether named.

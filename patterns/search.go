@@ -188,6 +188,13 @@ func search(ctx context.Context, root string, opts SearchOptions, q lookFor) (*S
 	}
 	files = dropTooLarge(res, kept, opts.MaxFileBytes)
 	res.Searched = len(files)
+	source := map[*Language]int64{}
+	for _, f := range files {
+		source[f.lang] += f.size
+	}
+	for l, n := range source {
+		l.densify(n)
+	}
 	results, notText, unparsed, partial, err := searchFiles(ctx, files, compiled, opts)
 	if err != nil {
 		return nil, nil, err
