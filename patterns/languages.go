@@ -142,21 +142,21 @@ func (l *Language) parsePtr() unsafe.Pointer {
 }
 
 // densify gives the grammar a dense parse table (pt_dense in cts.go) when
-// a search is about to read at least as many bytes of its source as the
-// table has entries. Parses then answer the same, and spend less time
+// a search is about to read at least twice as many bytes of its source
+// as the table takes. Parses then answer the same, and spend less time
 // looking up their parse table: on the C of the c-src bench corpus,
-// whose OpenSSL headers send tree-sitter into error recovery, 15% less
-// (about a fifth less in the files with errors); 5-8% on TypeScript and minified
-// JavaScript. Building the table costs about 1.5 ns an entry (C: 0.7
-// million, 1 ms; TypeScript 2.2 million; Scala, the largest, 7 million,
-// 11 ms) and it stays for the life of the process (C 1.4 MB, TypeScript
-// 4.2 MB), so a search of a few files goes without.
+// whose OpenSSL headers send tree-sitter into error recovery, about 10%
+// less (a fifth less in the files with errors), a few percent on source
+// without errors. Building the table costs about 1.5 ns an entry (C: 0.7
+// million entries, 1 ms; Scala, the largest, 7 million, 11 ms) and it
+// stays for the life of the process (C 1.4 MB, TypeScript 4.2 MB), so a
+// search of less source than that goes without.
 func (l *Language) densify(srcBytes int64) {
 	l.load()
 	if l.ptr == nil {
 		return
 	}
-	if size := denseTableBytes(l.ptr); size == 0 || srcBytes < int64(size/2) {
+	if size := denseTableBytes(l.ptr); size == 0 || srcBytes < 2*int64(size) {
 		return
 	}
 	l.denseOnce.Do(func() {
