@@ -197,7 +197,15 @@ func cCorpus(t *testing.T, rng *rand.Rand) (*corpus, string) {
 	}
 	var db []command
 	for _, f := range corpora.Files(c.raw, corpora.Ext(".c")) {
-		db = append(db, command{c.raw, filepath.Join(c.raw, f), append(append([]string{"cc"}, flags...), "-c", filepath.Join(c.raw, f))})
+		// -ferror-limit=0: lspbridge hands its clangd that flag (its
+		// config.yaml), so that an error past clang's default 20 is still
+		// seen; without it clang stops at the 20th error and what follows
+		// in the file holds no reference (seed 1796603105439718597: only
+		// ours had next at malloc.c:522, whose includes of musl's own
+		// headers are missing). The raw server compiles the same command
+		// line.
+		argv := append(append([]string{"cc"}, flags...), "-ferror-limit=0", "-c", filepath.Join(c.raw, f))
+		db = append(db, command{c.raw, filepath.Join(c.raw, f), argv})
 	}
 	data, _ := json.MarshalIndent(db, "", " ")
 	writeFile(t, filepath.Join(c.raw, "compile_commands.json"), string(data))
