@@ -32,13 +32,15 @@ type Language struct {
 
 	once      sync.Once
 	ptr       unsafe.Pointer // nil when not built in
+	missing   string         // why not built in
+	kinds     []int32        // symbol → canonical kind (same name and namedness ⇒ same kind)
+	kindNames []string       // canonical kind → name
+	comment   []bool         // canonical kind → is a comment
+	namedSyms []uint8        // symbol → 1 when named, for pt_flatten
+	// dense is ptr with a dense parse table, once a search has made one
+	// (densify).
 	denseOnce sync.Once
-	dense     atomic.Pointer[grammar] // ptr with a dense parse table (densify)
-	missing   string                  // why not built in
-	kinds     []int32                 // symbol → canonical kind (same name and namedness ⇒ same kind)
-	kindNames []string                // canonical kind → name
-	comment   []bool                  // canonical kind → is a comment
-	namedSyms []uint8                 // symbol → 1 when named, for pt_flatten
+	dense     atomic.Pointer[grammar]
 	// selectorKind is Dart's named "selector" kind (a member-chain link a
 	// metavariable may absorb, see matcher.memberChain); -1 elsewhere.
 	selectorKind int32
