@@ -34,6 +34,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agent-tools/agent-tools/internal/corpus"
 	"github.com/agent-tools/agent-tools/internal/testutil"
@@ -88,6 +90,18 @@ type mutLang struct {
 	// there); where the two compilers disagree, no answer of clangd's can
 	// satisfy both.
 	second func(t *testing.T, root string) []finding
+	// secondKey, when set, also compares the second checker's findings
+	// message by message (as exact does, each message keyed by
+	// secondKey): for C the second checker is clang 14, the compiler
+	// inside clangd 14, whose messages are clangd's. Counted per file, a
+	// write that adds an error to a file and takes others away (an
+	// #include put back) looks as if nothing were new there, and its new
+	// error was called old (seed 1796603777289654326, zstd's
+	// lib/deprecated: clang's one new message was the one the answer
+	// reported, twice).
+	secondKey func(string) string
+	// key, in an exact comparison, makes a message its key (nil: as is).
+	key func(string) string
 }
 
 var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
@@ -207,6 +221,8 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	key := func(f finding) finding {
 		if !l.exact {
 			f.msg = ""
+		} else if l.key != nil {
+			f.msg = l.key(f.msg)
 		}
 		f.warning = false
 		return f
@@ -290,7 +306,7 @@ func mutationVerdict(l *mutLang, w *WriteResult, before, after []finding) (wrong
 	}
 	var missed, old, beyond []string
 	for k, n := range a {
-		if !l.exact && inIncluded && (strings.HasSuffix(k.path, ".h") || namedFile(k.path)) {
+		if inIncluded && (strings.HasSuffix(k.path, ".h") || namedFile(k.path)) {
 			continue
 		}
 		want := n - b[k]
@@ -369,6 +385,36 @@ func TestMutationVerdictCheckerWarning(t *testing.T) {
 	}
 }
 
+// TestMutationVerdictByClangMessage: where gcc's count of a file's errors
+// did not grow, clang's messages still tell a new error from an old one.
+// An #include put back removed errors from zbuff_decompress.c and added
+// one; the answer listed that one (clangd capitalises it and appends its
+// note).
+func TestMutationVerdictByClangMessage(t *testing.T) {
+	const file = "deprecated/zbuff_decompress.c"
+	old := finding{path: file, msg: "unknown type name 'ZBUFF_DCtx'"}
+	before := []finding{old, {path: file, msg: "use of undeclared identifier 'ZBUFF_isError'"}}
+	after := []finding{{path: file, msg: "conflicting types for 'ZBUFF_createDCtx'"}}
+	answer := func(msg string) *WriteResult {
+		return &WriteResult{Diagnostics: []Diag{{Path: file, Line: 22, Severity: "error", Message: msg}}, Checked: []string{file}}
+	}
+	byMessage := *cLang
+	byMessage.exact, byMessage.key = true, cLang.secondKey
+	newOne := answer("Conflicting types for 'ZBUFF_createDCtx'\n\nzbuff.h:123:56: note: previous declaration is here")
+	if wrong, _ := mutationVerdict(cLang, newOne, before, after); !strings.Contains(wrong, "old reported as new") {
+		t.Errorf("counted per file, the verdict was %q; the test no longer shows the case it is about", wrong)
+	}
+	if wrong, _ := mutationVerdict(&byMessage, newOne, before, after); wrong != "" {
+		t.Errorf("the answer reported clang's one new message; by message the verdict is %q", wrong)
+	}
+	if wrong, _ := mutationVerdict(&byMessage, answer("Unknown type name 'ZBUFF_DCtx'"), before, append(after, old)); !strings.Contains(wrong, "old reported as new") {
+		t.Errorf("the answer reported an old message as new; by message the verdict is %q", wrong)
+	}
+	if wrong, _ := mutationVerdict(&byMessage, &WriteResult{Checked: []string{file}}, before, after); !strings.Contains(wrong, "missed") {
+		t.Errorf("the answer reported nothing while clang has a new error; by message the verdict is %q", wrong)
+	}
+}
+
 // listFindings writes up to n of fs, for a wrong verdict's report (the
 // checker's new findings in the files it names).
 func listFindings(fs []finding, n int) string {
@@ -433,6 +479,14 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 				t.Logf("  the checker calls the answer wrong and the second checker right: the two compilers disagree\n%s", wrong)
 				wrong = ""
 				excused++
+			} else if wrong != "" && l.secondKey != nil {
+				byMessage := *l
+				byMessage.exact, byMessage.key = true, l.secondKey
+				if wrong3, _ := mutationVerdict(&byMessage, w, before2, after2); wrong3 == "" {
+					t.Logf("  the checker calls the answer wrong; the second checker's new messages are the ones the answer reported\n%s", wrong)
+					wrong = ""
+					excused++
+				}
 			}
 			before2 = after2
 		}
@@ -726,6 +780,16 @@ func clangCheck(t *testing.T, root string) []finding {
 	return compilerCheck(t, root, "clang-14", "-fsyntax-only", "-ferror-limit=0", "-fno-caret-diagnostics")
 }
 
+// clangdKey keys clang's message and clangd's copy of it alike: clangd
+// capitalises the first letter and appends the notes.
+func clangdKey(m string) string {
+	m = msgKey(m)
+	if r, n := utf8.DecodeRuneInString(m); n > 0 {
+		return string(unicode.ToLower(r)) + m[n:]
+	}
+	return m
+}
+
 // compilerCheck runs a compiler (argv before the flags of
 // compile_flags.txt) on every .c file of root and lists its errors and
 // warnings (these marked warning).
@@ -764,6 +828,7 @@ var cLang = &mutLang{
 	corpus:     cCorpus,
 	check:      gccCheck,
 	second:     clangCheck,
+	secondKey:  clangdKey,
 	decl:       regexp.MustCompile(`^(?:static\s+|inline\s+|const\s+|unsigned\s+)*[A-Za-z_]\w*[\s\*]+\**([A-Za-z_]\w*)\((?:[^;]*)$`),
 	addParam:   "int zq, ",
 	addOnly:    "int zq",
