@@ -104,6 +104,13 @@ type mutLang struct {
 	key func(string) string
 }
 
+// bySecondKey is l compared exactly, each message keyed by secondKey.
+func (l *mutLang) bySecondKey() *mutLang {
+	m := *l
+	m.exact, m.key = true, l.secondKey
+	return &m
+}
+
 var identRe = regexp.MustCompile(`\b[A-Za-z_][A-Za-z0-9_]{3,}\b`)
 
 // mutationSeed is the seed of the draw: AGENT_TOOLS_SEED, else the clock
@@ -398,19 +405,18 @@ func TestMutationVerdictByClangMessage(t *testing.T) {
 	answer := func(msg string) *WriteResult {
 		return &WriteResult{Diagnostics: []Diag{{Path: file, Line: 22, Severity: "error", Message: msg}}, Checked: []string{file}}
 	}
-	byMessage := *cLang
-	byMessage.exact, byMessage.key = true, cLang.secondKey
+	byMessage := cLang.bySecondKey()
 	newOne := answer("Conflicting types for 'ZBUFF_createDCtx'\n\nzbuff.h:123:56: note: previous declaration is here")
 	if wrong, _ := mutationVerdict(cLang, newOne, before, after); !strings.Contains(wrong, "old reported as new") {
 		t.Errorf("counted per file, the verdict was %q; the test no longer shows the case it is about", wrong)
 	}
-	if wrong, _ := mutationVerdict(&byMessage, newOne, before, after); wrong != "" {
+	if wrong, _ := mutationVerdict(byMessage, newOne, before, after); wrong != "" {
 		t.Errorf("the answer reported clang's one new message; by message the verdict is %q", wrong)
 	}
-	if wrong, _ := mutationVerdict(&byMessage, answer("Unknown type name 'ZBUFF_DCtx'"), before, append(after, old)); !strings.Contains(wrong, "old reported as new") {
+	if wrong, _ := mutationVerdict(byMessage, answer("Unknown type name 'ZBUFF_DCtx'"), before, append(after, old)); !strings.Contains(wrong, "old reported as new") {
 		t.Errorf("the answer reported an old message as new; by message the verdict is %q", wrong)
 	}
-	if wrong, _ := mutationVerdict(&byMessage, &WriteResult{Checked: []string{file}}, before, after); !strings.Contains(wrong, "missed") {
+	if wrong, _ := mutationVerdict(byMessage, &WriteResult{Checked: []string{file}}, before, after); !strings.Contains(wrong, "missed") {
 		t.Errorf("the answer reported nothing while clang has a new error; by message the verdict is %q", wrong)
 	}
 }
@@ -480,9 +486,7 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 				wrong = ""
 				excused++
 			} else if wrong != "" && l.secondKey != nil {
-				byMessage := *l
-				byMessage.exact, byMessage.key = true, l.secondKey
-				if wrong3, _ := mutationVerdict(&byMessage, w, before2, after2); wrong3 == "" {
+				if wrong3, _ := mutationVerdict(l.bySecondKey(), w, before2, after2); wrong3 == "" {
 					t.Logf("  the checker calls the answer wrong; the second checker's new messages are the ones the answer reported\n%s", wrong)
 					wrong = ""
 					excused++
