@@ -192,6 +192,11 @@ func TestGenDiffersClassify(t *testing.T) {
 		// Seed 110: a '$' name inside a Go string is its text.
 		{"go", "go", ".go", "package p\n\nfunc f(w io.Writer) {\n\tfmt.Fprint(w, \"If `$XDG_CONFIG_HOME` is set\")\n}\n",
 			"$A.Fprint($B, \"If `$XDG_CONFIG_HOME` is set\")", "the pattern's own text"},
+		// Soak seed 1796602658411129061: a pragma before a statement of a
+		// do block, and a blank preprocessor line between two of them.
+		// Spaces over the pragma would move the statement under layout.
+		{"haskell", "haskell", ".hs", "module M where\n\nf = do\n    a <- a\n\n#      \n\n    a\n\ng = do\n  a <- a\n  {-# SCC \"a\" #-} a\n",
+			"do $A <- $A\n   a", "comments skipped"},
 		// Seed 43: two extra matches, each explained by another entry.
 		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
 			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",

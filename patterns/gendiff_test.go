@@ -387,7 +387,16 @@ var genDiffers = []genDiffer{
 				// node (YAML's list ending in #- whitespace) is blank
 				// there, and the node ends before it.
 				trimmed := [2]uint32{s[0], s[0] + uint32(len(bytes.TrimRight(blank[s[0]:s[1]], " \t\r\n")))}
-				return genPeerFinds(pat, blank, s) || trimmed != s && genPeerFinds(pat, blank, trimmed)
+				if genPeerFinds(pat, blank, s) || trimmed != s && genPeerFinds(pat, blank, trimmed) {
+					return true
+				}
+				// Where indentation is syntax (Haskell's layout), a
+				// comment or pragma before a statement on its line,
+				// written over with spaces, moves the statement right
+				// and makes it part of the one before: cut it out
+				// instead, with the blanks after it.
+				cut, at, ok := genCutLeadingComments(l, src)
+				return ok && genPeerFinds(pat, cut, [2]uint32{at(s[0]), at(s[1])})
 			})
 		}},
 	{name: "sequence",
@@ -1148,6 +1157,47 @@ func genBlankComments(l *Language, src []byte) ([]byte, bool) {
 		}
 	}
 	return out, true
+}
+
+// genCutLeadingComments is src with its comments gone: one that starts
+// its line and has code after it on that line is cut out together with
+// the blanks that follow it, so the code keeps the comment's column;
+// every other one is written over with spaces (newlines kept). at maps
+// an offset of src to the same place in the result.
+func genCutLeadingComments(l *Language, src []byte) (out []byte, at func(uint32) uint32, ok bool) {
+	blank, ok := genBlankComments(l, src)
+	if !ok {
+		return nil, nil, false
+	}
+	cut := make([]bool, len(src)) // bytes dropped
+	for i := 0; i < len(src); {
+		if blank[i] == src[i] || src[i] == ' ' || src[i] == '\t' {
+			i++
+			continue
+		}
+		j := i // a comment's first byte: find its end and the blanks after it
+		for j < len(src) && (blank[j] != src[j] || src[j] == ' ' || src[j] == '\t') && src[j] != '\n' {
+			j++
+		}
+		lineStart := bytes.LastIndexByte(src[:i], '\n') + 1
+		leading := len(bytes.Trim(src[lineStart:i], " \t")) == 0
+		if leading && j < len(src) && src[j] != '\n' && src[j] != '\r' {
+			for k := i; k < j; k++ {
+				cut[k] = true
+			}
+		}
+		i = j
+	}
+	before := make([]uint32, len(src)+1) // bytes cut before each offset
+	for i, c := range cut {
+		before[i+1] = before[i]
+		if c {
+			before[i+1]++
+		} else {
+			out = append(out, blank[i])
+		}
+	}
+	return out, func(o uint32) uint32 { return o - before[o] }, true
 }
 
 // genPeerRanges are the byte ranges of the named nodes in the CLI's
