@@ -341,9 +341,11 @@ func (m *matcher) seqMulti(ps []*pnode, pi int, t, end uint32, top bool, lastEnd
 		// The run keeps the separators it owns: an unnamed token the
 		// next pattern node cannot be (the trailing ',' before a ')') is
 		// absorbed, not left between the run and what follows, so a
-		// rewrite keeps it.
+		// rewrite keeps it. A ';' next may be left out (skips), so the
+		// run may also end before a token that is not one: bash's
+		// $$$B; fi ends at the fi of a body written on lines of its own.
 		probe := cur >= end || m.nodes[cur].named() || next.meta == metaAny ||
-			next.meta == metaNone && next.leaf && m.t.Lang.kind(m.nodes[cur].sym) == next.kind
+			next.meta == metaNone && next.leaf && (m.t.Lang.kind(m.nodes[cur].sym) == next.kind || next.isSemicolon())
 		if probe && m.bindRange(p, t, cur, lastEnd, e) {
 			if m.seq(ps, pi+1, cur, end, top, e) {
 				return true
