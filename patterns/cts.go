@@ -562,6 +562,7 @@ type parser struct {
 	nest               pyNest   // nested statements left out, for ranges
 	rng                []uint32 // ranges to parse, five numbers each
 	blank              []byte   // a source with gaps blanked (see parseDirectives)
+	pad                []byte   // a source with a line break after it (Language.endsLine)
 	// parts and retries count the partial parses kept and redone whole
 	// (for tests and measurements).
 	parts, retries int
@@ -670,7 +671,11 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 	if nb != nil && len(nb.offs) == 0 {
 		return &Tree{Lang: lang, Src: src}, nil // nothing can match
 	}
-	data := src
+	data, n := src, len(src)
+	if lang.endsLine && n > 0 && src[n-1] != '\n' && len(ranges) == 0 {
+		p.pad = append(append(p.pad[:0], src...), '\n')
+		data, n = p.pad, n+1
+	}
 	if len(data) == 0 {
 		data = emptySource
 	}
@@ -685,7 +690,7 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 	if p.sparse {
 		grammar = lang.ptr
 	}
-	tree := C.pt_parse(p.arena, (*C.TSLanguage)(grammar), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(len(src)),
+	tree := C.pt_parse(p.arena, (*C.TSLanguage)(grammar), (*C.char)(unsafe.Pointer(&data[0])), C.uint32_t(n),
 		rp, C.uint32_t(len(ranges)/5), C.uint64_t(budget.Microseconds()), C.size_t(memCap), &langOK, &count, &hasError, &expired)
 	defer C.pt_release(p.arena, tree)
 	if err := parseFailure(lang, len(src), langOK != 0, int(expired), budget, memCap); err != nil {
@@ -697,7 +702,14 @@ func (p *parser) parseIn(lang *Language, src []byte, keep bool, nb *nearby, rang
 	if tree == nil {
 		return nil, fmt.Errorf("parsing %s: tree-sitter gave up", lang.ID)
 	}
-	return p.flattenTree(lang, src, tree, int(count), keep, nb), nil
+	t := p.flattenTree(lang, src, tree, int(count), keep, nb)
+	if n > len(src) { // the line break added for endsLine belongs to no node
+		end := uint32(len(src))
+		for i := range t.nodes {
+			t.nodes[i].start, t.nodes[i].end = min(t.nodes[i].start, end), min(t.nodes[i].end, end)
+		}
+	}
+	return t, nil
 }
 
 // parseFailure is why a parse of n bytes has no tree to use: a grammar
