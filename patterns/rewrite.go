@@ -487,9 +487,9 @@ func reindent(text, from, to string, verbatim func(off int) bool) string {
 		body := strings.TrimLeft(l, " \t")
 		ind := l[:len(l)-len(body)]
 		switch {
+		case from == to: // not moved: as it was, odd blanks and all
 		case body == "":
 			l = ""
-		case from == to: // not moved: as it was, odd blanks and all
 		case strings.HasPrefix(ind, from):
 			l = to + l[len(from):]
 		case strings.HasPrefix(to, from): // deeper

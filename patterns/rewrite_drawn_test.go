@@ -78,11 +78,7 @@ func TestRewriteDrawnBodies(t *testing.T) {
 			}
 			testutil.NeedsFunc(t, br.lang+" grammar", func() string { _, why := l.Available(); return why })
 			rng := rand.New(rand.NewPCG(seed^0xb0d1, uint64(len(br.lang))*7901+uint64(br.lang[0])))
-			files := cands[br.lang]
-			if br.lang == "c" { // code, not /usr/include's declarations
-				files = slices.DeleteFunc(slices.Clone(files), func(f string) bool { return !strings.HasSuffix(f, ".c") })
-			}
-			srcs, source := genDraw(t, rng, l, files, 3*size.files)
+			srcs, source := genDraw(t, rng, l, codeFiles(cands, br.lang), 3*size.files)
 			tl := bodyTally{differ: map[string]int{}}
 			for i, src := range srcs {
 				checkBodies(t, bin, l, br, fmt.Sprintf("f%02d%s", i, br.ext), src, &tl)
@@ -91,6 +87,15 @@ func TestRewriteDrawnBodies(t *testing.T) {
 				br.lang, source, tl.files, tl.guessed, tl.bodies, tl.exact, tl.shifted, tl.comments, tl.compared, tl.agree, tl.differences())
 		})
 	}
+}
+
+// codeFiles are the candidate files of lang: for C, the .c files (code,
+// not /usr/include's declarations).
+func codeFiles(cands map[string][]string, lang string) []string {
+	if lang != "c" {
+		return cands[lang]
+	}
+	return slices.DeleteFunc(slices.Clone(cands[lang]), func(f string) bool { return !strings.HasSuffix(f, ".c") })
 }
 
 // checkBodies rewrites one file with br and checks every replacement.
@@ -128,27 +133,7 @@ func checkBodies(t *testing.T, bin string, l *Language, br bodyRewrite, name str
 	for _, r := range reps {
 		s := byStart[r.Start]
 		where := fmt.Sprintf("%s:%d", name, newLineIndex(src).pos(r.Start).Line)
-		// Every comment of the replaced text is in the new text, in
-		// order, or listed as dropped; none inside the block is dropped.
-		at := 0
-		for _, lf := range fc.leaves {
-			if !lf.comment || lf.start < r.Start || lf.end > r.End {
-				continue
-			}
-			if dropped(r, lf) {
-				if inBody(src, fc, s, lf) {
-					t.Errorf("%s: comment %q of the body dropped", where, src[lf.start:lf.end])
-				}
-				continue
-			}
-			k := strings.Index(r.Text[at:], string(src[lf.start:lf.end]))
-			if k < 0 {
-				t.Errorf("%s: comment %q lost and not reported; new text:\n%s", where, src[lf.start:lf.end], r.Text)
-				continue
-			}
-			at += k
-			tl.comments++
-		}
+		tl.comments += checkComments(t, where, src, fc, r, func(lf leaf) bool { return inBody(src, fc, s, lf) })
 		moved := checkBody(t, where, src, s, fc, r, unit, tl)
 		// A body whose step is not the template's moves: ast-grep moves
 		// its first line only. A header capture over several lines, or
@@ -195,6 +180,83 @@ func multiLineHeader(src []byte, s Span) bool {
 		}
 	}
 	return false
+}
+
+// checkComments checks that every comment of r's replaced text is in
+// its new text, in order (blanks aside: a moved block comment's lines
+// are re-indented), or listed as dropped, and that none that kept says
+// must stay is dropped; it returns how many comments were kept.
+func checkComments(t *testing.T, where string, src []byte, fc *fileComments, r Replacement, kept func(leaf) bool) int {
+	t.Helper()
+	fc.parse()
+	n, at := 0, 0
+	text := squash(r.Text)
+	for _, lf := range fc.leaves {
+		if !lf.comment || lf.start < r.Start || lf.end > r.End {
+			continue
+		}
+		if dropped(r, lf) {
+			if kept(lf) {
+				t.Errorf("%s: comment %q dropped", where, src[lf.start:lf.end])
+			}
+			continue
+		}
+		k := strings.Index(text[at:], squash(string(src[lf.start:lf.end])))
+		if k < 0 {
+			t.Errorf("%s: comment %q lost and not reported; new text:\n%s", where, src[lf.start:lf.end], r.Text)
+			continue
+		}
+		at += k
+		n++
+	}
+	return n
+}
+
+// squash is s without blanks and newlines.
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
+
+// Rewriting every call to itself ($F($$$A) → $F($$$A)) keeps every
+// comment of every call in real files: between the parentheses, $$$A
+// carries them all.
+func TestRewriteDrawnCalls(t *testing.T) {
+	size, seed, _ := genSampleSize()
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d)", seed, seed)
+		}
+	})
+	cands := genCandidates()
+	for _, br := range bodyRewrites {
+		t.Run(br.lang, func(t *testing.T) {
+			l, err := LanguageByName(br.lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			testutil.NeedsFunc(t, br.lang+" grammar", func() string { _, why := l.Available(); return why })
+			rng := rand.New(rand.NewPCG(seed^0xca11, uint64(len(br.lang))*7907+uint64(br.lang[0])))
+			srcs, source := genDraw(t, rng, l, codeFiles(cands, br.lang), 3*size.files)
+			calls, kept := 0, 0
+			for i, src := range srcs {
+				dir := t.TempDir()
+				name := fmt.Sprintf("f%02d%s", i, br.ext)
+				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				res, err := Search(context.Background(), dir, "$F($$$A)", SearchOptions{Language: br.lang, KeepSource: true})
+				if err != nil || len(res.Files) == 0 {
+					continue
+				}
+				_, reps := Rewrite(&res.Files[0], "$F($$$A)")
+				fc := &fileComments{lang: l, src: src}
+				for _, r := range reps {
+					calls++
+					where := fmt.Sprintf("%s:%d", name, newLineIndex(src).pos(r.Start).Line)
+					kept += checkComments(t, where, src, fc, r, func(leaf) bool { return true })
+				}
+			}
+			t.Logf("%s (%s): %d files, %d calls rewritten to themselves, %d comments in them kept", br.lang, source, len(srcs), calls, kept)
+		})
+	}
 }
 
 // dropped says r lists lf as dropped.
