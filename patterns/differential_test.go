@@ -171,7 +171,7 @@ func runOurs(l *Language, src string, c diffCase) answer {
 		a.spans = append(a.spans, [2]uint32{s.Start, s.End})
 		a.texts = append(a.texts, src[s.Start:s.End])
 		if c.rewrite != "" {
-			a.reps = append(a.reps, substitute(c.rewrite, []byte(src), s, nil))
+			a.reps = append(a.reps, substituteSpan(l, c.rewrite, []byte(src), s))
 		}
 	}
 	return a

@@ -173,7 +173,7 @@ func TestRewriteKeepsTrailingComma(t *testing.T) {
 	if len(spans) != 1 {
 		t.Fatalf("matches: %v", spans)
 	}
-	if got, want := substitute("logger.debug($$$ARGS)", []byte(src), spans[0], nil), "logger.debug(a,\nb,)"; got != want {
+	if got, want := substituteSpan(l, "logger.debug($$$ARGS)", []byte(src), spans[0]), "logger.debug(a,\nb,)"; got != want {
 		t.Errorf("rewrite = %q, want %q (as ast-grep)", got, want)
 	}
 }

@@ -1,14 +1,16 @@
 // This file computes rewrites: a template with metavariables substituted
-// (a $$$ capture as its original source slice), multi-line captures
-// re-indented to where they land, the template's own indentation converted
-// to the file's indent unit (tabs or spaces), and the non-overlapping
-// replacements applied to a file (outermost match wins).
+// (a $$$ capture as its original source slice, with the comments beside
+// it), multi-line captures re-indented to where they land, the template's
+// own indentation converted to the file's indent unit (tabs or spaces,
+// read from its blocks), and the non-overlapping replacements applied to
+// a file (outermost match wins).
 
 package patterns
 
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -17,12 +19,21 @@ import (
 type Replacement struct {
 	Start, End uint32
 	Text       string
+	// Dropped are the comments of the replaced text that the new text
+	// does not carry (no capture the template places holds them).
+	Dropped []Span
 }
 
 // Rewrite applies template to every match in fm and returns the new text
 // and the replacements used. Nested or overlapping matches: a match is
 // skipped when it overlaps one already taken, scanning outermost first, so
 // the outermost wins (run ast_edit again for the inner ones).
+//
+// The matcher passes over comments, so a $$$ capture stops at the last
+// node it took; here it is widened over the comments between it and the
+// pattern's neighbouring tokens, so that a rewrite keeps them. A comment
+// of a replaced span that no capture placed by the template carries is
+// lost: each replacement lists those it drops (Replacement.Dropped).
 func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 	src := fm.Src
 	spans := make([]Span, len(fm.Matches))
@@ -35,12 +46,14 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 		}
 		return spans[i].End > spans[j].End
 	})
-	fileUnit := indentUnit(string(src))
+	comments := &fileComments{lang: fm.Lang, src: src}
 	tmpl := template
-	if tu := indentUnit(template); tu != "" && fileUnit != "" && tu != fileUnit {
-		tmpl = convertIndent(template, tu, fileUnit)
+	if tu := indentUnit(template); tu != "" && len(spans) > 0 {
+		if fu := blockIndentUnit(string(src), comments.inToken); fu != "" && tu != fu {
+			tmpl = convertIndent(template, tu, fu)
+		}
 	}
-	comments := &lineComments{lang: fm.Lang, src: src}
+	placed := templateNames(tmpl)
 	var reps []Replacement
 	var out strings.Builder
 	last := uint32(0)
@@ -48,7 +61,8 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 		if s.Start < last || s.Start == s.End && len(reps) > 0 && s.Start == reps[len(reps)-1].Start {
 			continue
 		}
-		text := substitute(tmpl, src, s, comments)
+		caps := comments.widen(s, s.End-s.keep)
+		text := substitute(tmpl, src, s.Start, caps, comments)
 		end := s.End
 		// The terminator the pattern did not spell (a ';', after any
 		// comment) stays, unless the template ends with its own.
@@ -57,7 +71,7 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 		}
 		// Children the pattern did not spell after its last one stay.
 		end -= s.keep
-		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text})
+		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text, Dropped: comments.dropped(s.Start, end, caps, placed)})
 		out.Write(src[last:s.Start])
 		out.WriteString(text)
 		last = end
@@ -66,15 +80,27 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 	return []byte(out.String()), reps
 }
 
-// substitute fills the template for one match. Lines after the first are
-// indented like the line the match starts on; a multi-line capture is
-// de-indented from its own line's indentation and re-indented to the
-// indentation of the template line it is placed on.
+// placedCapture is a capture as a rewrite places it: its text's range
+// (a $$$ widened over the comments beside it) and the indentation its
+// lines after the first are moved from.
+type placedCapture struct {
+	name       string
+	start, end uint32
+	from       string
+}
+
+// substitute fills the template for one match starting at matchStart
+// with its placed captures. Lines after the first are indented like the
+// line the match starts on; a multi-line capture is de-indented from its
+// own first line's indentation and re-indented to the indentation of the
+// template line it is placed on (that line's lines, not a string's).
 //
 // Template text after a capture that ends in a line comment (a Scala case
 // body f(a) // note) goes on the next line, not into the comment.
-func substitute(tmpl string, src []byte, s Span, comments *lineComments) string {
+func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture, comments *fileComments) string {
 	var b strings.Builder
+	matchIndent := lineIndent(src, matchStart)
+	placed := map[int]bool{} // lines a capture placed, by number: indented already
 	for i := 0; i < len(tmpl); {
 		if tmpl[i] != '$' {
 			b.WriteByte(tmpl[i])
@@ -89,23 +115,43 @@ func substitute(tmpl string, src []byte, s Span, comments *lineComments) string 
 		}
 		name := tmpl[j:k]
 		i = k
-		for _, c := range s.Captures {
-			if c.Name != name {
+		for _, c := range caps {
+			if c.name != name {
 				continue
 			}
 			indent := currentIndent(b.String())
-			text := string(src[c.Start:c.End])
+			text := string(src[c.start:c.end])
 			if strings.Contains(text, "\n") {
-				text = reindent(text, lineIndent(src, c.Start), indent)
+				line := strings.Count(b.String(), "\n")
+				for i := 1; i <= strings.Count(text, "\n"); i++ {
+					placed[line+i] = true
+				}
+				text = reindent(text, c.from, matchIndent+indent, func(off int) bool { return comments.inText(c.start + uint32(off)) })
 			}
 			b.WriteString(text)
-			if !restOfLineBlank(tmpl[k:]) && comments.endsAt(c.Start, c.End) {
+			if !restOfLineBlank(tmpl[k:]) && comments.endsAt(c.start, c.end) {
 				b.WriteString("\n" + indent)
 			}
 			break
 		}
 	}
-	return indentAfterFirst(b.String(), lineIndent(src, s.Start))
+	return indentAfterFirst(b.String(), matchIndent, placed)
+}
+
+// templateNames are the capture names a template places.
+func templateNames(tmpl string) map[string]bool {
+	names := map[string]bool{}
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] != '$' {
+			continue
+		}
+		j, k := scanMeta(tmpl, i)
+		if k > j {
+			names[tmpl[j:k]] = true
+		}
+		i = max(j, k) - 1
+	}
+	return names
 }
 
 // restOfLineBlank says s up to its first newline is blanks only.
@@ -114,52 +160,181 @@ func restOfLineBlank(s string) bool {
 	return strings.TrimSpace(line) == ""
 }
 
-// lineComments knows where a file's line comments end. A search's tree
-// may leave a capture's subtree unflattened, so the file is parsed again,
-// once, the first time a capture followed by template text on its line
-// holds a line comment's opener.
-type lineComments struct {
+// fileComments knows a file's comments and the tokens between them. A
+// search's tree may leave a capture's subtree unflattened, so the file is
+// parsed again, once, the first time a match is rewritten.
+type fileComments struct {
 	lang   *Language
 	src    []byte
 	parsed bool
-	ends   map[uint32]bool
+	// leaves are the file's tokens in order: each comment whole, and
+	// every other leaf with some text.
+	leaves []leaf
+	ends   map[uint32]bool // where line comments end
+}
+
+// leaf is one token of fileComments.
+type leaf struct {
+	start, end uint32
+	comment    bool
+	str        bool // a string's text (its kind's name says string)
+}
+
+func (fc *fileComments) parse() {
+	if fc.parsed {
+		return
+	}
+	fc.parsed = true
+	if fc.lang == nil {
+		return
+	}
+	pr := newParser()
+	defer pr.close()
+	t, err := pr.parse(fc.lang, fc.src, false)
+	if err != nil {
+		return
+	}
+	fc.ends = map[uint32]bool{}
+	for i := 0; i < len(t.nodes); {
+		n := &t.nodes[i]
+		k := t.Lang.kind(n.sym)
+		switch {
+		case n.end > n.start && k >= 0 && t.Lang.comment[k]:
+			fc.leaves = append(fc.leaves, leaf{start: n.start, end: n.end, comment: true})
+			if isLineComment(fc.src[n.start:n.end]) {
+				fc.ends[n.end] = true
+			}
+			i = int(n.next)
+			continue
+		case n.end > n.start && n.next == uint32(i)+1:
+			fc.leaves = append(fc.leaves, leaf{start: n.start, end: n.end, str: strings.Contains(t.Lang.kindName(k), "string")})
+		}
+		i++
+	}
+}
+
+// widen is s's captures as a rewrite places them: a $$$ capture also
+// takes the comments between it and the nearest other token on each side
+// within the match (before limit), and an empty one the comments where it
+// stands. A comment goes to one capture only, the first that reaches it.
+func (fc *fileComments) widen(s Span, limit uint32) []placedCapture {
+	caps := make([]placedCapture, len(s.Captures))
+	var taken []leaf
+	for i, c := range s.Captures {
+		caps[i] = placedCapture{name: c.Name, start: c.Start, end: c.End, from: lineIndent(fc.src, c.Start)}
+		if c.Multi {
+			fc.parse()
+			caps[i].start, caps[i].end = fc.around(c.Start, c.End, s.Start, limit, taken)
+			// A comment that starts its line leads now: the text moves
+			// from its line's indentation (the node after it may be a
+			// C directive at column 0).
+			if caps[i].start != c.Start && strings.TrimSpace(string(fc.src[lineStartOf(fc.src, caps[i].start):caps[i].start])) == "" {
+				caps[i].from = lineIndent(fc.src, caps[i].start)
+			}
+			taken = append(taken, leaf{start: caps[i].start, end: caps[i].end})
+		}
+	}
+	return caps
+}
+
+// around widens [start, end) over the comments next to it inside
+// [lo, hi) that no range of taken holds.
+func (fc *fileComments) around(start, end, lo, hi uint32, taken []leaf) (uint32, uint32) {
+	free := func(l leaf) bool {
+		for _, t := range taken {
+			if l.start < t.end && t.start < l.end {
+				return false
+			}
+		}
+		return true
+	}
+	empty := start == end
+	s, e := start, end
+	first := sort.Search(len(fc.leaves), func(i int) bool { return fc.leaves[i].end > start })
+	for i := first - 1; i >= 0 && fc.leaves[i].comment && fc.leaves[i].start >= lo && free(fc.leaves[i]); i-- {
+		s = fc.leaves[i].start
+		if empty && e == end {
+			e = fc.leaves[i].end // the text ends with the last comment
+		}
+	}
+	after := sort.Search(len(fc.leaves), func(i int) bool { return fc.leaves[i].start >= end })
+	for i := after; i < len(fc.leaves) && fc.leaves[i].comment && fc.leaves[i].end <= hi && free(fc.leaves[i]); i++ {
+		if empty && s == start {
+			s = fc.leaves[i].start // and starts with the first
+		}
+		e = fc.leaves[i].end
+	}
+	return s, e
+}
+
+// dropped lists the comments in [start, end) that no capture the
+// template places holds: the rewrite loses them.
+func (fc *fileComments) dropped(start, end uint32, caps []placedCapture, placed map[string]bool) []Span {
+	if fc.lang == nil || end <= start {
+		return nil
+	}
+	fc.parse()
+	var out []Span
+	i := sort.Search(len(fc.leaves), func(i int) bool { return fc.leaves[i].start >= start })
+	for ; i < len(fc.leaves) && fc.leaves[i].end <= end; i++ {
+		l := fc.leaves[i]
+		if !l.comment || slices.ContainsFunc(caps, func(c placedCapture) bool {
+			return placed[c.name] && c.start <= l.start && l.end <= c.end
+		}) {
+			continue
+		}
+		out = append(out, Span{Start: l.start, End: l.end})
+	}
+	return out
+}
+
+// inText says off, where a line starts, is inside a string's text: the
+// line is the string's, and its indentation is part of the value. (Other
+// multi-line tokens move with their lines: a YAML block scalar's text
+// must stay deeper than its key.)
+func (fc *fileComments) inText(off uint32) bool {
+	l, ok := fc.holding(off)
+	return ok && l.str
+}
+
+// inToken says off, where a line starts, is inside a token: a string's
+// text or a comment (whose lines say nothing of the code's indentation).
+func (fc *fileComments) inToken(off int) bool {
+	_, ok := fc.holding(uint32(off))
+	return ok
+}
+
+// holding is the token that the line starting at off belongs to, if
+// any: one that starts before off and ends after it, or at it (a
+// string's text that ends with the newline before a closing quote at
+// the line's start; not a newline token).
+func (fc *fileComments) holding(off uint32) (leaf, bool) {
+	fc.parse()
+	i := sort.Search(len(fc.leaves), func(i int) bool { return fc.leaves[i].end >= off })
+	if i == len(fc.leaves) {
+		return leaf{}, false
+	}
+	l := fc.leaves[i]
+	if l.start >= off {
+		return leaf{}, false
+	}
+	return l, off < l.end || strings.TrimSpace(string(fc.src[l.start:l.end])) != ""
 }
 
 // endsAt says the capture [start, end) ends in a line comment.
-func (lc *lineComments) endsAt(start, end uint32) bool {
-	if lc == nil || lc.lang == nil || end <= start {
+func (fc *fileComments) endsAt(start, end uint32) bool {
+	if fc == nil || fc.lang == nil || end <= start {
 		return false
 	}
-	lastLine := lc.src[start:end]
+	lastLine := fc.src[start:end]
 	if i := bytes.LastIndexByte(lastLine, '\n'); i >= 0 {
 		lastLine = lastLine[i+1:]
 	}
 	if !bytes.Contains(lastLine, []byte("//")) && !bytes.Contains(lastLine, []byte("#")) && !bytes.Contains(lastLine, []byte("--")) {
 		return false
 	}
-	if !lc.parsed {
-		lc.parsed = true
-		lc.ends = lineCommentEnds(lc.lang, lc.src)
-	}
-	return lc.ends[end]
-}
-
-// lineCommentEnds parses src and returns the end offsets of its line
-// comments: comment nodes opening with //, # or -- (not Lua's --[[).
-func lineCommentEnds(lang *Language, src []byte) map[uint32]bool {
-	pr := newParser()
-	defer pr.close()
-	t, err := pr.parse(lang, src, false)
-	if err != nil {
-		return nil
-	}
-	ends := map[uint32]bool{}
-	for i, n := range t.nodes {
-		if n.end > n.start && t.skip(i) && isLineComment(src[n.start:n.end]) {
-			ends[n.end] = true
-		}
-	}
-	return ends
+	fc.parse()
+	return fc.ends[end]
 }
 
 // isLineComment says a comment's text runs to the end of its line.
@@ -267,6 +442,14 @@ func bindsText(bound []string) string {
 	return "it binds " + strings.Join(bound, ", ")
 }
 
+// lineStartOf is the offset where the line holding off starts.
+func lineStartOf(src []byte, off uint32) uint32 {
+	for off > 0 && src[off-1] != '\n' {
+		off--
+	}
+	return off
+}
+
 // lineIndent is the leading whitespace of the line containing off.
 func lineIndent(src []byte, off uint32) string {
 	start := int(off)
@@ -287,31 +470,52 @@ func currentIndent(s string) string {
 }
 
 // reindent moves the lines after the first from indentation from to
-// indentation to.
-func reindent(text, from, to string) string {
+// indentation to, keeping their indentation relative to from; a line
+// less indented than from moves in by as much as the others, or stays
+// put when they move out. A line that starts inside a string (verbatim
+// says so, given the line's offset in text) is left as it is.
+func reindent(text, from, to string, verbatim func(off int) bool) string {
 	lines := strings.Split(text, "\n")
+	off := len(lines[0]) + 1
 	for i := 1; i < len(lines); i++ {
 		l := lines[i]
-		if strings.HasPrefix(l, from) {
-			l = l[len(from):]
-		} else {
-			l = strings.TrimLeft(l, " \t")
+		at := off
+		off += len(l) + 1
+		if verbatim != nil && verbatim(at) {
+			continue
 		}
-		if l != "" {
-			l = to + l
+		body := strings.TrimLeft(l, " \t")
+		ind := l[:len(l)-len(body)]
+		switch {
+		case from == to: // not moved: as it was, odd blanks and all
+		case body == "":
+			l = ""
+		case strings.HasPrefix(ind, from):
+			l = to + l[len(from):]
+		case strings.HasPrefix(to, from): // deeper
+			l = to[len(from):] + l
+		case strings.HasPrefix(from, to) && strings.HasPrefix(from, ind):
+			// Moved out, and less indented than from: it stays where
+			// it was (a comment at the enclosing level, a directive at
+			// column 0), but no deeper than the first line goes.
+			l = from[:min(len(ind), len(to))] + body
+		default:
+			l = to + body
 		}
 		lines[i] = l
 	}
 	return strings.Join(lines, "\n")
 }
 
-func indentAfterFirst(text, indent string) string {
+// indentAfterFirst indents the lines of text after the first, but for
+// those numbered in skip (placed by a capture), by indent.
+func indentAfterFirst(text, indent string, skip map[int]bool) string {
 	if indent == "" || !strings.Contains(text, "\n") {
 		return text
 	}
 	lines := strings.Split(text, "\n")
 	for i := 1; i < len(lines); i++ {
-		if lines[i] != "" {
+		if lines[i] != "" && !skip[i] {
 			lines[i] = indent + lines[i]
 		}
 	}
@@ -359,4 +563,97 @@ func convertIndent(text, from, to string) string {
 		lines[i] = strings.Repeat(to, levels) + rest
 	}
 	return strings.Join(lines, "\n")
+}
+
+// blockIndentUnit guesses a file's indent unit from its blocks: the step
+// from a line to a deeper line right after it, counted where the first
+// line neither continues a statement (an open '(' or '[', a trailing
+// '\') nor is inside a block comment. The most common step is the unit
+// when it is clearly dominant (more than twice as common as any other);
+// otherwise "" (no guess). One odd line (a continuation's alignment, a
+// macro's body) thus cannot set the unit of a whole file. With no clear
+// step, a file whose indented lines mostly start with a tab has "\t".
+// Lines that inToken says start inside a token (a multi-line string or
+// comment, by the offset of the line's start) are passed over; inToken
+// may be nil.
+func blockIndentUnit(text string, inToken func(off int) bool) string {
+	steps := map[string]int{}
+	lead := map[byte]int{} // indented lines by their first blank
+	depth := 0             // '(' and '[' open before the line
+	prev, counted := "", false
+	next := 0
+	for _, l := range strings.Split(text, "\n") {
+		at := next
+		next += len(l) + 1
+		if at > 0 && inToken != nil && inToken(at) {
+			counted = false
+			continue
+		}
+		l = strings.TrimRight(l, " \t\r")
+		body := strings.TrimLeft(l, " \t")
+		if body == "" {
+			continue
+		}
+		ind := l[:len(l)-len(body)]
+		if ind != "" {
+			lead[ind[0]]++
+		}
+		if counted && depth == 0 && len(ind) > len(prev) && strings.HasPrefix(ind, prev) && !strings.HasPrefix(body, "*") {
+			if step := ind[len(prev):]; strings.Trim(step, " ") == "" || strings.Trim(step, "\t") == "" {
+				steps[step]++
+			}
+		}
+		counted = depth == 0 && !strings.HasSuffix(l, "\\") && !strings.HasPrefix(body, "/*") && !strings.HasPrefix(body, "*")
+		depth = max(0, depth+bracketDelta(body))
+		counted = counted && depth == 0
+		prev = ind
+	}
+	best, bestN, second := "", 0, 0
+	for step, n := range steps {
+		switch {
+		case n > bestN || n == bestN && step < best:
+			best, bestN, second = step, n, max(second, bestN)
+		case n > second:
+			second = n
+		}
+	}
+	if bestN == 0 || bestN <= 2*second {
+		// No clear step, but clearly tabs (Go's type ( … ) lists).
+		if lead['\t'] > 2*lead[' '] {
+			return "\t"
+		}
+		return ""
+	}
+	return best
+}
+
+// bracketDelta is how many '(' and '[' a line of code opens minus those
+// it closes, outside quoted strings and a trailing // or # comment: a
+// rough count (a grammar's tokens are not at hand), enough to tell a
+// continuation line from a block's.
+func bracketDelta(line string) int {
+	d := 0
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '(', '[':
+			d++
+		case ')', ']':
+			d--
+		case '"', '\'', '`':
+			for i++; i < len(line) && line[i] != c; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+		case '/':
+			if strings.HasPrefix(line[i:], "//") {
+				return d
+			}
+		case '#':
+			if (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') && (i+1 == len(line) || line[i+1] == ' ') {
+				return d
+			}
+		}
+	}
+	return d
 }

@@ -51,6 +51,14 @@ func rewriteOne(t *testing.T, name, src, pattern, template string) string {
 	return string(out)
 }
 
+// substituteSpan fills tmpl for the match s of src as Rewrite does (its
+// $$$ captures widened over the comments beside them), without the
+// file's indent unit.
+func substituteSpan(l *Language, tmpl string, src []byte, s Span) string {
+	fc := &fileComments{lang: l, src: src}
+	return substitute(tmpl, src, s.Start, fc.widen(s, s.End-s.keep), fc)
+}
+
 func TestRewrite(t *testing.T) {
 	tests := []struct {
 		name, file, src, pattern, template, want string
@@ -300,5 +308,123 @@ func TestRewriteAfterLineComment(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s %q → %q:\n got  %q\n want %q", c.file, c.pattern, c.template, got, c.want)
 		}
+	}
+}
+
+// The file's indent unit comes from its blocks, not from its least
+// indented line: a continuation line inside brackets or after a '\'
+// (a tuple's 3-space item, a macro's 2-space body) does not count.
+func TestBlockIndentUnit(t *testing.T) {
+	for _, c := range []struct{ name, text, want string }{
+		{"python continuation in brackets", "x = (\n   1,\n)\ndef f(t):\n    a = 1\n    return t\n", "    "},
+		{"C macro body after a backslash", "#define CHECK(x)  \\\n  do { } while (0)\n\nint f(int err) {\n    int a = 1;\n    if (err) return (err);\n    return a;\n}\n", "    "},
+		{"two spaces throughout", "function f(a) {\n  if (a) {\n    g(a,\n        b)\n  }\n}\n", "  "},
+		{"tabs", "func f() {\n\tif x {\n\t\ty()\n\t}\n}\n", "\t"},
+		{"javadoc lines are no step", "/**\n * doc\n */\nclass A {\n  void f() {\n    g();\n  }\n}\n", "  "},
+		{"no dominant step: no guess", "a:\n  b\nc:\n    d\n", ""},
+		{"nothing indented", "a\nb\n", ""},
+		{"a '(' in a string or comment is no continuation", "s = \"(\"  # (\nif a:\n  b\nif c:\n  d\n", "  "},
+	} {
+		if got := blockIndentUnit(c.text, nil); got != c.want {
+			t.Errorf("%s: blockIndentUnit = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Rewrites keep the file's real indentation (the odd lines of
+// TestBlockIndentUnit no longer set it), a captured body's lines keep
+// their indentation relative to each other, and a multi-line string's
+// lines stay as they are.
+func TestRewriteIndentation(t *testing.T) {
+	for _, c := range []struct{ name, file, src, pattern, template, want string }{
+		{"python: a 3-space continuation line does not make the body 3 spaces (ply/cpp.py)", "a.py",
+			"x = (\n   1,\n)\ndef f(t):\n    a = 1\n    return t\n",
+			"def $F($$$A):\n    $$$B", "def $F($$$A):\n    log()\n    $$$B",
+			"x = (\n   1,\n)\ndef f(t):\n    log()\n    a = 1\n    return t\n"},
+		{"C: a macro's 2-space body does not make the file 2 spaces (lz4 checkFrame.c)", "a.c",
+			"#define CHECK(x)  \\\n  do { } while (0)\n\nint f(int err) {\n    int a = 1;\n    if (err) return (err);\n    return a;\n}\n",
+			"if ($C) return $X;", "if ($C) {\n    return $X;\n}",
+			"#define CHECK(x)  \\\n  do { } while (0)\n\nint f(int err) {\n    int a = 1;\n    if (err) {\n        return (err);\n    }\n    return a;\n}\n"},
+		{"a 2-space file still gets its own unit", "a.js",
+			"function f(a) {\n  if (a) {\n    g()\n  }\n}\n",
+			"if ($C) { $$$B }", "if ($C) {\n    debug()\n    $$$B\n}",
+			"function f(a) {\n  if (a) {\n    debug()\n    g()\n  }\n}\n"},
+		{"relative indentation inside the body is kept", "a.py",
+			"def f(t):\n    if t:\n        a = 1\n    return t\n",
+			"def $F($$$A):\n    $$$B", "def $F($$$A):\n    try:\n        $$$B\n    finally:\n        done()",
+			"def f(t):\n    try:\n        if t:\n            a = 1\n        return t\n    finally:\n        done()\n"},
+		{"a multi-line string's lines stay put", "a.py",
+			"class A:\n    def f(t):\n        x = \"\"\"\nraw\n  two\n\"\"\"\n        return t\n",
+			"def $F($$$A):\n    $$$B", "def $F($$$A):\n    if True:\n        $$$B",
+			"class A:\n    def f(t):\n        if True:\n            x = \"\"\"\nraw\n  two\n\"\"\"\n            return t\n"},
+		{"a YAML block scalar's lines move with its key (no string)", "a.yaml",
+			"jobs:\n  build:\n    run: |\n      echo hi\n    x: 1\n",
+			"build: $$$B", "build:\n  wrapped:\n    $$$B",
+			"jobs:\n  build:\n    wrapped:\n      run: |\n        echo hi\n      x: 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+// The matcher passes over comments, but a rewrite keeps them: a $$$
+// capture's text takes the comments between it and its neighbouring
+// pattern elements, and an empty $$$ the comments where it stands.
+func TestRewriteKeepsComments(t *testing.T) {
+	for _, c := range []struct{ name, file, src, pattern, template, want string }{
+		{"javascript: leading, middle and trailing comments of a block", "a.js",
+			"if (a) {\n  // lead\n  x()\n  // mid\n  y()\n  // trail\n}\n",
+			"if ($C) { $$$B }", "if ($C) {\n  debug()\n  $$$B\n}",
+			"if (a) {\n  debug()\n  // lead\n  x()\n  // mid\n  y()\n  // trail\n}\n"},
+		{"javascript: a block of comments only", "a.js",
+			"if (a) {\n  // only\n    // indented\n}\n",
+			"if ($C) { $$$B }", "if ($C) {\n  debug()\n  $$$B\n}",
+			"if (a) {\n  debug()\n  // only\n    // indented\n}\n"},
+		{"python: a leading comment in a function body", "a.py",
+			"def f(t):\n    # lead\n    a = 1\n    return t\n",
+			"def $F($$$A):\n    $$$B", "def $F($$$A):\n    log()\n    $$$B",
+			"def f(t):\n    log()\n    # lead\n    a = 1\n    return t\n"},
+		{"go: a leading comment in an if body", "a.go",
+			"package p\n\nfunc f() error {\n\tif err != nil {\n\t\t// why\n\t\treturn err\n\t}\n\treturn nil\n}\n",
+			"if err != nil { $$$B }", "if err != nil {\n\tlog.Print(err)\n\t$$$B\n}",
+			"package p\n\nfunc f() error {\n\tif err != nil {\n\t\tlog.Print(err)\n\t\t// why\n\t\treturn err\n\t}\n\treturn nil\n}\n"},
+		{"php: comments in array() become comments in []", "a.php",
+			"<?php\n$x = array(\n    // one\n    1,\n    2, // two\n    // three\n);\n",
+			"array($$$A)", "[$$$A]",
+			// The ']' goes after the line comment, not into it.
+			"<?php\n$x = [// one\n1,\n2, // two\n// three\n];\n"},
+		{"a trailing comment on the opening line stays with the body", "a.js",
+			"if (a) { // lead\n  x()\n}\n",
+			"if ($C) { $$$B }", "if ($C) {\n  debug()\n  $$$B\n}",
+			"if (a) {\n  debug()\n  // lead\n  x()\n}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
+				t.Errorf("got\n%s\nwant\n%s", got, c.want)
+			}
+		})
+	}
+}
+
+// A comment that no placed capture carries is deleted by the rewrite,
+// and the staged edit says so (the answer's note).
+func TestStageReportsDroppedComments(t *testing.T) {
+	root := writeTree(t, map[string]string{"a.go": "package p\n\nfunc f() {\n\tg(a /* first */, b) // keep\n\tg(c, d)\n}\n"})
+	st := stageIn(t, NewStager(), root, "g($A, $B)", "h($B)")
+	want := []DroppedComment{{Path: "a.go", Line: 4, Text: "/* first */"}}
+	if diff := cmp.Diff(want, st.Dropped); diff != "" {
+		t.Errorf("dropped (-want +got):\n%s", diff)
+	}
+	text := EditResult{EditID: st.ID, DroppedComments: st.Dropped}.Text()
+	if !strings.Contains(text, "note: the rewrite deletes 1 comment that no metavariable carries") || !strings.Contains(text, "a.go:4 /* first */") {
+		t.Errorf("the answer does not name the dropped comment:\n%s", text)
+	}
+	// A rewrite that places every capture drops nothing.
+	root = writeTree(t, map[string]string{"a.go": "package p\n\nfunc f() {\n\tg(a /* first */, b)\n}\n"})
+	if st := stageIn(t, NewStager(), root, "g($$$A)", "h($$$A)"); len(st.Dropped) != 0 {
+		t.Errorf("dropped %v, want none", st.Dropped)
 	}
 }

@@ -26,8 +26,10 @@ type StagedFile struct {
 	Abs          string
 	Replacements int
 	Diff         string // unified diff of this file
-	hash         [32]byte
-	newText      []byte
+	// Dropped are the comments the rewrite removes from this file.
+	Dropped []DroppedComment
+	hash    [32]byte
+	newText []byte
 }
 
 // Staged is a staged edit.
@@ -38,7 +40,19 @@ type Staged struct {
 	// SyntaxErrors are the syntax errors the rewrite introduced (staged
 	// only when the caller allowed them).
 	SyntaxErrors []SyntaxError
-	state        string // "", "accepted", "discarded", "rejected"
+	// Dropped are the comments of the replaced text that the rewrite
+	// does not carry, in every file (by path, then offset).
+	Dropped []DroppedComment
+	state   string // "", "accepted", "discarded", "rejected"
+}
+
+// DroppedComment is a comment a rewrite removes: it was in a replaced
+// span and no capture the template places holds it (the matcher passes
+// over comments, so a pattern never needs to spell them).
+type DroppedComment struct {
+	Path string `json:"path" jsonschema_description:"file, relative to the workspace root"`
+	Line int    `json:"line" jsonschema_description:"1-based line of the comment in the original file"`
+	Text string `json:"text" jsonschema_description:"the comment's first line"`
 }
 
 // Stager holds the staged edits of a run.
@@ -83,6 +97,9 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 		st.SyntaxErrors = append(st.SyntaxErrors, o.errs...)
 		st.Files = append(st.Files, o.file)
 		st.Replacements += o.file.Replacements
+	}
+	for _, f := range st.sortedFiles() {
+		st.Dropped = append(st.Dropped, f.Dropped...)
 	}
 	if len(st.Files) == 0 {
 		return nil, fmt.Errorf("%d matches, but the rewrite leaves every file unchanged: nothing to stage", res.Total)
@@ -141,9 +158,25 @@ func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
 	}
 	errs, err := introducedErrors(p, fm, newText, reps)
 	return &stagedFile{errs: errs, err: err, file: StagedFile{
-		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps),
+		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps), Dropped: droppedComments(fm, reps),
 		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
 	}}
+}
+
+// droppedComments lists the comments a file's replacements drop.
+func droppedComments(fm *FileMatches, reps []Replacement) []DroppedComment {
+	var out []DroppedComment
+	var li *lineIndex
+	for _, r := range reps {
+		for _, d := range r.Dropped {
+			if li == nil {
+				li = newLineIndex(fm.Src)
+			}
+			first, _, _ := strings.Cut(string(fm.Src[d.Start:d.End]), "\n")
+			out = append(out, DroppedComment{Path: fm.Path, Line: li.pos(d.Start).Line, Text: clip(strings.TrimSpace(first), 80)})
+		}
+	}
+	return out
 }
 
 // Resolve accepts or discards a staged edit and returns it.

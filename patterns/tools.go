@@ -539,6 +539,8 @@ type EditResult struct {
 	DiffCapped   bool       `json:"diffCapped,omitempty" jsonschema_description:"the preview was cut"`
 	// SyntaxErrors are staged only with allow_syntax_errors.
 	SyntaxErrors []SyntaxError `json:"syntaxErrors,omitempty" jsonschema_description:"syntax errors the rewrite introduces, the first after each replacement that breaks the syntax (staged because allow_syntax_errors was true)"`
+	// DroppedComments are comments the rewrite removes.
+	DroppedComments []DroppedComment `json:"droppedComments,omitempty" jsonschema_description:"comments inside replaced code that no metavariable of the rewrite carries, so the edit deletes them"`
 	// TooLarge are files not searched for their size.
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched (so not rewritten) for being over max_file_bytes"`
 	// Unparsed are files whose parse did not finish.
@@ -578,6 +580,13 @@ func (r EditResult) Text() string {
 			}
 			b.WriteString(se.String() + "\n")
 		}
+	}
+	if n := len(r.DroppedComments); n > 0 {
+		var where []string
+		for _, d := range r.DroppedComments[:min(n, 3)] {
+			where = append(where, fmt.Sprintf("%s:%d %s", d.Path, d.Line, d.Text))
+		}
+		fmt.Fprintf(&b, "note: the rewrite deletes %s that no metavariable carries (the pattern passes over comments): %s; if they should stay, write them into the rewrite or put them back after accepting\n", plural(n, "comment"), someOf(where, n))
 	}
 	if r.DiffCapped {
 		fmt.Fprintf(&b, "the diff below is capped at %d lines: the edit changes every file counted above\n", maxDiffLines)
@@ -628,7 +637,7 @@ func (e *engine) edit(ctx context.Context, a editArgs) (EditResult, error) {
 	if err != nil {
 		return EditResult{}, err
 	}
-	out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors,
+	out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors, DroppedComments: st.Dropped,
 		TooLarge: res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
 	files := st.sortedFiles()
 	for _, f := range files {
