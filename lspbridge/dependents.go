@@ -57,6 +57,7 @@ func (w *writeRun) addDependents() {
 			w.deps = append(w.deps, t)
 		}
 	}
+	w.addReported()
 	w.baselineDependents()
 }
 
