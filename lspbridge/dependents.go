@@ -50,6 +50,9 @@ func (w *writeRun) addDependents() {
 			}
 			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d%s)", more, what, dependentsCap, also))
 		}
+		if len(found) > 0 && !c.t.srv.cfg.DiagnosesDependents {
+			w.wc.notes = append(w.wc.notes, indirectNote(c.t.srv.cfg, c.t.path, names, imports != nil))
+		}
 		re := blamePattern(names, imports, c.t.srv.cfg.DiskIncludes)
 		for _, d := range found {
 			t := &checkTarget{srv: c.t.srv, path: d, names: re, opened: c.t.srv.doc(d) == nil}
@@ -59,6 +62,31 @@ func (w *writeRun) addDependents() {
 	}
 	w.addReported()
 	w.baselineDependents()
+}
+
+// indirectNote says what a write's check of its dependents leaves out:
+// they are the files that mention a changed name or import the written
+// file, and a file that reaches the change only through one of those (on
+// node-pty, unixTerminal.test.ts's term.onData(data => …), whose type
+// comes from Terminal, which uses the renamed IEvent) is not checked,
+// unless its server diagnoses dependents itself.
+func indirectNote(cfg *ServerConfig, path string, names []string, imports bool) string {
+	var what []string
+	if len(names) > 0 {
+		shown := names[:min(len(names), 3)]
+		if len(names) > 3 {
+			shown = append(shown, "…")
+		}
+		what = append(what, "mention "+strings.Join(shown, ", "))
+	}
+	if imports {
+		what = append(what, "import "+filepath.Base(path))
+	}
+	how := "the whole project"
+	if len(cfg.Checker) > 0 {
+		how += " with " + cfg.Checker[0]
+	}
+	return fmt.Sprintf("only files that %s were checked; files that reach them only through other files were not (lsp diagnostics \"*\" checks %s)", strings.Join(what, " or "), how)
 }
 
 // blamePattern matches the lines of a dependent whose errors are the
