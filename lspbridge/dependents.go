@@ -51,7 +51,7 @@ func (w *writeRun) addDependents() {
 			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d%s)", more, what, dependentsCap, also))
 		}
 		if len(found) > 0 && !c.t.srv.cfg.DiagnosesDependents {
-			w.wc.notes = append(w.wc.notes, indirectNote(c.t.srv.cfg, c.t.path, names, imports != nil))
+			w.wc.notes = append(w.wc.notes, indirectNote(c.t.srv.cfg, displayPath(w.root, c.t.path), names, imports != nil))
 		}
 		re := blamePattern(names, imports, c.t.srv.cfg.DiskIncludes)
 		for _, d := range found {
@@ -70,17 +70,18 @@ func (w *writeRun) addDependents() {
 // node-pty, unixTerminal.test.ts's term.onData(data => …), whose type
 // comes from Terminal, which uses the renamed IEvent) is not checked,
 // unless its server diagnoses dependents itself.
-func indirectNote(cfg *ServerConfig, path string, names []string, imports bool) string {
+// shown is the written file as the answer names it.
+func indirectNote(cfg *ServerConfig, shown string, names []string, imports bool) string {
 	var what []string
 	if len(names) > 0 {
-		shown := names[:min(len(names), 3)]
+		some := names[:min(len(names), 3)]
 		if len(names) > 3 {
-			shown = append(shown, "…")
+			some = append(some, "…")
 		}
-		what = append(what, "mention "+strings.Join(shown, ", "))
+		what = append(what, "mention "+strings.Join(some, ", "))
 	}
 	if imports {
-		what = append(what, "import "+filepath.Base(path))
+		what = append(what, "import "+shown)
 	}
 	how := "the whole project"
 	if len(cfg.Checker) > 0 {

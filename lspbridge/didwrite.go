@@ -120,10 +120,17 @@ func (wc *writeCheck) text(what string) string {
 			b.WriteString(m + "\n")
 		}
 	}
-	if len(wc.remaining) > 0 {
-		if len(wc.fresh) == 0 {
-			fmt.Fprintf(&b, "no new errors or warnings after %s; ", what)
+	if len(wc.fresh) == 0 && len(wc.checked) > 0 && (len(wc.remaining) > 0 || len(wc.skipped) > 0 || len(wc.notes) > 0) {
+		// Said in words whenever there is more to say: a note alone
+		// ("only files that mention … were checked") reads as a warning.
+		fmt.Fprintf(&b, "no new errors or warnings after %s", what)
+		if len(wc.remaining) > 0 {
+			b.WriteString("; ")
+		} else {
+			b.WriteString("\n")
 		}
+	}
+	if len(wc.remaining) > 0 {
 		var at []string
 		for _, d := range wc.remaining[:min(3, len(wc.remaining))] {
 			at = append(at, fmt.Sprintf("%s:%d", d.Path, d.Line))
