@@ -113,3 +113,33 @@ var V = b.New() + 1
 		})
 	}
 }
+
+func TestDependentsNote(t *testing.T) {
+	tsc := &ServerConfig{Checker: []string{"tsc", "--noEmit"}}
+	tests := []struct {
+		name     string
+		cfg      *ServerConfig
+		names    []string
+		imports  bool
+		more     int
+		indirect bool
+		want     string
+	}{
+		{"all direct ones checked", tsc, []string{"IEvent"}, true, 0, true,
+			`only files that mention IEvent or import src/eventEmitter2.ts were checked; files that reach them only through other files were not (lsp diagnostics "*" checks the whole project with tsc)`},
+		{"capped", tsc, []string{"IEvent"}, true, 3, true,
+			`3 more files mention IEvent and were not checked (cap 8; files that import src/eventEmitter2.ts included), nor were files that reach them only through other files (lsp diagnostics "*" checks the whole project with tsc)`},
+		{"many names", &ServerConfig{}, []string{"a1", "b2", "c3", "d4"}, false, 0, true,
+			`only files that mention a1, b2, c3, … were checked; files that reach them only through other files were not (lsp diagnostics "*" checks the whole project)`},
+		{"a server that diagnoses dependents, capped", tsc, []string{"Set"}, false, 35, false,
+			"35 more files mention Set and were not checked (cap 8)"},
+		{"a server that diagnoses dependents", tsc, []string{"Set"}, false, 0, false, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := dependentsNote(tc.cfg, "src/eventEmitter2.ts", tc.names, tc.imports, tc.more, tc.indirect); got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+		})
+	}
+}
