@@ -37,7 +37,7 @@ var checkerTimeout = 3 * time.Minute
 // projectDiagnostics runs every applicable checker under root.
 func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Result, error) {
 	root = canonical(root)
-	var all []Diag
+	var groups [][]Diag
 	var ran, notes []string
 	for i := range s.opts.Servers {
 		cfg := &s.opts.Servers[i]
@@ -57,13 +57,13 @@ func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Resu
 				continue
 			}
 			ran = append(ran, how)
-			all = append(all, ds...)
+			groups = append(groups, ds)
 		}
 	}
 	if len(ran) == 0 && len(notes) == 0 {
 		return nil, fmt.Errorf("no project under the root has a marker any server knows (%s)", s.known())
 	}
-	all = mergeDuplicates(all)
+	all := mergeDuplicates(groups...)
 	sortDiags(all)
 	shown := min(len(all), projectDiagnosticsCap)
 	r := &Result{Action: "diagnostics", Diagnostics: all[:shown], Shown: shown, Total: len(all), all: all}
@@ -77,45 +77,74 @@ func (s *Supervisor) projectDiagnostics(ctx context.Context, root string) (*Resu
 	return r, nil
 }
 
-// mergeDuplicates keeps one entry per file, line and message, whoever
-// reported it: go vet and gopls both report a package's type errors (vet
-// as errors without a source or code, its column in bytes; gopls with its
+// mergeDuplicates merges what several reporters said of the same
+// problems: go vet and gopls both report a package's type errors (vet as
+// errors without a source or code, its column in bytes; gopls with its
 // source, code and a column in characters), and vet's analyzers again as
-// gopls's warnings. The entry kept is the most severe, with the details
-// of the one that has a source; sources that differ are joined.
-func mergeDuplicates(ds []Diag) []Diag {
+// gopls's warnings. Each group is one reporter's output. An entry of a
+// later group is merged into one of an earlier group's with the same
+// file, line and message, each earlier entry taking at most one: two
+// identical errors on a line (TypeScript's "Parameter 'p' implicitly has
+// an 'any' type." for each of p => … and p => … there) are two, and stay
+// two. Within a group, only entries at the same column that other
+// sources reported (gopls's analyzers) are merged. The entry kept is the
+// most severe, with the details of the one that has a source; sources
+// that differ are joined.
+func mergeDuplicates(groups ...[]Diag) []Diag {
 	type key struct {
 		path    string
 		line    int
 		message string
 	}
-	at := map[key]int{}
+	type spot struct {
+		key
+		col int
+	}
 	var out []Diag
-	for _, d := range ds {
-		k := key{d.Path, d.Line, normalizeMessage(d.Message)}
-		i, dup := at[k]
-		if !dup {
-			at[k] = len(out)
+	earlier := map[key][]int{} // the entries of earlier groups, by key
+	for _, g := range groups {
+		taken := map[key]int{} // how many of earlier[k] this group merged into
+		here := map[spot]int{} // this group's own entries
+		var added []int
+		for _, d := range g {
+			k := key{d.Path, d.Line, normalizeMessage(d.Message)}
+			if i, ok := here[spot{k, d.Col}]; ok && !slices.Contains(strings.Split(out[i].Source, "+"), d.Source) {
+				mergeInto(&out[i], d)
+				continue
+			}
+			if n := taken[k]; n < len(earlier[k]) {
+				mergeInto(&out[earlier[k][n]], d)
+				taken[k]++
+				continue
+			}
+			here[spot{k, d.Col}] = len(out)
+			added = append(added, len(out))
 			out = append(out, d)
-			continue
 		}
-		m := &out[i]
-		sev := m.Severity
-		if severityRank(d.Severity) < severityRank(sev) {
-			sev = d.Severity
+		for _, i := range added {
+			k := key{out[i].Path, out[i].Line, normalizeMessage(out[i].Message)}
+			earlier[k] = append(earlier[k], i)
 		}
-		switch {
-		case m.Source == "" && d.Source != "":
-			*m = d
-		case d.Source != "" && d.Source != m.Source && !slices.Contains(strings.Split(m.Source, "+"), d.Source):
-			m.Source += "+" + d.Source
-		}
-		if m.Code == "" {
-			m.Code = d.Code
-		}
-		m.Severity = sev
 	}
 	return out
+}
+
+// mergeInto merges d, another report of m's problem, into m.
+func mergeInto(m *Diag, d Diag) {
+	sev := m.Severity
+	if severityRank(d.Severity) < severityRank(sev) {
+		sev = d.Severity
+	}
+	switch {
+	case m.Source == "" && d.Source != "":
+		*m = d
+	case d.Source != "" && d.Source != m.Source && !slices.Contains(strings.Split(m.Source, "+"), d.Source):
+		m.Source += "+" + d.Source
+	}
+	if m.Code == "" {
+		m.Code = d.Code
+	}
+	m.Severity = sev
 }
 
 // nestedRoot reports whether dir lies inside another marker directory of
@@ -180,7 +209,7 @@ func (s *Supervisor) checkRoot(ctx context.Context, cfg *ServerConfig, root, dir
 		if err != nil {
 			return nil, "", err
 		}
-		ds, how = append(ds, more...), how+also
+		ds, how = mergeDuplicates(ds, more), how+also
 	}
 	return ds, how, nil
 }

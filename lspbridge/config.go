@@ -75,6 +75,12 @@ type ServerConfig struct {
 	// disk, not from what it was sent (clangd's preambles): a dependent
 	// diagnosed before a write may already see the write's change.
 	DiskIncludes bool `json:"disk_includes,omitempty"`
+	// DiagnosesDependents says the server, after a change, diagnoses the
+	// files that depend on the changed one, also through other files, and
+	// publishes what it finds (gopls: the packages that import the
+	// changed one, and theirs): a write's answer then covers the files
+	// that reach the change indirectly, and says nothing of them.
+	DiagnosesDependents bool `json:"diagnoses_dependents,omitempty"`
 	// BackgroundIndex says the server indexes the project in the
 	// background after start (clangd) and announces it with work-done
 	// progress: references and renames wait for it.
@@ -109,6 +115,7 @@ var builtinServers = []ServerConfig{
 		PreferredMarkers: []string{"go.work"}, Markers: []string{"go.mod"},
 		InitializationOptions: json.RawMessage(`{"diagnosticsDelay":"0s","verboseWorkDoneProgress":true}`),
 		DiagnosisProgress:     "diagnosing",
+		DiagnosesDependents:   true,
 		Checker:               []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
 	},
 	{
@@ -305,6 +312,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 	base.Republishes = base.Republishes || o.Republishes
 	base.PullDiagnostics = base.PullDiagnostics || o.PullDiagnostics
 	base.DiskIncludes = base.DiskIncludes || o.DiskIncludes
+	base.DiagnosesDependents = base.DiagnosesDependents || o.DiagnosesDependents
 	if o.DiagnosisProgress != "" {
 		base.DiagnosisProgress = o.DiagnosisProgress
 	}

@@ -119,11 +119,18 @@ func TestParseChecker(t *testing.T) {
 		{"tsc", "bad.ts(1,14): error TS2322: Type 'string' is not assignable to type 'number'.\n", []string{"bad.ts:1:14  error  Type 'string' is not assignable to type 'number'. [tsc TS2322]"}},
 		{"pyright-json", `{"generalDiagnostics": [{"file": "/w/bad.py", "severity": "error", "message": "no", "rule": "reportX", "range": {"start": {"line": 0, "character": 9}, "end": {"line": 0, "character": 12}}}]}`, []string{"bad.py:1:10  error  no [pyright reportX]"}},
 		{"dart-machine", "ERROR|COMPILE_TIME_ERROR|INVALID_ASSIGNMENT|/w/lib/a.dart|3|9|3|A value of type 'String' can't be assigned\n", []string{"lib/a.dart:3:9  error  A value of type 'String' can't be assigned [dart invalid_assignment]"}},
+		// Two identical errors on one line, at different columns: two
+		// entries, also after merging (diagnostics "*" merges what
+		// several reporters said).
+		{"gcc", "src/main.rs:2:18: error[E0308]: mismatched types\nsrc/main.rs:2:37: error[E0308]: mismatched types\n", []string{"src/main.rs:2:18  error  mismatched types [E0308]", "src/main.rs:2:37  error  mismatched types [E0308]"}},
+		{"tsc", "a.ts(1,12): error TS7006: Parameter 'p' implicitly has an 'any' type.\na.ts(1,28): error TS7006: Parameter 'p' implicitly has an 'any' type.\n", []string{"a.ts:1:12  error  Parameter 'p' implicitly has an 'any' type. [tsc TS7006]", "a.ts:1:28  error  Parameter 'p' implicitly has an 'any' type. [tsc TS7006]"}},
+		{"pyright-json", `{"generalDiagnostics": [{"file": "/w/a.py", "severity": "error", "message": "\"u\" is not defined", "rule": "reportUndefinedVariable", "range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 5}}}, {"file": "/w/a.py", "severity": "error", "message": "\"u\" is not defined", "rule": "reportUndefinedVariable", "range": {"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 9}}}]}`, []string{`a.py:1:5  error  "u" is not defined [pyright reportUndefinedVariable]`, `a.py:1:9  error  "u" is not defined [pyright reportUndefinedVariable]`}},
+		{"dart-machine", "ERROR|COMPILE_TIME_ERROR|UNDEFINED_IDENTIFIER|/w/lib/a.dart|3|9|1|Undefined name 'u'.\nERROR|COMPILE_TIME_ERROR|UNDEFINED_IDENTIFIER|/w/lib/a.dart|3|13|1|Undefined name 'u'.\n", []string{"lib/a.dart:3:9  error  Undefined name 'u'. [dart undefined_identifier]", "lib/a.dart:3:13  error  Undefined name 'u'. [dart undefined_identifier]"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format, func(t *testing.T) {
 			var got []string
-			for _, d := range parseChecker(tt.format, "/w", "/w", []byte(tt.out)) {
+			for _, d := range mergeDuplicates(parseChecker(tt.format, "/w", "/w", []byte(tt.out))) {
 				got = append(got, d.String())
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -41,14 +41,9 @@ func (w *writeRun) addDependents() {
 			continue
 		}
 		found, more, _ := dependents(ctx, c.t.srv, c.t.path, names, imports, w.byPath)
-		if more > 0 {
-			what, also := strings.Join(names, ", "), ""
-			if imports != nil && what == "" {
-				what = "import " + filepath.Base(c.t.path)
-			} else if imports != nil {
-				also = "; files that import " + filepath.Base(c.t.path) + " included"
-			}
-			w.wc.notes = append(w.wc.notes, fmt.Sprintf("%d more files mention %s and were not checked (cap %d%s)", more, what, dependentsCap, also))
+		indirect := len(found) > 0 && !c.t.srv.cfg.DiagnosesDependents
+		if note := dependentsNote(c.t.srv.cfg, displayPath(w.root, c.t.path), names, imports != nil, more, indirect); note != "" {
+			w.wc.notes = append(w.wc.notes, note)
 		}
 		re := blamePattern(names, imports, c.t.srv.cfg.DiskIncludes)
 		for _, d := range found {
@@ -57,7 +52,50 @@ func (w *writeRun) addDependents() {
 			w.deps = append(w.deps, t)
 		}
 	}
+	w.addReported()
 	w.baselineDependents()
+}
+
+// dependentsNote says what a write's check of its dependents left out
+// (shown is the written file as the answer names it): the files past the
+// cap, and, when indirect, the files that reach the change only through
+// a dependent (on node-pty, unixTerminal.test.ts's term.onData(data =>
+// …), typed through Terminal, which uses the renamed IEvent), which a
+// server that does not diagnose dependents itself never looks at. It is
+// "" when nothing was.
+func dependentsNote(cfg *ServerConfig, shown string, names []string, imports bool, more int, indirect bool) string {
+	how := `lsp diagnostics "*" checks the whole project`
+	if len(cfg.Checker) > 0 {
+		how += " with " + cfg.Checker[0]
+	}
+	if more > 0 {
+		what, also := strings.Join(names, ", "), ""
+		if imports && what == "" {
+			what = "import " + shown
+		} else if imports {
+			also = "; files that import " + shown + " included"
+		}
+		note := fmt.Sprintf("%d more files mention %s and were not checked (cap %d%s)", more, what, dependentsCap, also)
+		if indirect {
+			note += ", nor were files that reach them only through other files (" + how + ")"
+		}
+		return note
+	}
+	if !indirect {
+		return ""
+	}
+	var what []string
+	if len(names) > 0 {
+		some := names[:min(len(names), 3)]
+		if len(names) > 3 {
+			some = append(some, "…")
+		}
+		what = append(what, "mention "+strings.Join(some, ", "))
+	}
+	if imports {
+		what = append(what, "import "+shown)
+	}
+	return fmt.Sprintf("only files that %s were checked; files that reach them only through other files were not (%s)", strings.Join(what, " or "), how)
 }
 
 // blamePattern matches the lines of a dependent whose errors are the

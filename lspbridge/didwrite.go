@@ -79,6 +79,9 @@ type headerCheck struct {
 // writeCheck is the outcome of checking a set of written files.
 type writeCheck struct {
 	fresh, remaining []Diag
+	// earlier are the remaining ones an earlier answer named as new:
+	// listed first.
+	earlier          []Diag
 	suppressed       int
 	checked, skipped []string
 	notes            []string
@@ -117,10 +120,17 @@ func (wc *writeCheck) text(what string) string {
 			b.WriteString(m + "\n")
 		}
 	}
-	if len(wc.remaining) > 0 {
-		if len(wc.fresh) == 0 {
-			fmt.Fprintf(&b, "no new errors or warnings after %s; ", what)
+	if len(wc.fresh) == 0 && len(wc.checked) > 0 && (len(wc.remaining) > 0 || len(wc.skipped) > 0 || len(wc.notes) > 0) {
+		// Said in words whenever there is more to say: a note alone
+		// ("only files that mention … were checked") reads as a warning.
+		fmt.Fprintf(&b, "no new errors or warnings after %s", what)
+		if len(wc.remaining) > 0 {
+			b.WriteString("; ")
+		} else {
+			b.WriteString("\n")
 		}
+	}
+	if len(wc.remaining) > 0 {
 		var at []string
 		for _, d := range wc.remaining[:min(3, len(wc.remaining))] {
 			at = append(at, fmt.Sprintf("%s:%d", d.Path, d.Line))
@@ -160,7 +170,10 @@ func (s *Supervisor) checkWrite(ctx context.Context, root string, paths []string
 		wc.fresh = []Diag{}
 	}
 	sortDiags(wc.fresh)
+	sortDiags(wc.earlier)
 	sortDiags(wc.remaining)
+	wc.remaining = append(wc.earlier, wc.remaining...)
+	wc.earlier = nil
 	return wc
 }
 
@@ -476,6 +489,7 @@ func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag, b
 		}
 		slices.Sort(idx)
 	}
+	earlier := s.reported.update(path, ds, idx)
 	isNew := make([]bool, len(ds))
 	shown, more := 0, 0
 	for _, i := range idx {
@@ -491,7 +505,12 @@ func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag, b
 		wc.more = append(wc.more, fmt.Sprintf("%d more new diagnostics in %s not shown", more, displayPath(root, path)))
 	}
 	for i, d := range ds {
-		if !isNew[i] {
+		switch {
+		case isNew[i]:
+		case earlier[i]:
+			wc.earlier = append(wc.earlier, d)
+			wc.suppressed++
+		default:
 			wc.remaining = append(wc.remaining, d)
 			wc.suppressed++
 		}

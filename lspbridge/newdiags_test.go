@@ -179,7 +179,7 @@ func TestMergeDuplicates(t *testing.T) {
 	vet := Diag{Path: "c/c.go", Line: 6, Col: 13, Severity: "error", Message: "fmt.Printf format %d has arg \"s\" of wrong type string"}
 	gopls := Diag{Path: "c/c.go", Line: 6, Col: 12, Severity: "warning", Source: "printf", Code: "default", Message: "fmt.Printf format %d has arg \"s\" of wrong type string"}
 	other := Diag{Path: "c/c.go", Line: 7, Col: 1, Severity: "error", Message: "fmt.Printf format %d has arg \"s\" of wrong type string"}
-	got := mergeDuplicates([]Diag{vet, gopls, other})
+	got := mergeDuplicates([]Diag{vet, other}, []Diag{gopls})
 	want := []Diag{{Path: "c/c.go", Line: 6, Col: 12, Severity: "error", Source: "printf", Code: "default", Message: gopls.Message}, other}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
@@ -188,6 +188,35 @@ func TestMergeDuplicates(t *testing.T) {
 	b.Source = "compiler"
 	if got := mergeDuplicates([]Diag{a, b}); len(got) != 1 || got[0].Source != "printf+compiler" {
 		t.Errorf("two sources: got %+v", got)
+	}
+}
+
+// TestMergeKeepsRepeats pins the class of ws-ts1's "115 of 115" where tsc
+// printed 117: two identical errors on one line, at different columns,
+// are two, from one checker and when another reporter saw only one of
+// them (go vet stops at a package's first type error; gopls reports
+// both).
+func TestMergeKeepsRepeats(t *testing.T) {
+	p1 := Diag{Path: "w.test.ts", Line: 63, Col: 33, Severity: "error", Code: "TS7006", Source: "tsc", Message: "Parameter 'p' implicitly has an 'any' type."}
+	p2 := p1
+	p2.Col = 57
+	tests := []struct {
+		name   string
+		groups [][]Diag
+		want   int
+	}{
+		{"one checker", [][]Diag{{p1, p2}}, 2},
+		{"the first of two in an earlier group", [][]Diag{{p1}, {p1, p2}}, 2},
+		{"both in both groups", [][]Diag{{p1, p2}, {p1, p2}}, 2},
+		{"two in the earlier group, one later", [][]Diag{{p1, p2}, {p2}}, 2},
+		{"three groups", [][]Diag{{p1}, {p1}, {p1, p2}}, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := mergeDuplicates(tc.groups...); len(got) != tc.want {
+				t.Errorf("got %d entries, want %d: %+v", len(got), tc.want, got)
+			}
+		})
 	}
 }
 

@@ -33,6 +33,9 @@ type Supervisor struct {
 
 	pointed pointedFiles // files outside the root that servers named (pointed.go)
 	answers answers      // this session's diagnostics answers, for since last (newdiags.go)
+	// reported holds the diagnostics write answers named as new that
+	// may still be there (reported.go).
+	reported reported
 }
 
 type serverKey struct{ name, root string }
