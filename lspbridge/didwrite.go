@@ -400,7 +400,7 @@ func (w *writeRun) collect() {
 				wc.notes = append(wc.notes, more)
 			}
 		}
-		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame)
+		s.observeInto(wc, root, t.path, convertDiags(root, t.srv.enc, t.path, t.sr.text, t.diags), blame, nil)
 	}
 	// After every file's own: what a unity build adds is listed only where
 	// those did not list it already.
@@ -453,7 +453,9 @@ func (w *writeRun) observeOthers() {
 			if old := pubs[path]; old != nil && old.seq == p.seq {
 				continue
 			} else if old != nil {
-				s.reg.baseline(path, convertDiags(root, srv.enc, path, text, old.diags))
+				before := convertDiags(root, srv.enc, path, text, old.diags)
+				s.reg.returning(path, text, before)
+				s.reg.baseline(path, before)
 			} else if !s.reg.known(path) {
 				// First published during this wait (pyright checking a
 				// file it had not looked at, gopls a package it had not
@@ -471,16 +473,30 @@ func (w *writeRun) observeOthers() {
 					w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s: first diagnosed during this write, with nothing earlier to compare: only errors naming what changed count as new", displayPath(root, path)))
 				}
 			}
-			s.observeInto(w.wc, root, path, ds, nil)
+			s.observeInto(w.wc, root, path, ds, nil, s.reg.returning(path, text, ds))
 		}
 	}
 }
 
 // observeInto passes a file's diagnostics through the registry and adds
 // the new ones (up to the per-file cap) and the remaining ones to wc.
-func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag, blame func(Diag) bool) {
+// back, when not nil, names warnings that are not new although the
+// registry has not seen them last: they are back (registry.returning).
+func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag, blame, back func(Diag) bool) {
 	ds, _ = errorsAndWarnings(ds)
 	idx, _ := s.reg.observe(path, ds)
+	if back != nil {
+		n := len(idx)
+		idx = slices.DeleteFunc(idx, func(i int) bool { return back(ds[i]) })
+		if n > len(idx) {
+			k, what := n-len(idx), "warning is back, not new: the file showed it"
+			if k > 1 {
+				what = "warnings are back, not new: the file showed them"
+			}
+			wc.notes = append(wc.notes, fmt.Sprintf("%s: %d %s with this same text earlier in this session (gopls reports its analyzers' findings only while a package type-checks)",
+				displayPath(root, path), k, what))
+		}
+	}
 	if blame != nil {
 		for i, d := range ds {
 			if blame(d) && !slices.Contains(idx, i) {

@@ -4,6 +4,7 @@
 package lspbridge
 
 import (
+	"crypto/sha256"
 	"regexp"
 	"strings"
 	"sync"
@@ -21,11 +22,46 @@ type diagKey struct {
 // is new). A key whose count grows is new again (a second identical
 // "missing return").
 type registry struct {
-	mu   sync.Mutex                      // guards seen
+	mu   sync.Mutex                      // guards seen and warned
 	seen map[string]map[diagKey][]string // path → key → source lines last observed
+	// warned holds, per file, the warnings it has shown at each content
+	// it had (sha256 of the text) in this session (see returning).
+	warned map[string]map[[32]byte]map[diagKey]bool
 }
 
-func newRegistry() *registry { return &registry{seen: map[string]map[diagKey][]string{}} }
+func newRegistry() *registry {
+	return &registry{seen: map[string]map[diagKey][]string{}, warned: map[string]map[[32]byte]map[diagKey]bool{}}
+}
+
+// returning records the warnings of ds, path's diagnostics for its
+// content text, and reports the ones the file already showed at this
+// very content earlier in the session. A warning that comes back while
+// the file's own text is as it was is not the write's doing: gopls runs
+// its analyzers (S1001 and the like) only on a package that type-checks,
+// so a write that breaks a package hides the warnings of its other files
+// and the write that mends it shows them again.
+func (r *registry) returning(path, text string, ds []Diag) func(Diag) bool {
+	h := sha256.Sum256([]byte(text))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	byText := r.warned[path]
+	if byText == nil {
+		byText = map[[32]byte]map[diagKey]bool{}
+		r.warned[path] = byText
+	}
+	before := byText[h]
+	now := map[diagKey]bool{}
+	for _, d := range ds {
+		if d.Severity == "warning" {
+			now[diagKeyOf(path, d)] = true
+		}
+	}
+	for k := range before {
+		now[k] = true
+	}
+	byText[h] = now
+	return func(d Diag) bool { return d.Severity == "warning" && before[diagKeyOf(path, d)] }
+}
 
 // normalizeMessage collapses whitespace (pyright's multi-line messages
 // indent with non-breaking spaces) so that equal messages key equally.
