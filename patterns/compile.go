@@ -286,6 +286,8 @@ func Compile(lang *Language, pattern string, opts CompileOptions) (*Pattern, err
 					if r.fallbacks && suspect == nil {
 						suspect = pat
 					}
+				case s.sequenceWins:
+					return pat, nil
 				case len(pat.nodes) == 1:
 					if r.fix != nil {
 						r.fix(pat)

@@ -117,7 +117,17 @@ type scaffold struct {
 	// into one node: a TypeScript interface holds a member named by any
 	// word, so there type $A would be a member named type and an ERROR.
 	single bool
+	// sequenceWins says a reading of several nodes side by side in this
+	// scaffold is taken at once, before a later scaffold's single node
+	// (Dart's function declarations: see its ladder).
+	sequenceWins bool
 }
+
+// dartFunctionDecl reports a Dart pattern that declares a function with
+// a body: a return type, a name, parameters, then { or =>.
+func dartFunctionDecl(pattern string) bool { return dartFunc.MatchString(pattern) }
+
+var dartFunc = regexp.MustCompile(`^\s*[\w$][\w$<>?,. ]*\s+[\w$]+\s*\([^{};]*\)\s*(async\*?|sync\*)?\s*(\{|=>)`)
 
 // testsDefined reports a C or C++ pattern that uses the preprocessor's
 // defined operator: defined(X) or defined X.
@@ -382,6 +392,12 @@ var languages = []*Language{
 		{name: "declaration", suffix: "\n"},
 	}},
 	{ID: "dart", Exts: []string{".dart"}, ladder: []scaffold{
+		// A function written out (void $F($$$A) { $$$B }) is read as
+		// a top-level one, a signature and a body side by side, which
+		// also finds the local functions (whose lambda_expression holds
+		// the two); read as a statement it was only a local function,
+		// and main and every top-level function were missed.
+		{name: "declaration", suffix: "\n", when: dartFunctionDecl, sequenceWins: true},
 		{name: "statement", prefix: "void _() {\n", suffix: ";\n}"},
 		{name: "statement", prefix: "void _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "var _ = ", suffix: ";\n"},
