@@ -347,6 +347,9 @@ func classLike(method, expr string) []scaffold {
 		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 		annotation("class X_ {\n", "\nvoid x_() {}\n}"),
+		// A type alone (List<$T>, Map<$K, $V>), as a field's: no other
+		// reading takes it, and the answer called it a syntax error.
+		{name: "type", prefix: "class X_ { ", suffix: " x_; }", single: true},
 	}
 }
 
