@@ -138,9 +138,14 @@ func (srv *Server) Serve(ctx context.Context, r io.Reader, w io.Writer) error {
 	}
 	sess := newSession(srv, ctx)
 	sess.stream = stream
+	// The session hears of registry changes before the connection reads
+	// its first message: registered after, a tool added right after the
+	// client's first tools/list could go unannounced when this goroutine
+	// was slow to get there (a loaded machine). Before initialize a
+	// change sends nothing, so no message needs the connection yet.
+	defer srv.reg.onChange(sess.registryChanged)()
 	conn := jsonrpc2.NewConn(ctx, stream, sess, jsonrpc2.SetLogger(logAdapter{srv.log}))
 	sess.conn.Store(conn)
-	defer srv.reg.onChange(sess.registryChanged)()
 
 	select {
 	case <-stream.inputEnded:
