@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -480,21 +481,22 @@ func (w *writeRun) observeOthers() {
 
 // observeInto passes a file's diagnostics through the registry and adds
 // the new ones (up to the per-file cap) and the remaining ones to wc.
-// back, when not nil, names warnings that are not new although the
-// registry has not seen them last: they are back (registry.returning).
+// back, when not nil, names new warnings that the file showed before at
+// the same text (registry.returning): they stay new, as the checker has
+// them, and a note says they are back.
 func (s *Supervisor) observeInto(wc *writeCheck, root, path string, ds []Diag, blame, back func(Diag) bool) {
 	ds, _ = errorsAndWarnings(ds)
 	idx, _ := s.reg.observe(path, ds)
 	if back != nil {
-		n := len(idx)
-		idx = slices.DeleteFunc(idx, func(i int) bool { return back(ds[i]) })
-		if n > len(idx) {
-			k, what := n-len(idx), "warning is back, not new: the file showed it"
-			if k > 1 {
-				what = "warnings are back, not new: the file showed them"
+		var lines []string
+		for _, i := range idx {
+			if back(ds[i]) {
+				lines = append(lines, strconv.Itoa(ds[i].Line))
 			}
-			wc.notes = append(wc.notes, fmt.Sprintf("%s: %d %s with this same text earlier in this session (gopls reports its analyzers' findings only while a package type-checks)",
-				displayPath(root, path), k, what))
+		}
+		if len(lines) > 0 {
+			wc.notes = append(wc.notes, fmt.Sprintf("%s:%s: new since the last check, but back: the file showed the same with this same text earlier in this session (gopls reports its analyzers' findings only while a package type-checks, so mending a package brings them back)",
+				displayPath(root, path), strings.Join(lines, ",")))
 		}
 	}
 	if blame != nil {
