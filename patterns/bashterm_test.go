@@ -5,9 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
@@ -31,13 +29,7 @@ func TestShellBodyBeforeKeyword(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seed := uint64(time.Now().UnixNano())
-	if v := os.Getenv("AGENT_TOOLS_GEN_SEED"); v != "" {
-		if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-			seed = n
-		}
-	}
-	t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d)", seed, seed)
+	seed := clockSeed(t)
 	rng := rand.New(rand.NewPCG(seed, 7))
 	srcs, source := genDraw(t, rng, l, genCandidates()["bash"], 16)
 	dir := t.TempDir()

@@ -5,9 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
-	"time"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
@@ -34,13 +32,7 @@ func TestDartFunctionPattern(t *testing.T) {
 		t.Fatal(err)
 	}
 	testutil.NeedsFunc(t, "the dart grammar", func() string { _, why := l.Available(); return why })
-	seed := uint64(time.Now().UnixNano())
-	if v := os.Getenv("AGENT_TOOLS_GEN_SEED"); v != "" {
-		if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-			seed = n
-		}
-	}
-	t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d)", seed, seed)
+	seed := clockSeed(t)
 	srcs, source := genDraw(t, rand.New(rand.NewPCG(seed, 11)), l, genCandidates()["dart"], 12)
 	srcs = append(srcs, []byte("void main() {\n  print(1);\n}\nclass A {\n  void run(int x) {\n    print(x);\n  }\n}\nvoid outer() {\n  void inner() {\n    print(2);\n  }\n}\n"))
 	dir := t.TempDir()

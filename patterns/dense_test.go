@@ -24,16 +24,10 @@ import (
 // more.
 func TestDenseTableParsesAlike(t *testing.T) {
 	files, mutants := 3, 6
-	seed := uint64(time.Now().UnixNano())
 	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
 		files, mutants = 12, 20
 	}
-	if v := os.Getenv("AGENT_TOOLS_GEN_SEED"); v != "" {
-		if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-			seed = n
-		}
-	}
-	t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d)", seed, seed)
+	seed := clockSeed(t)
 	cands := genCandidates()
 	for _, l := range Languages() {
 		t.Run(l.ID, func(t *testing.T) {
@@ -126,4 +120,17 @@ func firstDifference(l *Language, src []byte, a, b []node) string {
 		return fmt.Sprintf("%s %d-%d (flags %d, field %d, subtree to node %d) %q", l.kindNames[l.kinds[n.sym]], n.start, n.end, n.flags, n.field, n.next, clipBytes(src[n.start:n.end], 60))
 	}
 	return fmt.Sprintf("node %d: the grammar's table has %s, the dense one %s", i, show(a), show(b))
+}
+
+// clockSeed is a seed taken from the clock, or AGENT_TOOLS_GEN_SEED's to
+// replay one; it is logged either way.
+func clockSeed(t *testing.T) uint64 {
+	seed := uint64(time.Now().UnixNano())
+	if v := os.Getenv("AGENT_TOOLS_GEN_SEED"); v != "" {
+		if n, err := strconv.ParseUint(v, 10, 64); err == nil {
+			seed = n
+		}
+	}
+	t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d)", seed, seed)
+	return seed
 }

@@ -4,9 +4,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"testing"
-	"time"
 )
 
 // TestParseEndsOnEveryCut parses real files of every language cut short
@@ -21,16 +19,10 @@ import (
 // the parser's stack.
 func TestParseEndsOnEveryCut(t *testing.T) {
 	files, cuts := 2, 120
-	seed := uint64(time.Now().UnixNano())
 	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
 		files, cuts = 6, 400
 	}
-	if v := os.Getenv("AGENT_TOOLS_GEN_SEED"); v != "" {
-		if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-			seed = n
-		}
-	}
-	t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d)", seed, seed)
+	seed := clockSeed(t)
 	cands := genCandidates()
 	for _, l := range Languages() {
 		t.Run(l.ID, func(t *testing.T) {

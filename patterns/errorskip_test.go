@@ -7,9 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"strconv"
 	"testing"
-	"time"
 )
 
 // TestMatchNeverPassesOverAnError: code that tree-sitter could not read
@@ -25,16 +23,10 @@ import (
 // not, as ast-grep does: README, ast_grep.)
 func TestMatchNeverPassesOverAnError(t *testing.T) {
 	files, mutants := 4, 10
-	seed := uint64(time.Now().UnixNano())
 	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
 		files, mutants = 12, 20
 	}
-	if v := os.Getenv("AGENT_TOOLS_GEN_SEED"); v != "" {
-		if n, err := strconv.ParseUint(v, 10, 64); err == nil {
-			seed = n
-		}
-	}
-	t.Logf("seed %d (replay: AGENT_TOOLS_GEN_SEED=%d)", seed, seed)
+	seed := clockSeed(t)
 	cands := genCandidates()
 	total := 0 // patterns searched, over all languages
 	for _, l := range Languages() {
