@@ -36,13 +36,30 @@ func (l literal) next(src []byte, from int) int {
 		}
 		i += from
 		end := i + len(l.text)
-		if (i == 0 || !isLetter(src[i-1])) && (end == len(src) || !isLetter(src[end]) && !isDigit(src[end])) &&
+		if (i == 0 || !isLetter(src[i-1]) || inNumber(src, i)) && (end == len(src) || !isLetter(src[end]) && !isDigit(src[end])) &&
 			!(l.notDirective && directiveName(src, i)) {
 			return i
 		}
 		from = i + 1
 	}
 	return -1
+}
+
+// inNumber reports whether the run of letters, digits and '_' that ends
+// just before i starts with a digit: the lexer's number token may end
+// anywhere in it and the next token start at i (tree-sitter-python reads
+// 0_def as the integer 0_ and the keyword def; C reads 1Lif as 1L and
+// if). A run longer than numberRun is taken as such a number too (a wrong
+// "yes" costs a parse).
+func inNumber(src []byte, i int) bool {
+	const numberRun = 256
+	j := i - 1
+	for ; j >= 0 && (isLetter(src[j]) || isDigit(src[j])); j-- {
+		if i-j > numberRun {
+			return true
+		}
+	}
+	return isDigit(src[j+1])
 }
 
 // directiveName reports a word at i that names a preprocessor directive:
@@ -267,7 +284,8 @@ func skipQuoted(src []byte, q int) (int, bool) {
 // A literal is a token a file's text must contain for the pattern to
 // match there. A word literal (an ASCII identifier or keyword) must occur
 // as a whole word: not right after a letter or '_', nor right before a
-// letter, digit or '_'. A digit may precede it, as in Python's 1if.
+// letter, digit or '_'. A number may precede it, as in Python's 1if and
+// 0_def (see inNumber).
 type literal struct {
 	text []byte
 	word bool

@@ -513,7 +513,7 @@ func fileMatches(lang *Language, abs, rel string, src []byte, spans []Span, keep
 // subtrees around the occurrences of its rarest literal are flattened
 // (every match holds a token with that literal's text), and in Python
 // only the statements holding one of its whole-word occurrences are
-// parsed (a token glued to a letter, as A in 0BA, is a syntax error, and
+// parsed (a token glued to a name, as A in xA, is a syntax error, and
 // a file whose statements parse without error is read the same).
 func (p *parser) parseFor(pat *Pattern, src []byte) (*Tree, error) {
 	if pat.rootSyms == nil {
