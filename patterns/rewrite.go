@@ -35,6 +35,14 @@ type Replacement struct {
 // of a replaced span that no capture placed by the template carries is
 // lost: each replacement lists those it drops (Replacement.Dropped).
 func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
+	out, reps, _ := rewrite(nil, fm, template)
+	return out, reps
+}
+
+// rewrite is Rewrite with a parser to read the file's comments with (nil:
+// one of its own); unread says that parse failed, so the comments the
+// replacements drop are not known (none is listed).
+func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replacement, unread bool) {
 	src := fm.Src
 	spans := make([]Span, len(fm.Matches))
 	for i, m := range fm.Matches {
@@ -46,7 +54,7 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 		}
 		return spans[i].End > spans[j].End
 	})
-	comments := &fileComments{lang: fm.Lang, src: src}
+	comments := &fileComments{lang: fm.Lang, src: src, p: p}
 	tmpl := template
 	if tu := indentUnit(template); tu != "" && len(spans) > 0 {
 		if fu := blockIndentUnit(string(src), comments.inToken); fu != "" && tu != fu {
@@ -77,7 +85,7 @@ func Rewrite(fm *FileMatches, template string) ([]byte, []Replacement) {
 		last = end
 	}
 	out.Write(src[last:])
-	return []byte(out.String()), reps
+	return []byte(out.String()), reps, comments.failed
 }
 
 // placedCapture is a capture as a rewrite places it: its text's range
@@ -166,7 +174,9 @@ func restOfLineBlank(s string) bool {
 type fileComments struct {
 	lang   *Language
 	src    []byte
+	p      *parser // nil: parse makes one
 	parsed bool
+	failed bool // the parse did not finish: no comment is known
 	// leaves are the file's tokens in order: each comment whole, and
 	// every other leaf with some text.
 	leaves []leaf
@@ -188,10 +198,14 @@ func (fc *fileComments) parse() {
 	if fc.lang == nil {
 		return
 	}
-	pr := newParser()
-	defer pr.close()
+	pr := fc.p
+	if pr == nil {
+		pr = newParser()
+		defer pr.close()
+	}
 	t, err := pr.parse(fc.lang, fc.src, false)
 	if err != nil {
+		fc.failed = true
 		return
 	}
 	fc.ends = map[uint32]bool{}

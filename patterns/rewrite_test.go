@@ -3,10 +3,12 @@ package patterns
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/agent-tools/agent-tools/internal/atomicfile"
 	"github.com/google/go-cmp/cmp"
@@ -406,6 +408,36 @@ func TestRewriteKeepsComments(t *testing.T) {
 				t.Errorf("got\n%s\nwant\n%s", got, c.want)
 			}
 		})
+	}
+}
+
+// A rewrite whose file's comments cannot be read (the whole-file parse
+// that finds them stops at its budget, where the search read only the
+// statements it needed) says that the comments it deletes there are not
+// known, in the answer's words, instead of listing none.
+func TestRewriteSaysWhenCommentsUnread(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "def f%d(a):\n    # why %d\n    return g(a, %d)\n", i, i, i)
+	}
+	root := writeTree(t, map[string]string{"a.py": b.String()})
+	res, err := Search(context.Background(), root, "g($A, $B)", SearchOptions{Language: "python", KeepSource: true})
+	if err != nil || res.Total != 3000 {
+		t.Fatalf("search: %v, %d matches", err, res.Total)
+	}
+	fm := &res.Files[0]
+	if _, _, unread := rewrite(nil, fm, "h($B)"); unread {
+		t.Fatalf("the comments were unread with the usual budget")
+	}
+	defer func(d time.Duration) { parseBudgetBase = d }(parseBudgetBase)
+	parseBudgetBase = time.Microsecond - time.Duration(len(fm.Src))*5*time.Microsecond // see parseBudget
+	_, reps, unread := rewrite(nil, fm, "h($B)")
+	if !unread || len(reps) != 3000 {
+		t.Fatalf("with a parse that cannot finish: unread %v, %d replacements; want true, 3000", unread, len(reps))
+	}
+	text := EditResult{EditID: "edit_1", Replacements: len(reps), CommentsUnread: []string{fm.Path}}.Text()
+	if !strings.Contains(text, "warning: the comments of 1 file could not be read") || !strings.Contains(text, "a.py") {
+		t.Errorf("the answer does not say the comments are unknown:\n%s", text)
 	}
 }
 

@@ -28,8 +28,11 @@ type StagedFile struct {
 	Diff         string // unified diff of this file
 	// Dropped are the comments the rewrite removes from this file.
 	Dropped []DroppedComment
-	hash    [32]byte
-	newText []byte
+	// CommentsUnread says the file's comments could not be read (its
+	// second parse did not finish): Dropped may miss some.
+	CommentsUnread bool
+	hash           [32]byte
+	newText        []byte
 }
 
 // Staged is a staged edit.
@@ -43,7 +46,10 @@ type Staged struct {
 	// Dropped are the comments of the replaced text that the rewrite
 	// does not carry, in every file (by path, then offset).
 	Dropped []DroppedComment
-	state   string // "", "accepted", "discarded", "rejected"
+	// CommentsUnread are the files whose comments could not be read, so
+	// Dropped may miss some of theirs.
+	CommentsUnread []string
+	state          string // "", "accepted", "discarded", "rejected"
 }
 
 // DroppedComment is a comment a rewrite removes: it was in a replaced
@@ -100,6 +106,9 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	}
 	for _, f := range st.sortedFiles() {
 		st.Dropped = append(st.Dropped, f.Dropped...)
+		if f.CommentsUnread {
+			st.CommentsUnread = append(st.CommentsUnread, f.Path)
+		}
 	}
 	if len(st.Files) == 0 {
 		return nil, fmt.Errorf("%d matches, but the rewrite leaves every file unchanged: nothing to stage", res.Total)
@@ -152,13 +161,13 @@ func rewriteFiles(files []FileMatches, template string) []*stagedFile {
 
 // rewriteFile is one file's part of rewriteFiles.
 func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
-	newText, reps := Rewrite(fm, template)
+	newText, reps, unread := rewrite(p, fm, template)
 	if len(reps) == 0 || string(newText) == string(fm.Src) {
 		return nil
 	}
 	errs, err := introducedErrors(p, fm, newText, reps)
 	return &stagedFile{errs: errs, err: err, file: StagedFile{
-		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps), Dropped: droppedComments(fm, reps),
+		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps), Dropped: droppedComments(fm, reps), CommentsUnread: unread,
 		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
 	}}
 }

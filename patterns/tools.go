@@ -541,6 +541,8 @@ type EditResult struct {
 	SyntaxErrors []SyntaxError `json:"syntaxErrors,omitempty" jsonschema_description:"syntax errors the rewrite introduces, the first after each replacement that breaks the syntax (staged because allow_syntax_errors was true)"`
 	// DroppedComments are comments the rewrite removes.
 	DroppedComments []DroppedComment `json:"droppedComments,omitempty" jsonschema_description:"comments inside replaced code that no metavariable of the rewrite carries, so the edit deletes them"`
+	// CommentsUnread are files whose comments could not be read.
+	CommentsUnread []string `json:"commentsUnread,omitempty" jsonschema_description:"files whose comments could not be read (their second parse did not finish): the edit may delete comments there that droppedComments does not list"`
 	// TooLarge are files not searched for their size.
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched (so not rewritten) for being over max_file_bytes"`
 	// Unparsed are files whose parse did not finish.
@@ -587,6 +589,9 @@ func (r EditResult) Text() string {
 			where = append(where, fmt.Sprintf("%s:%d %s", d.Path, d.Line, d.Text))
 		}
 		fmt.Fprintf(&b, "note: the rewrite deletes %s that no metavariable carries (the pattern passes over comments): %s; if they should stay, write them into the rewrite or put them back after accepting\n", plural(n, "comment"), someOf(where, n))
+	}
+	if n := len(r.CommentsUnread); n > 0 {
+		fmt.Fprintf(&b, "warning: the comments of %s could not be read (the parse did not finish): the rewrite may delete comments there that this answer does not list; check their diff before accepting: %s\n", plural(n, "file"), someOf(r.CommentsUnread, n))
 	}
 	if r.DiffCapped {
 		fmt.Fprintf(&b, "the diff below is capped at %d lines: the edit changes every file counted above\n", maxDiffLines)
@@ -638,7 +643,8 @@ func (e *engine) edit(ctx context.Context, a editArgs) (EditResult, error) {
 		return EditResult{}, err
 	}
 	out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors, DroppedComments: st.Dropped,
-		TooLarge: res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
+		CommentsUnread: st.CommentsUnread,
+		TooLarge:       res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
 	files := st.sortedFiles()
 	for _, f := range files {
 		out.Files = append(out.Files, EditFile{Path: f.Path, Replacements: f.Replacements})
