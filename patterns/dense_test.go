@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
@@ -120,6 +121,19 @@ func firstDifference(l *Language, src []byte, a, b []node) string {
 		return fmt.Sprintf("%s %d-%d (flags %d, field %d, subtree to node %d) %q", l.kindNames[l.kinds[n.sym]], n.start, n.end, n.flags, n.field, n.next, clipBytes(src[n.start:n.end], 60))
 	}
 	return fmt.Sprintf("node %d: the grammar's table has %s, the dense one %s", i, show(a), show(b))
+}
+
+// keepMutant writes a failing input to a directory the test leaves
+// behind (t.TempDir's would be removed) and returns the directory.
+func keepMutant(t *testing.T, src []byte) string {
+	dir, err := os.MkdirTemp("", "agent-tools-mutant-")
+	if err == nil {
+		err = os.WriteFile(filepath.Join(dir, "mutant"), src, 0o644)
+	}
+	if err != nil {
+		t.Logf("keeping the failing input: %v", err)
+	}
+	return dir
 }
 
 // clockSeed is a seed taken from the clock, or AGENT_TOOLS_GEN_SEED's to

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
@@ -47,8 +46,7 @@ func TestMatchNeverPassesOverAnError(t *testing.T) {
 						searched++
 						for _, s := range c.pat.Find(tree) {
 							if s.Start == c.parent[0] && s.End == c.parent[1] {
-								dir := t.TempDir()
-								os.WriteFile(filepath.Join(dir, "mutant"), v, 0o644)
+								dir := keepMutant(t, v)
 								t.Fatalf("%s (%s): %q matched %q, passing over the ERROR %q (file kept in %s)",
 									l.ID, source, c.pat.Source, v[s.Start:s.End], v[c.err[0]:c.err[1]], dir)
 							}

@@ -159,6 +159,49 @@ func TestSplitPython(t *testing.T) {
 		{"0in\n0\nt = 1\n", []string{"t = 1"}, true},
 		{"x = 1if\ny else 2\nt = 1\n", []string{"t = 1"}, true},
 		{"x = 0x1f\nt = 1\n", []string{"t = 1"}, true},
+		// A header that starts after other code on its line goes on
+		// across the newline as one at the line's start does (FuzzSplitPython,
+		// CI): tree-sitter reads x = 1 def f⏎(): pass as two statements,
+		// the second from def to pass.
+		{"x = 1 def f\n(): pass\nt = 1\n", []string{"t = 1"}, true},
+		{"0%0\ufeffdef A\n(): pass\nt = 1\n", []string{"t = 1"}, true},
+		{"x = f(a) class C\n: pass\nt = 1\n", []string{"t = 1"}, true},
+		{"x = 0_while a\n: pass\nt = 1\n", []string{"t = 1"}, true},
+		{"def g():\n    x = 1 for a in b\n(c): pass\nt = 1\n", []string{"t = 1"}, true},
+		{"m = re.match(x)\nt = 1\n", []string{"t = 1"}, true},
+		{"x = a if b else c\nt = 1\n", []string{"t = 1"}, true},
+		{"x = 1 def f(): pass\nt = 1\n", []string{"t = 1"}, true},
+		{"0%0def\nA\n(): pass\nt = 1\n", []string{"t = 1"}, true},
+		{"0\n0def A\n(): pass\nt = 1\n", []string{"0def A", "t = 1"}, true},
+		{" \ufeffdef A\n(): pass\nt = 1\n", []string{"t = 1"}, true},
+		// A from with no import yet goes on (TestSplitHoldsOnMutants),
+		// also across a line that starts with '.'; import * ends a line.
+		{"from a\n\nimport b\nt = 1\n", []string{"t = 1"}, true},
+		{"from a.b import *\nfrom c.d \nimport *\nt = 1\n", []string{"from c.d ", "t = 1"}, true},
+		{"from c \n.d \r\nimport e\nt = 1\n", []string{"t = 1"}, true},
+		{"def a(x): pass\ndef\ufeffb \n(c): pass\nt = 1\n", []string{"def\ufeffb ", "t = 1"}, true},
+		{"f = lambda a\n: 1\nt = 1\n", []string{"t = 1"}, true},
+		// A zero-width blank glued before a keyword ending a line leaves
+		// it open as a space would.
+		{"from a import b\u2060as\r\nc\nt = 1\n", []string{"t = 1"}, true},
+		{"x = 1 # \u2060\ny = 2\n", nil, false}, // (in a comment too: only speed)
+		// An '@' after an operand is matrix product; after a statement
+		// that takes none, a decorator.
+		{"x = a @ b\nt = 1\n", []string{"t = 1"}, true},
+		{"x = 1;@d\ndef f(): pass\nt = 1\n", []string{"t = 1"}, true},
+		{"from . import m\nt = 1\n", []string{"t = 1"}, true},
+		{"from importlib.resources \n\nimport files\nt = 1\n", []string{"t = 1"}, true},
+		{"from a import b\n1jfrom c \r\nimport d\nt = 1\n", []string{"1jfrom c \r", "t = 1"}, true},
+		{"import a\u2060from c \nimport d\nt = 1\n", []string{"t = 1"}, true},
+		{"from x import S @d\nclass C: pass\nt = 1\n", []string{"t = 1"}, true},
+		{"def f(): ...\n @d\ndef g(): pass\nt = 1\n", []string{"t = 1"}, true},
+		// A decorator after a statement that takes no operand.
+		{"def A():pass@0\ndef A(): pass\nt = 1\n", []string{"t = 1"}, true},
+		{"pass@0\n@e\ndef A(): pass\nt = 1\n", []string{"t = 1"}, true},
+		// A zero-width character ending a line hides its newline from
+		// tree-sitter's scanner: 0\ufeff⏎() is one call.
+		{"0\ufeff\n()\nt = 1\n", nil, false},
+		{"if 0:\n 0\n 0\u2060\n0\n", nil, false},
 	} {
 		checkSplit(t, splitPython, tt.src, tt.want, tt.ok)
 	}
@@ -358,5 +401,21 @@ func TestParseForOnCorpusC(t *testing.T) {
 				t.Errorf("%s, %q: %d matches on the partial parse, %d on the whole tree", path, s, len(got), len(want))
 			}
 		})
+	}
+}
+
+// glueWordAt knows every word midLine looks for, and mayGlue lets every
+// line through that midLine finds glued.
+func TestGlueWordsMatchMidKeywords(t *testing.T) {
+	for _, kw := range append(slices.Clone(midKeywords), "from") {
+		if got := glueWordAt([]byte(kw + " x")); got != kw {
+			t.Errorf("glueWordAt(%q) = %q", kw+" x", got)
+		}
+	}
+	for _, line := range []string{"x = 1 def f", "pass@0", "from a", "0_def A", "x = f(a) class C", "0%0\ufeffdef A", "y = 1 lambda a"} {
+		h, g := midLine([]byte(line + "\n"))
+		if !h && !g {
+			t.Errorf("midLine(%q) finds nothing", line)
+		}
 	}
 }

@@ -25,7 +25,10 @@
 
 package patterns
 
-import "sort"
+import (
+	"bytes"
+	"sort"
+)
 
 // pyLine is a logical line of Python source: one that does not continue
 // an open bracket, a string or a backslash, and is not blank or a
@@ -48,6 +51,7 @@ type pyLine struct {
 func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, bool) {
 	s := newPyScan(src)
 	decorator := false
+	fromOpen := false // the last logical line that started anew is a from with no import on its line
 	// line examines the line starting at i (after a newline outside
 	// brackets, or at 0).
 	line := func(i int) bool {
@@ -57,6 +61,9 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 		}
 		if j == len(src) {
 			return true
+		}
+		if i > 0 && endsZeroWidth(src, i) {
+			return false // see splitPython
 		}
 		if zeroWidth(src, j) > 0 {
 			if i > 0 || j > 0 {
@@ -79,8 +86,26 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 			return true
 		default:
 			open := s.open()
-			s.header = !open && startsHeader(src[j:]) || open && s.header
+			s.header = startsHeader(src[j:]) || open && s.header // see nextHeader
 			stmt := !open && !decorator && !continues(src[j:]) && (c == '@' || startsStatement(c))
+			// A from with no import yet goes on across newlines, and
+			// import b read alone is another statement: the line after it
+			// starts none (nor after an '@' midLine takes as a
+			// decorator's, on a line with a from). (The other lines midLine finds glued to the
+			// next, as x = 1 def f⏎(): pass, hold half a construct each:
+			// a part that keeps one without the other has a syntax error
+			// and the file is parsed whole, so they are not looked for
+			// here, where every line would pay for it.)
+			if stmt && fromOpen {
+				stmt = false
+			}
+			if !open && (c == '@' || startsStatement(c)) {
+				rest, _, _ := bytes.Cut(src[j:], []byte("\n"))
+				fromOpen = false
+				if bytes.Contains(rest, []byte("from")) {
+					_, fromOpen = midLine(rest) // also 1jfrom a, import a\u2060from b
+				}
+			}
 			lines = append(lines, pyLine{start: uint32(i), indent: int32(j - i), stmt: stmt})
 			decorator = c == '@'
 			return true

@@ -29,7 +29,7 @@ type pyScan struct {
 }
 
 func newPyScan(src []byte) pyScan {
-	return pyScan{src: src, last: -1, header: nextHeader(src, bom(src), false, false)}
+	return pyScan{src: src, last: -1, header: nextHeader(src, leadingBlanks(src), false, false)}
 }
 
 // bom returns the length of the zero-width characters src starts with
@@ -40,6 +40,21 @@ func bom(src []byte) int {
 		i += n
 	}
 	return i
+}
+
+// leadingBlanks returns the length of the blanks and zero-width
+// characters src starts with: tree-sitter skips both before the first
+// statement ( \ufeffdef f⏎(): is one definition).
+func leadingBlanks(src []byte) int {
+	i := 0
+	for {
+		i = pastBlanks(src, i)
+		n := zeroWidth(src, i)
+		if n == 0 {
+			return i
+		}
+		i += n
+	}
 }
 
 // open says the code so far cannot end where it stops (a trailing
@@ -172,9 +187,16 @@ func endsOpen(code []byte) bool {
 	switch {
 	case c == '\'' || c == '"' || c == ')' || c == ']' || c == '}':
 		return false
+	case c == '*':
+		// from m import * ends there.
+		rest := bytes.TrimRight(code[:len(code)-1], " \t\f\\\n\r")
+		return !bytes.HasSuffix(rest, []byte("import")) || len(rest) > 6 && (isLetter(rest[len(rest)-7]) || isDigit(rest[len(rest)-7]))
 	case isLetter(c) || isDigit(c) || c >= 0x80:
 		start := len(code) - 1
 		for start > 0 && (isLetter(code[start-1]) || isDigit(code[start-1]) || code[start-1] >= 0x80) {
+			if start >= 3 && zeroWidth(code, start-3) > 0 {
+				break // a blank to tree-sitter: a\u2060as ends in the keyword as
+			}
 			start--
 		}
 		word := string(code[start:])
@@ -199,17 +221,44 @@ func endsOpen(code []byte) bool {
 var openKeywords = []string{"and", "or", "not", "in", "is", "if", "else", "elif", "for", "from", "import", "as",
 	"lambda", "await", "with", "while", "del", "assert", "async", "def", "class", "global", "nonlocal"}
 
+// headerKeywords open a header at a line's start (see startsHeader);
+// headerStarts marks their first letters.
+var headerKeywords = []string{"def", "class", "async", "if", "elif", "while", "for", "with", "except"}
+
+var headerStarts = func() (t [256]bool) {
+	for _, kw := range headerKeywords {
+		t[kw[0]] = true
+	}
+	return t
+}()
+
 // startsHeader reports code that opens a compound statement's header,
 // which tree-sitter goes on reading across newlines until its ':' (def
 // f\n(): is one definition to it, if""\nin 0: one if statement).
 func startsHeader(code []byte) bool {
-	for _, kw := range []string{"def", "class", "async", "if", "elif", "while", "for", "with", "except"} {
-		if len(code) > len(kw) && string(code[:len(kw)]) == kw &&
-			!isLetter(code[len(kw)]) && !isDigit(code[len(kw)]) && code[len(kw)] < 0x80 {
+	if len(code) == 0 || !headerStarts[code[0]] {
+		return false
+	}
+	for _, kw := range headerKeywords {
+		if len(code) > len(kw) && pyStartsWord(code, kw) {
 			return true
 		}
 	}
 	return false
+}
+
+// pyStartsWord reports code that starts with the Python keyword kw: the
+// code ends there, or a byte follows that no name holds, or a zero-width
+// blank (def\ufeffname is def and a name to tree-sitter).
+func pyStartsWord(code []byte, kw string) bool {
+	if len(code) < len(kw) || string(code[:len(kw)]) != kw {
+		return false
+	}
+	if len(code) == len(kw) {
+		return true
+	}
+	c := code[len(kw)]
+	return !isLetter(c) && !isDigit(c) && (c < 0x80 || zeroWidth(code, len(kw)) > 0)
 }
 
 // nextHeader says whether the line starting at i is in a def or class
@@ -221,7 +270,10 @@ func nextHeader(src []byte, i int, open, header bool) bool {
 		return header
 	}
 	if open {
-		return header
+		// A line that goes on an open one may still open a header
+		// (x = ...⏎def f⏎(): reads the ellipsis as open, and a def after
+		// it is one): merging up to its ':' costs only speed.
+		return header || startsHeader(src[j:])
 	}
 	return startsHeader(src[j:])
 }
@@ -248,8 +300,7 @@ func startsStatement(b byte) bool {
 // continues reports a line that goes on the compound statement before it.
 func continues(line []byte) bool {
 	for _, kw := range []string{"else", "elif", "except", "finally"} {
-		if len(line) >= len(kw) && string(line[:len(kw)]) == kw &&
-			(len(line) == len(kw) || !isLetter(line[len(kw)]) && !isDigit(line[len(kw)]) && line[len(kw)] < 0x80) {
+		if pyStartsWord(line, kw) {
 			return true
 		}
 	}
@@ -359,4 +410,273 @@ func skipPySpec(src []byte, i int) (int, bool) {
 		}
 	}
 	return i, false
+}
+
+// midKeywords start a compound statement's header where tree-sitter-python
+// lets one start after other code on its line (x = 1 def f⏎(): pass is an
+// assignment and a definition to it, no syntax error), or, for lambda, an
+// expression that goes on across newlines up to its ':'. if, else, elif,
+// except and case are left out: after code they are part of it or an
+// error.
+var midKeywords = []string{"def", "class", "for", "while", "with", "async", "try", "match", "lambda"}
+
+// midLine reads a logical line (its code from its start up to the next
+// one's, with the blank and comment lines after it) for what leaves the
+// next line part of its statement, where a line-start scan cannot see it:
+// header, a compound statement's header (or a lambda) started after other
+// code that has not reached its ':' at the top level, which tree-sitter
+// goes on reading across newlines; glued, an '@' at the top level (after
+// a statement that takes no operand, pass@d, it starts a decorator, and
+// the line after is what it decorates; after an operand it is matrix
+// product, taken as one all the same), or a from that starts the line
+// with no import yet (from a⏎⏎import b is one statement). A number glued to a keyword (0_def)
+// is taken as one ending in it; a word after a '.' is an attribute.
+// Strings, comments and brackets are followed. Where the scan is unsure
+// it answers true (the line after then goes on this one, which costs
+// speed, not matches).
+func midLine(line []byte) (header, glued bool) {
+	if !mayGlue(line) {
+		return false, false
+	}
+	depth, first, dot := 0, true, false
+	decorator, from := false, false
+	// bare: the last token ends a statement that takes no operand after
+	// it (pass, ';'); lineStart: no token yet on this physical line;
+	// names: the statement (import, global…) takes names, not
+	// expressions, so an '@' after them is no product.
+	bare, lineStart, names := false, true, false
+	for i := 0; i < len(line); {
+		c := line[i]
+		if c >= 0x80 {
+			if n := zeroWidth(line, i); n > 0 {
+				i += n
+				continue
+			}
+		}
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n':
+			lineStart = lineStart || c == '\n'
+			i++
+			continue
+		case c == '#':
+			nl := bytes.IndexByte(line[i:], '\n')
+			if nl < 0 {
+				return header, decorator || from
+			}
+			i += nl
+			continue
+		case c == '\\':
+			lineStart = true // a continued line
+			i += 2
+			continue
+		case c == '\'' || c == '"':
+			end, ok := skipPyString(line, i)
+			if !ok {
+				return true, true
+			}
+			i = end
+		case c == '(' || c == '[' || c == '{':
+			depth++
+			i++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			i++
+		case c == ':' && depth == 0:
+			header = false
+			i++
+		case c == '@' && depth == 0:
+			// After an operand it is matrix product (return a @ b);
+			// one that starts a physical line is a decorator (after a
+			// line the scan took as open, x = ...).
+			decorator = decorator || !first && (bare || lineStart || names)
+			i++
+		case isLetter(c) || isDigit(c) || c >= 0x80:
+			k := i + 1
+			for k < len(line) && (isLetter(line[k]) || isDigit(line[k]) || line[k] >= 0x80 && zeroWidth(line, k) == 0) {
+				k++
+			}
+			w := line[i:k]
+			if depth == 0 && string(w) == "import" { // also after a '.' (from . import m)
+				from = false
+			}
+			if depth == 0 && !dot {
+				// (A from after other code is raise E from e, yield
+				// from x, a syntax error, or after an import another
+				// import.)
+				switch {
+				case string(w) == "from":
+					from = first || names // (import a⏎from b⏎import c: two)
+				case isDigit(c):
+					// A number glued to a keyword is code before it, also
+					// first on its line (0def f⏎(): is 0 and a definition).
+					for _, kw := range midKeywords {
+						header = header || bytes.HasSuffix(w, []byte(kw))
+					}
+					from = from || bytes.HasSuffix(w, []byte("from")) // 1jfrom a⏎import b
+				case !first && isMidKeyword(w):
+					// match is a soft keyword: only a subject after it
+					// makes one (return match ends where it stands).
+					header = header || string(w) != "match" || subjectAfter(line, k)
+				}
+			}
+			if first {
+				switch string(w) {
+				case "import", "from", "global", "nonlocal":
+					names = true
+				}
+			}
+			i = k
+			bare = !dot && bareWord(w)
+			first, dot, lineStart = false, false, false
+			continue
+		default:
+			i++
+		}
+		first, dot, bare, lineStart = false, c == '.', c == ':' || c == ';', false
+		if c == ';' {
+			names = false
+		}
+	}
+	return header, decorator || from
+}
+
+// subjectAfter reports code after i, on its line, that makes a match
+// before it the soft keyword: a name (not an operator word: match in x),
+// number, string, '{' or '~'. After a '(', '[', '-' or '*' the name
+// reading goes on (return match(name) is a call), and tree-sitter ends
+// the line where the name reading can.
+func subjectAfter(line []byte, i int) bool {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i == len(line) {
+		return false
+	}
+	switch c := line[i]; {
+	case isDigit(c) || c >= 0x80 || c == '\'' || c == '"' || c == '{' || c == '~':
+		return true
+	case isLetter(c):
+		k := i
+		for k < len(line) && (isLetter(line[k]) || isDigit(line[k])) {
+			k++
+		}
+		switch string(line[i:k]) {
+		case "in", "is", "and", "or", "not", "if", "else", "for", "async":
+			return false
+		}
+		return true
+	}
+	return false
+}
+
+// mayGlue is midLine's quick test: only a line with an '@', a word that
+// starts one of midKeywords after other code or from at its start, or a
+// number with a letter in it, can leave the next line part of its
+// statement. Most lines have none, and one pass over them costs a
+// fraction of midLine's.
+func mayGlue(line []byte) bool {
+	first := 0 // where the line's code starts
+	for first < len(line) && (line[first] == ' ' || line[first] == '\t' || line[first] == '\f' || line[first] == '\r' || line[first] == '\n') {
+		first++
+	}
+	prevWord := false // the byte before i is a letter, digit or '_'
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		word := isLetter(c) || isDigit(c)
+		if word && prevWord {
+			continue
+		}
+		prevWord = word
+		switch {
+		case c == '@':
+			return true
+		case isDigit(c):
+			// A number with a letter in it (0_def, 0x1f) may end in a
+			// keyword.
+			for i+1 < len(line) && (isLetter(line[i+1]) || isDigit(line[i+1])) {
+				if i++; isLetter(line[i]) {
+					return true
+				}
+			}
+		case word:
+			switch kw := glueWordAt(line[i:]); {
+			case kw == "from":
+				if !hasImport(line[i:]) {
+					return true
+				}
+			case kw != "" && i != first:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasImport reports the word import in line (not importlib).
+func hasImport(line []byte) bool {
+	return literal{text: []byte("import"), word: true}.in(line)
+}
+
+// glueWordAt returns the one of midKeywords, or from, that code starts
+// with, or "".
+func glueWordAt(code []byte) string {
+	var cands []string
+	switch code[0] {
+	case 'd':
+		cands = []string{"def"}
+	case 'c':
+		cands = []string{"class"}
+	case 'f':
+		cands = []string{"for", "from"}
+	case 'w':
+		cands = []string{"while", "with"}
+	case 'a':
+		cands = []string{"async"}
+	case 't':
+		cands = []string{"try"}
+	case 'm':
+		cands = []string{"match"}
+	case 'l':
+		cands = []string{"lambda"}
+	default:
+		return ""
+	}
+	for _, kw := range cands {
+		if len(code) >= len(kw) && string(code[:len(kw)]) == kw {
+			return kw
+		}
+	}
+	return ""
+}
+
+// bareWord reports a keyword after which a statement may end with no
+// operand, so that an '@' after it starts a decorator (pass@d).
+func bareWord(w []byte) bool {
+	switch string(w) {
+	case "pass", "break", "continue", "return", "raise", "yield":
+		return true
+	}
+	return false
+}
+
+// isMidKeyword reports one of midKeywords.
+func isMidKeyword(w []byte) bool {
+	for _, kw := range midKeywords {
+		if string(w) == kw {
+			return true
+		}
+	}
+	return false
+}
+
+// endsZeroWidth reports a line, ending just before i, whose last
+// character other than blanks is one zeroWidth skips: tree-sitter's
+// scanner does not see the newline after it (0\u2060⏎0 is one statement),
+// so the scans are unsure there.
+func endsZeroWidth(src []byte, i int) bool {
+	j := i - 2 // before the newline
+	for j >= 0 && (src[j] == ' ' || src[j] == '\t' || src[j] == '\f' || src[j] == '\v' || src[j] == '\r') {
+		j--
+	}
+	return j >= 2 && zeroWidth(src, j-2) == 3
 }

@@ -284,20 +284,30 @@ func capRanges(out []uint32, max int) []uint32 {
 // splitPython finds the lines where a top-level statement starts: at
 // column 0, outside brackets, strings and backslash continuations (the
 // scan is pyScan's), not a comment, not else/elif/except/finally (which
-// continue the statement before), and not right after a decorator line.
+// continue the statement before), not right after a decorator line, and
+// not after a line whose header or decorator started after other code
+// (see midLine).
 func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	starts = append(starts, 0)
 	lead := bom(src)
 	first := pastBlanks(src, lead)
 	decorated := first < len(src) && src[first] == '@' // the last line with code was a decorator
 	s := newPyScan(src)
+	code := 0 // where the last logical line with code starts
+	// gluedOn says the logical line before i leaves the line at i part of
+	// its statement (see midLine).
+	gluedOn := func(i int) bool {
+		h, d := midLine(src[code:i])
+		s.header = s.header || h
+		return h || d
+	}
 	ok := s.run(func(i int) bool {
 		j := pastBlanks(src, i)
-		if zeroWidth(src, j) > 0 {
+		if zeroWidth(src, j) > 0 || endsZeroWidth(src, i) {
 			// tree-sitter skips it, and its scanner's indentation stops
-			// there: the line's statement, or the next one's, starts
-			// where the scan cannot tell (if 0:\n 0\n \u2060\n0): unsure
-			// (rare).
+			// there, or it does not see the newline after it: the line's
+			// statement, or the next one's, starts where the scan cannot
+			// tell (if 0:\n 0\n \u2060\n0, 0\ufeff\n()): unsure (rare).
 			return false
 		}
 		open := s.open()
@@ -321,18 +331,27 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 			}
 		case b == '@':
 			if !decorated && !open {
-				starts = append(starts, uint32(k))
+				if !gluedOn(i) {
+					starts = append(starts, uint32(k))
+				}
 			}
 			decorated = true
 		default:
 			// A line that starts with, say, '=' goes on the statement
 			// before it for tree-sitter ((a)\n= 0 is one assignment).
 			if !decorated && !open && startsStatement(b) && !continues(src[k:]) {
-				starts = append(starts, uint32(k))
+				if !gluedOn(i) {
+					starts = append(starts, uint32(k))
+				}
 			}
 			if !open { // a line that goes on a decorator (@⏎0) leaves it one
 				decorated = false
 			}
+		}
+		// A line that starts with '.' or '=' goes on the statement before
+		// as an open one does: code stays where that statement started.
+		if !open && j < len(src) && (src[j] == '@' || startsStatement(src[j])) {
+			code = i
 		}
 		return true
 	}, nil)

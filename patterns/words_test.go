@@ -3,7 +3,6 @@ package patterns
 import (
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -79,8 +78,7 @@ func TestWordLiteralsFindEveryToken(t *testing.T) {
 						}
 						checked++
 						if !found {
-							dir := t.TempDir()
-							os.WriteFile(filepath.Join(dir, "mutant"), v, 0o644)
+							dir := keepMutant(t, v)
 							from := max(0, int(n.start)-20)
 							t.Fatalf("%s (%s): the parser reads %s %q at %d (…%q…), the word search does not find it there (file kept in %s)",
 								l.ID, source, kind, text, n.start, v[from:min(len(v), int(n.end)+20)], dir)

@@ -1,0 +1,115 @@
+package patterns
+
+import (
+	"math/rand/v2"
+	"os"
+	"slices"
+	"testing"
+)
+
+// TestSplitHoldsOnMutants: where a file parses without error, every
+// statement start the lexical split finds is one the parser has, also on
+// code no one writes but tree-sitter reads without complaint. The inputs
+// are random real files (seeded; AGENT_TOOLS_GEN_SEED replays) whose
+// token boundaries are edited at random: a newline joined or added, a
+// zero-width blank, a backslash continuation, a ';' or '@' put in, a
+// number glued before a word. FuzzSplitPython, which found x = 1 def f⏎():
+// (a header after other code, read across the newline), starts from a
+// handful of seeds; this starts from real code.
+func TestSplitHoldsOnMutants(t *testing.T) {
+	files, mutants := 6, 60
+	if os.Getenv("AGENT_TOOLS_SOAK") == "1" {
+		files, mutants = 20, 200
+	}
+	seed := clockSeed(t)
+	cands := genCandidates()
+	for _, id := range []string{"python", "go", "typescript", "tsx", "javascript"} {
+		t.Run(id, func(t *testing.T) {
+			l := mustLang(t, id)
+			rng := rand.New(rand.NewPCG(seed, uint64(len(id))*31337+uint64(id[0])))
+			srcs, source := genDraw(t, rng, l, cands[id], files)
+			pr := newParser()
+			defer pr.close()
+			clean, checked := 0, 0
+			for _, src := range srcs {
+				for range mutants {
+					v := editBoundaries(rng, src)
+					tree, err := pr.parse(l, v, false)
+					if err != nil {
+						continue
+					}
+					if _, broken := tree.firstError(); broken {
+						continue
+					}
+					clean++
+					starts, ok := splitters[id](v, nil)
+					if !ok {
+						continue
+					}
+					top := map[uint32]bool{}
+					for c := uint32(1); c < uint32(len(tree.nodes)); c = tree.nodes[c].next {
+						if !tree.skip(int(c)) {
+							top[tree.nodes[c].start] = true
+						}
+					}
+					for _, s := range starts[1:] {
+						checked++
+						if !top[s] {
+							dir := keepMutant(t, v)
+							from := max(0, int(s)-60)
+							t.Fatalf("%s (%s): the split starts a statement at %d (…%q|%q…), the parser does not (file kept in %s)",
+								id, source, s, v[from:s], v[s:min(len(v), int(s)+40)], dir)
+						}
+					}
+				}
+			}
+			if clean == 0 {
+				t.Fatalf("no mutant of %d files parsed without error: nothing was checked", len(srcs))
+			}
+			t.Logf("%s (%s): %d mutants without syntax errors, %d statement starts, each one the parser's", id, source, clean, checked)
+		})
+	}
+}
+
+// boundaryEdits are what editBoundaries puts in place of a run of blanks.
+var boundaryEdits = []string{"", " ", "\n", "\n\n", " \n", "\ufeff", "\u2060", "\u200b\n", "\\\n", ";", " @", "\t", "\r\n", "\n "}
+
+// editBoundaries edits one to six token boundaries of src (a run of
+// blanks, or the point between a letter and a non-letter) and sometimes
+// glues numbers before words.
+func editBoundaries(rng *rand.Rand, src []byte) []byte {
+	var at [][2]int // candidate spans: blank runs, or empty spans at word edges
+	for i := 0; i < len(src); {
+		if c := src[i]; c == ' ' || c == '\n' || c == '\t' {
+			j := i
+			for j < len(src) && (src[j] == ' ' || src[j] == '\n' || src[j] == '\t') {
+				j++
+			}
+			at = append(at, [2]int{i, j})
+			i = j
+			continue
+		}
+		if i > 0 && isLetter(src[i-1]) != isLetter(src[i]) {
+			at = append(at, [2]int{i, i})
+		}
+		i++
+	}
+	out := slices.Clone(src)
+	if len(at) > 0 {
+		n := 1 + rng.IntN(6)
+		picks := make([]int, 0, n)
+		for range n {
+			picks = append(picks, rng.IntN(len(at)))
+		}
+		slices.Sort(picks)
+		picks = slices.Compact(picks)
+		for k := len(picks) - 1; k >= 0; k-- { // from the end, so offsets hold
+			sp := at[picks[k]]
+			out = slices.Concat(out[:sp[0]], []byte(boundaryEdits[rng.IntN(len(boundaryEdits))]), out[sp[1]:])
+		}
+	}
+	if rng.IntN(3) == 0 {
+		out = glueNumbers(rng, out)
+	}
+	return out
+}
