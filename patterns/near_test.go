@@ -242,7 +242,8 @@ func TestSplitGo(t *testing.T) {
 		{"package p\nvar x = 1 +\nfunc() int { return 1 }()\nfunc g() {}\n", []string{"var x = 1 +", "func g() {}"}, true},
 		{"package p\nconst s = `\nfunc f() {}\n`\nfunc g() {}\n", []string{"const s = `", "func g() {}"}, true},
 		{"package p\n/*\nfunc f() {}\n*/\nfunc g() {}\n", []string{"func g() {}"}, true},
-		{"package p\n// func f() {}\nfunc g() {}\nfunction := 1\n", []string{"func g() {}"}, true},
+		{"package p\n// func f() {}\nfunc g() {}\nvar x = 1 +\nfunction\n", []string{"func g() {}", "var x = 1 +"}, true},
+		{"package p\nfunc g() {}\nfunction := 1\n", nil, false}, // not Go at the top level: unsure
 		{"package p\nvar r = '\\''\nfunc g() {}\n", []string{"var r = '\\''", "func g() {}"}, true},
 		{"package p\nvar m map[string]\nfunc()\nvar a, b\nfunc()\ntype F\nfunc()\nfunc g() {}\n",
 			[]string{"var m map[string]", "var a, b", "type F", "func g() {}"}, true},
@@ -251,8 +252,14 @@ func TestSplitGo(t *testing.T) {
 			[]string{"var", "var a,", "type /* F */ F", "var x // int"}, true},
 		// A func's parameters then an unnamed func: its result type
 		// (FuzzSplitGo); other closing parentheses end the declaration.
-		{"package p\nfunc()\nfunc(){}\nfunc f(\n\ta int,\n)\nfunc() {}\nvar x = f()\nfunc (t T) M() {}\nvar (\n\ty = 1\n)\nfunc (t T) N() {}\n",
-			[]string{"func()", "func f(", "var x = f()", "func (t T) M() {}", "var (", "func (t T) N() {}"}, true},
+		{"package p\nfunc f(\n\ta int,\n)\nfunc() {}\nvar x = f()\nfunc (t T) M() {}\nvar (\n\ty = 1\n)\nfunc (t T) N() {}\n",
+			[]string{"func f(", "var x = f()", "func (t T) M() {}", "var (", "func (t T) N() {}"}, true},
+		// Code Go forbids at the top level, which tree-sitter-go reads
+		// without error, need not end at a newline: unsure (FuzzSplitGo).
+		{"package p\nfunc()\nfunc(){}\nvar x = 1\n", nil, false},
+		{"func\n()\nfunc(){}", nil, false},
+		{"0%func()\nfunc(){}", nil, false},
+		{"package p\nvar x = 1\nx++\nfunc f() {}\n", nil, false},
 		{"package p\nvar s = \"unterminated\nfunc g() {}\n", nil, false},
 		{"package p\nfunc g() {\n", nil, false},
 		{"package p\n/* unterminated\n", nil, false},
@@ -347,6 +354,10 @@ func TestSplitC(t *testing.T) {
 		// text as its value (FuzzSplitC: #000000 0/⏎#define A"⏎ is one
 		// preproc_call); a conditional does not.
 		{"#define A 1/\n#define B 2\nint c;\n", []string{"int c;"}, true},
+		// A directive whose keyword stands alone on its line takes its
+		// argument from the next one (FuzzSplitC): unsure.
+		{"int a;\n  #define\nA A()A(){}\nint c;\n", nil, false},
+		{"int a;\n#endif\nint c;\n", []string{"#endif", "int c;"}, true},
 		{"int a;\n#pragma x \n\n// c\nint b;\nint d;\n", []string{"#pragma x ", "int d;"}, true},
 		{"int a;\n#endif \nint b;\n", []string{"#endif ", "int b;"}, true},
 	} {

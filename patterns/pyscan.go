@@ -108,6 +108,9 @@ func (s *pyScan) run(line func(i int) bool, goesOn func(i int)) bool {
 			}
 			i++
 		case c == '\\': // a continuation, or a stray backslash the parser will see
+			if i+1 < len(src) && src[i+1] == 0 {
+				return false // \ and NUL is a blank to tree-sitter (a line continuation): unsure
+			}
 			i += 2
 			if i <= len(src) && src[i-1] == '\r' && i < len(src) && src[i] == '\n' {
 				i++

@@ -385,6 +385,9 @@ func indentZero(blanks []byte) bool {
 // literals, after a line that ends a statement by Go's semicolon rule.
 func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 	starts = append(starts, 0)
+	if !goDeclHead(src, true) {
+		return starts, false
+	}
 	depth := 0
 	// The last two tokens seen, as the offset of their last byte (-1 for
 	// none yet): comments and white space, newlines too, are not tokens.
@@ -429,9 +432,21 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			i++
 		case c == '\n':
 			i++
-			if depth == 0 && last >= 0 && endsGoStatement(src[:last+1]) && startsGoDecl(src[i:]) &&
-				!(bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src, last, prev, last == sig, src[i+4:])) {
+			if depth != 0 || last < 0 || !endsGoStatement(src[:last+1]) {
+				break
+			}
+			// A func type after a declaration's type or signature goes
+			// on it (var f map[string]⏎func()).
+			typed := bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src, last, prev, last == sig, src[i+4:])
+			switch {
+			case typed:
+			case startsGoDecl(src[i:]):
+				if !goDeclHead(src[i:], false) {
+					return starts, false // see goDeclHead
+				}
 				starts = append(starts, uint32(i))
+			case !goDeclHead(src[i:], false):
+				return starts, false
 			}
 		case isWordByte(c):
 			j := i + 1
@@ -450,6 +465,64 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 		}
 	}
 	return starts, depth == 0
+}
+
+// goDeclHead reports code that starts (after blanks and comments) as a
+// top-level declaration does: import, type, var, const, or func and a
+// name, or a receiver in parentheses and a name; with first (the file's
+// start), package too. Blanks and comments alone count as one. Anything
+// else after a statement's end is code Go forbids at the top level,
+// which tree-sitter-go still reads without error, but where a newline
+// need not end a statement (func⏎()⏎func(){} is one function literal to
+// it, 0%func()⏎func(){} one expression): the split is then unsure
+// (FuzzSplitGo).
+func goDeclHead(part []byte, first bool) bool {
+	i := 0
+	for i < len(part) {
+		switch c := part[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f':
+			i++
+			continue
+		case c == '/' && i+1 < len(part) && (part[i+1] == '/' || part[i+1] == '*'):
+			end, stop, _ := skipGo(part, i)
+			if stop {
+				return true // the rest is a comment
+			}
+			i = end
+			continue
+		}
+		break
+	}
+	rest := part[i:]
+	if len(rest) == 0 || rest[0] == '\n' {
+		return true
+	}
+	if first && startsWord(rest, "package") {
+		return true
+	}
+	for _, kw := range []string{"type", "var", "const", "import"} {
+		if startsWord(rest, kw) {
+			return true
+		}
+	}
+	if !startsWord(rest, "func") {
+		return false
+	}
+	j := 4
+	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t') {
+		j++
+	}
+	if j < len(rest) && rest[j] == '(' { // a receiver, then the name
+		close := bytes.IndexByte(rest[j:], ')')
+		if close < 0 {
+			return false
+		}
+		j += close + 1
+		for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t') {
+			j++
+		}
+	}
+	return j < len(rest) && (isLetter(rest[j]) || rest[j] >= 0x80)
 }
 
 // isWordByte reports a byte of a Go name, keyword or number (a byte of
@@ -685,6 +758,9 @@ func (c *cSplitter) step(i int) (next int, lineStart, done, ok bool) {
 // directive starting at i (or the end of the file), skipping /* */
 // comments and backslash-newlines; false for an unterminated comment.
 func skipDirective(src []byte, i int) (int, bool) {
+	if bareDirective(src, i) {
+		return 0, false
+	}
 	for i < len(src) {
 		switch c := src[i]; {
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
@@ -704,6 +780,31 @@ func skipDirective(src []byte, i int) (int, bool) {
 		}
 	}
 	return i, true
+}
+
+// bareDirective reports a directive at i whose keyword stands alone on
+// its line although it takes an argument (#define⏎A A()): tree-sitter-c
+// reads the argument from the next line.
+func bareDirective(src []byte, i int) bool {
+	if i >= len(src) || src[i] != '#' {
+		return false
+	}
+	j := i + 1
+	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+		j++
+	}
+	k := j
+	for k < len(src) && (isLetter(src[k]) || isDigit(src[k])) {
+		k++
+	}
+	switch string(src[j:k]) {
+	case "", "else", "endif":
+		return false
+	}
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r') {
+		k++
+	}
+	return k == len(src) || src[k] == '\n'
 }
 
 // startsElif says a part starts with an #elif (#elifdef, #elifndef).
