@@ -428,15 +428,15 @@ var midKeywords = []string{"def", "class", "for", "while", "with", "async", "try
 // next line part of its statement, where a line-start scan cannot see it:
 // header, a compound statement's header (or a lambda) started after other
 // code that has not reached its ':' at the top level, which tree-sitter
-// goes on reading across newlines; glued, an '@' at the top level (after
-// a statement that takes no operand, pass@d, it starts a decorator, and
-// the line after is what it decorates; after an operand it is matrix
-// product, taken as one all the same), or a from that starts the line
-// with no import yet (from a⏎⏎import b is one statement). A number glued to a keyword (0_def)
-// is taken as one ending in it; a word after a '.' is an attribute.
-// Strings, comments and brackets are followed. Where the scan is unsure
-// it answers true (the line after then goes on this one, which costs
-// speed, not matches).
+// goes on reading across newlines; glued, an '@' at the top level that
+// tree-sitter reads as a decorator's though code stands before it (after
+// pass, ';' or an import's names, or first on a continued line: the line
+// after is what it decorates; after an operand it is matrix product), or
+// a from that starts a statement with no import yet (from a⏎⏎import b is
+// one statement). A number glued to a keyword (0_def) is taken as one
+// ending in it; a word after a '.' is an attribute. Strings, comments and
+// brackets are followed. Where the scan is unsure it answers true (the
+// line after then goes on this one, which costs speed, not matches).
 func midLine(line []byte) (header, glued bool) {
 	if !mayGlue(line) {
 		return false, false
