@@ -193,6 +193,9 @@ func TestSplitPython(t *testing.T) {
 		{"from importlib.resources \n\nimport files\nt = 1\n", []string{"t = 1"}, true},
 		{"from a import b\n1jfrom c \r\nimport d\nt = 1\n", []string{"1jfrom c \r", "t = 1"}, true},
 		{"import a\u2060from c \nimport d\nt = 1\n", []string{"t = 1"}, true},
+		{"from a import b;from c\r\nimport d\nt = 1\n", []string{"t = 1"}, true},
+		{"x = 1;from c\nimport d\nt = 1\n", []string{"t = 1"}, true},
+		{"x = ...\n1.5class C\n(E): pass\nt = 1\n", []string{"t = 1"}, true},
 		{"from x import S @d\nclass C: pass\nt = 1\n", []string{"t = 1"}, true},
 		{"def f(): ...\n @d\ndef g(): pass\nt = 1\n", []string{"t = 1"}, true},
 		// A decorator after a statement that takes no operand.

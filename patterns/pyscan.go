@@ -502,13 +502,15 @@ func midLine(line []byte) (header, glued bool) {
 			if depth == 0 && string(w) == "import" { // also after a '.' (from . import m)
 				from = false
 			}
-			if depth == 0 && !dot {
+			if depth == 0 && (!dot || isDigit(c)) { // (1.5class: a float's digits after the '.')
 				// (A from after other code is raise E from e, yield
 				// from x, a syntax error, or after an import another
 				// import.)
 				switch {
 				case string(w) == "from":
-					from = first || names // (import a⏎from b⏎import c: two)
+					// (import a⏎from b⏎import c, or a;from b⏎import
+					// c: two statements.)
+					from = first || names || bare
 				case isDigit(c):
 					// A number glued to a keyword is code before it, also
 					// first on its line (0def f⏎(): is 0 and a definition).
@@ -536,7 +538,7 @@ func midLine(line []byte) (header, glued bool) {
 			i++
 		}
 		first, dot, bare, lineStart = false, c == '.', c == ':' || c == ';', false
-		if c == ';' {
+		if c == ';' && depth == 0 {
 			names = false
 		}
 	}
