@@ -91,11 +91,12 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 			// A from with no import yet goes on across newlines, and
 			// import b read alone is another statement: the line after it
 			// starts none (nor after an '@' midLine takes as a
-			// decorator's, on a line with a from). (The other lines midLine finds glued to the
-			// next, as x = 1 def f⏎(): pass, hold half a construct each:
-			// a part that keeps one without the other has a syntax error
-			// and the file is parsed whole, so they are not looked for
-			// here, where every line would pay for it.)
+			// decorator's, on a line with a from). The other lines
+			// midLine finds glued to the next, as x = 1 def f⏎(): pass,
+			// hold half a construct each: a part that keeps one without
+			// the other has a syntax error and the file is parsed whole,
+			// so they are not looked for here, where every line would pay
+			// for it.
 			if stmt && fromOpen {
 				stmt = false
 			}
