@@ -430,31 +430,47 @@ var midKeywords = []string{"def", "class", "for", "while", "with", "async", "try
 // code that has not reached its ':' at the top level, which tree-sitter
 // goes on reading across newlines; glued, an '@' at the top level that
 // tree-sitter reads as a decorator's though code stands before it (after
-// pass, ';' or an import's names, or first on a continued line: the line
-// after is what it decorates; after an operand it is matrix product), or
-// a from that starts a statement with no import yet (from a⏎⏎import b is
-// one statement). A number glued to a keyword (0_def) is taken as one
-// ending in it; a word after a '.' is an attribute. Strings, comments and
-// brackets are followed. Where the scan is unsure it answers true (the
-// line after then goes on this one, which costs speed, not matches).
+// pass, ';', an import's names or a zero-width blank, or first on a
+// continued line: the line after is what it decorates; after an operand
+// it is matrix product), or a from that starts a statement with no
+// import yet (from a⏎⏎import b is one statement). A number glued to a
+// keyword (0_def) is taken as one ending in it, and so is a word after a
+// number's '.' or an ellipsis (1.jclass, ...def: the float or the '...'
+// ends where the word's letters stop fitting it); a word after another
+// '.' is an attribute. Strings, comments and brackets are followed.
+// Where the scan is unsure it answers true (the line after then goes on
+// this one, which costs speed, not matches).
 func midLine(line []byte) (header, glued bool) {
 	if !mayGlue(line) {
 		return false, false
 	}
 	depth, first, dot := 0, true, false
+	// num: the last token is a number or a '.', so that a '.' after it is
+	// a float's or an ellipsis', not an attribute's; numDot: the last
+	// token is such a '.'.
+	num, numDot := false, false
 	decorator, from := false, false
 	// bare: the last token ends a statement that takes no operand after
 	// it (pass, ';'); lineStart: no token yet on this physical line;
 	// names: the statement (import, global…) takes names, not
 	// expressions, so an '@' after them is no product.
 	bare, lineStart, names := false, true, false
+	// zw: a zero-width blank stands before this token; an '@' after one
+	// may start a decorator even after an operand (v: T\u2060@d⏎class C:
+	// is two statements to tree-sitter, the second from the '@').
+	zw := false
 	for i := 0; i < len(line); {
 		c := line[i]
 		if c >= 0x80 {
 			if n := zeroWidth(line, i); n > 0 {
 				i += n
+				zw = true
 				continue
 			}
+		}
+		afterZW := zw
+		if c != ' ' && c != '\t' && c != '\r' && c != '\f' && c != '\v' {
+			zw = false // (blanks between keep it: v: T\u2060 @d)
 		}
 		switch {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n':
@@ -491,7 +507,7 @@ func midLine(line []byte) (header, glued bool) {
 			// After an operand it is matrix product (return a @ b);
 			// one that starts a physical line is a decorator (after a
 			// line the scan took as open, x = ...).
-			decorator = decorator || !first && (bare || lineStart || names)
+			decorator = decorator || !first && (bare || lineStart || names || afterZW)
 			i++
 		case isLetter(c) || isDigit(c) || c >= 0x80:
 			k := i + 1
@@ -502,16 +518,16 @@ func midLine(line []byte) (header, glued bool) {
 			if depth == 0 && string(w) == "import" { // also after a '.' (from . import m)
 				from = false
 			}
-			if depth == 0 && (!dot || isDigit(c)) { // (1.5class: a float's digits after the '.')
+			if depth == 0 && (!dot || numDot) {
 				// (A from after other code is raise E from e, yield
 				// from x, a syntax error, or after an import another
 				// import.)
 				switch {
-				case string(w) == "from":
+				case string(w) == "from" && !numDot:
 					// (import a⏎from b⏎import c, or a;from b⏎import
 					// c: two statements.)
 					from = first || names || bare
-				case isDigit(c):
+				case isDigit(c) || numDot: // (1.5class, 1.jclass, ...def)
 					// A number glued to a keyword is code before it, also
 					// first on its line (0def f⏎(): is 0 and a definition).
 					for _, kw := range midKeywords {
@@ -532,11 +548,14 @@ func midLine(line []byte) (header, glued bool) {
 			}
 			i = k
 			bare = !dot && bareWord(w)
-			first, dot, lineStart = false, false, false
+			num = isDigit(c) || numDot // (1.5e3.def: the word ends the float)
+			first, dot, numDot, lineStart = false, false, false, false
 			continue
 		default:
 			i++
 		}
+		numDot = c == '.' && num
+		num = c == '.'
 		first, dot, bare, lineStart = false, c == '.', c == ':' || c == ';', false
 		if c == ';' && depth == 0 {
 			names = false
@@ -596,9 +615,9 @@ func mayGlue(line []byte) bool {
 		case c == '@':
 			return true
 		case isDigit(c):
-			// A number with a letter in it (0_def, 0x1f) may end in a
-			// keyword.
-			for i+1 < len(line) && (isLetter(line[i+1]) || isDigit(line[i+1])) {
+			// A number with a letter in it (0_def, 0x1f, 1.jclass) may
+			// end in a keyword.
+			for i+1 < len(line) && (isLetter(line[i+1]) || isDigit(line[i+1]) || line[i+1] == '.') {
 				if i++; isLetter(line[i]) {
 					return true
 				}
