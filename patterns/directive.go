@@ -227,8 +227,9 @@ func endsInBlank(src []byte, k int) bool {
 	if src[k-1] == '\r' {
 		k--
 	}
-	// A '\n' there ended a continued line: the last line is empty.
-	return k > 0 && strings.IndexByte(" \t\f\v/\n", src[k-1]) >= 0
+	// A '\n' there ended a continued line: the last line is empty. A
+	// '\r' before the newline's own is a blank (#define A⎵\r\r\n).
+	return k > 0 && strings.IndexByte(" \t\f\v\r/\n", src[k-1]) >= 0
 }
 
 // linesVerdict is directiveLines' answer: the lines stand alone, or the

@@ -440,13 +440,10 @@ func splitGo(src []byte, starts []uint32) ([]uint32, bool) {
 			typed := bytes.HasPrefix(src[i:], []byte("func")) && typeMayFollow(src, last, prev, last == sig, src[i+4:])
 			switch {
 			case typed:
-			case startsGoDecl(src[i:]):
-				if !goDeclHead(src[i:], false) {
-					return starts, false // see goDeclHead
-				}
-				starts = append(starts, uint32(i))
 			case !goDeclHead(src[i:], false):
-				return starts, false
+				return starts, false // see goDeclHead
+			case startsGoDecl(src[i:]):
+				starts = append(starts, uint32(i))
 			}
 		case isWordByte(c):
 			j := i + 1
@@ -497,16 +494,13 @@ func goDeclHead(part []byte, first bool) bool {
 	if len(rest) == 0 || rest[0] == '\n' {
 		return true
 	}
-	if first && startsWord(rest, "package") {
+	switch {
+	case first && startsWord(rest, "package"):
 		return true
-	}
-	for _, kw := range []string{"type", "var", "const", "import"} {
-		if startsWord(rest, kw) {
-			return true
-		}
-	}
-	if !startsWord(rest, "func") {
+	case !startsGoDecl(rest):
 		return false
+	case !startsWord(rest, "func"):
+		return true // type, var, const, import
 	}
 	j := 4
 	for j < len(rest) && (rest[j] == ' ' || rest[j] == '\t') {
@@ -801,7 +795,7 @@ func bareDirective(src []byte, i int) bool {
 	case "", "else", "endif":
 		return false
 	}
-	for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r') {
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\f' || src[k] == '\v') {
 		k++
 	}
 	return k == len(src) || src[k] == '\n'
