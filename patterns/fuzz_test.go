@@ -237,29 +237,49 @@ func fuzzSplit(f *testing.F, langID string, split splitter, patterns ...string) 
 		// (C's parts also start inside a conditional directive, which is
 		// not a top-level statement: there only the matches are held.)
 		if starts, ok := split([]byte(src), nil); ok && !broken && langID != "c" {
-			top := map[uint32]bool{}
-			for c := uint32(1); c < uint32(len(whole.nodes)); c = whole.nodes[c].next {
-				top[whole.nodes[c].start] = true
-			}
-			for _, s := range starts[1:] {
-				if !top[s] {
-					t.Fatalf("the split starts a statement at %d, the parser does not", s)
-				}
+			if s, off := startOffTree(whole, starts); off {
+				t.Fatalf("the split starts a statement at %d, the parser does not", s)
 			}
 		}
 		for _, p := range pats {
-			want := p.Find(whole)
-			near, err := pr.parseFor(p, []byte(src))
+			got, want, err := partialAndWhole(pr, p, []byte(src), whole)
 			if err != nil {
 				t.Fatalf("parseFor: %v after parse succeeded", err)
 			}
 			// A file with syntax errors is read a statement at a time,
 			// and error recovery may then differ from the whole file's.
-			if got := p.Find(near); !sameSpans(got, want) && !broken {
+			if !sameSpans(got, want) && !broken {
 				t.Fatalf("%q: parsing around the literal finds %v, the whole file %v", p.Source, got, want)
 			}
 		}
 	})
+}
+
+// startOffTree returns the first of a split's starts (after the file's
+// own) where the whole file's parse starts no top-level node, and
+// whether there is one. (A top-level comment is such a node: parts cut
+// there read as the whole file does.)
+func startOffTree(whole *Tree, starts []uint32) (uint32, bool) {
+	top := map[uint32]bool{}
+	for c := uint32(1); c < uint32(len(whole.nodes)); c = whole.nodes[c].next {
+		top[whole.nodes[c].start] = true
+	}
+	for _, s := range starts[1:] {
+		if !top[s] {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// partialAndWhole is what p finds in src parsing only around its
+// literal, and in the whole file's tree; a search must see the same.
+func partialAndWhole(pr *parser, p *Pattern, src []byte, whole *Tree) (got, want []Span, err error) {
+	near, err := pr.parseFor(p, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Find(near), p.Find(whole), nil
 }
 
 // FuzzSplitC is FuzzSplitGo for C's top-level declarations and

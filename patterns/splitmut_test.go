@@ -55,12 +55,11 @@ func TestSplitHoldsOnMutants(t *testing.T) {
 					// What a search finds parsing only the statements
 					// around its literal is what the whole file holds.
 					for _, p := range compiled {
-						want := p.Find(tree)
-						near, err := pr.parseFor(p, v)
+						got, want, err := partialAndWhole(pr, p, v, tree)
 						if err != nil {
 							t.Fatalf("%s: parseFor: %v after the whole file parsed", id, err)
 						}
-						if got := p.Find(near); !sameSpans(got, want) {
+						if !sameSpans(got, want) {
 							t.Fatalf("%s (%s): %q: parsing around the literal finds %v, the whole file %v (file kept in %s)",
 								id, source, p.Source, got, want, keepMutant(t, v))
 						}
@@ -72,20 +71,12 @@ func TestSplitHoldsOnMutants(t *testing.T) {
 					if !ok || id == "c" {
 						continue
 					}
-					top := map[uint32]bool{}
-					for c := uint32(1); c < uint32(len(tree.nodes)); c = tree.nodes[c].next {
-						if !tree.skip(int(c)) {
-							top[tree.nodes[c].start] = true
-						}
-					}
-					for _, s := range starts[1:] {
-						checked++
-						if !top[s] {
-							dir := keepMutant(t, v)
-							from := max(0, int(s)-60)
-							t.Fatalf("%s (%s): the split starts a statement at %d (…%q|%q…), the parser does not (file kept in %s)",
-								id, source, s, v[from:s], v[s:min(len(v), int(s)+40)], dir)
-						}
+					checked += len(starts) - 1
+					if s, off := startOffTree(tree, starts); off {
+						dir := keepMutant(t, v)
+						from := max(0, int(s)-60)
+						t.Fatalf("%s (%s): the split starts a statement at %d (…%q|%q…), the parser does not (file kept in %s)",
+							id, source, s, v[from:s], v[s:min(len(v), int(s)+40)], dir)
 					}
 				}
 			}
