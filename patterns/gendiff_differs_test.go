@@ -3,6 +3,8 @@ package patterns
 import (
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/agent-tools/agent-tools/internal/testutil"
@@ -201,7 +203,23 @@ func TestGenDiffersClassify(t *testing.T) {
 		{"go", "go", ".go", "package p\n\nfunc f(l *L, err error) {\n\tif err == nil {\n\t\t// why\n\t\terr = g()\n\t}\n" +
 			"\tif l.slice == nil {\n\t\tl.slice = h()\n\t}\n\tif x == nil {\n\t\tx = h()\n\t}\n}\n",
 			"if $A == $B {\n\t$A = $C\n}", "comments skipped + a repeated metavariable compares tokens"},
+		// Soak seed 1796634103349948208: a qualified name, which ast-grep
+		// reads as a record projection when a metavariable stands for
+		// its module.
+		{"haskell", "haskell", ".hs", "module M where\n\na = A.A.A . a\nb = A.A.A. a\n",
+			"$A = $B.A.A. a", "ast-grep misses the code the pattern was cut from"},
+		// Soak seed 1796634535305924146: ast-grep's empty $$$ before
+		// tokens it then passes over.
+		{"haskell", "haskell", ".hs", "module M where\n\na :: A\nb :: a\nc, d :: a\n",
+			"$$$ :: a", "ast-grep's match its own captures do not make"},
+		// Soak seed 1796634911201198627: a run of ';'s in the code where
+		// the pattern has one.
+		{"haskell", "haskell", ".hs", "module M where\n\na =\n  let a = a;;;;;\n      ;;;;a = a\n  in a\n",
+			"$A =\n  let $A = $A;\n      a = $A\n  in a", "optional ;"},
 	}
+	// origins are the code each case's pattern was cut from, where an
+	// entry needs it.
+	origins := map[string]string{"$A = $B.A.A. a": "b = A.A.A. a"}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {
 			l, err := LanguageByName(c.lang)
@@ -221,6 +239,11 @@ func TestGenDiffersClassify(t *testing.T) {
 				t.Fatalf("%q: no difference to classify (ours %v, ast-grep %v)", c.pat, ours, peer)
 			}
 			genDir, genBin, genAg, genExt = dir, bin, c.ag, c.ext
+			genOrigin.file = ""
+			if o, ok := origins[c.pat]; ok {
+				at := strings.Index(c.src, o)
+				genOrigin.file, genOrigin.span = "f00"+c.ext, [2]uint32{uint32(at), uint32(at + len(o))}
+			}
 			classify := func(ours, peer genFileSpans) string { return genClassify(l, c.pat, ours, peer) }
 			if got := classify(ours, peer); got != c.want {
 				t.Errorf("%q: classified %q, want %q", c.pat, got, c.want)
@@ -233,6 +256,29 @@ func TestGenDiffersClassify(t *testing.T) {
 			}
 			if got := classify(fake, peer); got != "" {
 				t.Errorf("%q: a made-up extra span was classified %q", c.pat, got)
+			}
+			// A match both found, as if ours had missed it: the entry
+			// that explains ast-grep's extra matches by its own captures
+			// must not explain it (ast-grep, given those, finds it).
+			// (Other entries may: they compare the grammars, and a miss
+			// our own matcher does not make is caught before any entry,
+			// by the search against the full-tree matcher.)
+			const peerOwn = "ast-grep's match its own captures do not make"
+			for f, ss := range ours {
+				for k, sp := range ss {
+					if !slices.Contains(peer[f], sp) {
+						continue
+					}
+					missed := genFileSpans{}
+					for g, tt := range ours {
+						missed[g] = slices.Clone(tt)
+					}
+					missed[f] = slices.Delete(missed[f], k, k+1)
+					if got := classify(missed, peer); strings.Contains(got, peerOwn) {
+						t.Errorf("%q: a made-up miss of %v was classified %q", c.pat, sp, got)
+					}
+					break
+				}
 			}
 		})
 	}

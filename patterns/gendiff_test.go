@@ -208,9 +208,24 @@ var genDiffers = []genDiffer{
 						return true
 					}
 				}
+				// Or with the code's own runs of ';' for the pattern's, one
+				// for one, each with the layout after it (Haskell's let $A
+				// = $A;⏎a = $A over let a = a;;;;;⏎;;;;a = a: empty
+				// declarations between).
+				theirs := ""
+				if code, runs := semiAny.FindAllIndex(src[s[0]:s[1]], -1), semiAny.FindAllStringIndex(pat, -1); len(code) == len(runs) {
+					var b strings.Builder
+					at := 0
+					for k, r := range runs {
+						b.WriteString(pat[at:r[0]])
+						b.Write(src[s[0]+uint32(code[k][0]) : s[0]+uint32(code[k][1])])
+						at = r[1]
+					}
+					theirs = b.String() + pat[at:]
+				}
 				finds := func(src []byte) bool {
 					return bare != pat && genPeerFinds(bare, src, s) || one != pat && genPeerFinds(one, src, s) ||
-						none != bare && genPeerFinds(none, src, s)
+						none != bare && genPeerFinds(none, src, s) || theirs != "" && theirs != pat && genPeerFinds(theirs, src, s)
 				}
 				if finds(src) {
 					return true
@@ -757,6 +772,40 @@ var genDiffers = []genDiffer{
 				return ok && slices.Contains(strings.Fields(theirs), "ERROR")
 			})
 		}},
+	{name: "ast-grep misses the code the pattern was cut from",
+		why: "the pattern was cut from code that ast-grep, given it, does not find: its parse gives a metavariable " +
+			"another role than the node it stands for (Haskell's $B.A.A. a, cut from the qualified name A.A.A. a, " +
+			"where ast-grep reads $B.A as a record projection); ours finds that code, and each extra match, with our " +
+			"captures written in (none of them empty), is one ast-grep finds",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra, more := genOnlyMore(ours, peer)
+			if !more || genOrigin.file == "" || genCovers(peer, genOrigin) || !genCovers(ours, genOrigin) {
+				return false
+			}
+			p, err := genCompile(l, pat)
+			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genConcrete(l, p, src, s, false)
+				return ok && genCapturesFilled(l, p, src, s) && genPeerFinds(concrete, src, s)
+			})
+		}},
+	{name: "ast-grep's match its own captures do not make",
+		why: "ast-grep lets a $$$ take nothing and then passes over pattern tokens it cannot match (Haskell's $$$ :: a " +
+			"finds a :: A, with its $$$ empty, as a signature of type a); each of ast-grep's extra matches, with what " +
+			"ast-grep's own metavariables took written in, is one that neither ast-grep nor ours finds",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra, more := genOnlyMore(peer, ours)
+			if !more || !strings.Contains(pat, "$") {
+				return false
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				concrete, ok := genPeerConcrete(pat, src, s)
+				if !ok || concrete == pat || genPeerFinds(concrete, src, s) {
+					return false
+				}
+				p, err := genCompile(l, concrete)
+				return err != nil || !genFindsAt(l, p, src, s)
+			})
+		}},
 	{name: "the pattern's own text",
 		why: "a match whose text is the pattern's, with our captures written in for its metavariables (layout aside), " +
 			"is one whatever a parser makes of it; ast-grep misses such code where it reads the pattern otherwise (Go's " +
@@ -830,6 +879,10 @@ var genExplain func(skip string, l *Language, pat string, ours, peer genFileSpan
 
 // semiRun is two or more ';'s with only blanks between them.
 var semiRun = regexp.MustCompile(`;(\s*;)+`)
+
+// semiAny finds a ';', or a run of them with blanks between, and the
+// blanks after it.
+var semiAny = regexp.MustCompile(`;(\s*;)*\s*`)
 
 // endingSemi is a ';' that ends a pattern or the block it stands in.
 var endingSemi = regexp.MustCompile(`;(\s*(\}|$))`)
@@ -1420,6 +1473,115 @@ func genOnlyMore(ours, peer genFileSpans) (genFileSpans, bool) {
 // genDir is the directory of the language being checked by genDiffers.
 var genDir string
 
+// genPeerConcrete is pat with what ast-grep's metavariables took at its
+// match s in src written in (each anonymous $$$ named first, so that its
+// run is reported).
+func genPeerConcrete(pat string, src []byte, s [2]uint32) (string, bool) {
+	k := 0
+	named := anonMulti.ReplaceAllStringFunc(pat, func(m string) string {
+		k++
+		return fmt.Sprintf("$$$GENRUN%d%s", k, m[3:])
+	})
+	dir, err := os.MkdirTemp("", "gendiff")
+	if err != nil {
+		return "", false
+	}
+	defer os.RemoveAll(dir)
+	name := "f" + genExt
+	if os.WriteFile(filepath.Join(dir, name), src, 0o644) != nil {
+		return "", false
+	}
+	cmd := exec.Command(genBin, "run", "--pattern="+named, "-l", genAg, "--json=stream", name)
+	cmd.Dir = dir
+	out, _ := cmd.Output()
+	type node struct {
+		Range struct {
+			ByteOffset struct{ Start, End uint32 } `json:"byteOffset"`
+		} `json:"range"`
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var m struct {
+			agMatch
+			Meta struct {
+				Single map[string]node   `json:"single"`
+				Multi  map[string][]node `json:"multi"`
+			} `json:"metaVariables"`
+		}
+		if json.Unmarshal(sc.Bytes(), &m) != nil || m.Range.ByteOffset.Start != s[0] || m.Range.ByteOffset.End != s[1] {
+			continue
+		}
+		complete := true
+		concrete := genMetaName.ReplaceAllStringFunc(named, func(v string) string {
+			name := strings.TrimLeft(v, "$")
+			if strings.HasPrefix(v, "$$$") {
+				run, ok := m.Meta.Multi[name]
+				switch {
+				case !ok:
+					complete = false
+					return v
+				case len(run) == 0:
+					return ""
+				}
+				return string(src[run[0].Range.ByteOffset.Start:run[len(run)-1].Range.ByteOffset.End])
+			}
+			n, ok := m.Meta.Single[name]
+			if !ok {
+				return v // code, not a metavariable (or one ast-grep did not report)
+			}
+			return string(src[n.Range.ByteOffset.Start:n.Range.ByteOffset.End])
+		})
+		return concrete, complete
+	}
+	return "", false
+}
+
+// genFindsAt says p, searched by our full-tree matcher, matches s in src.
+func genFindsAt(l *Language, p *Pattern, src []byte, s [2]uint32) bool {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(p.Find(tree), func(m Span) bool { return m.Start == s[0] && m.End == s[1] })
+}
+
+// genOrigin is the code the pattern being classified was cut from (file
+// "" where no one knows).
+var genOrigin struct {
+	file string
+	span [2]uint32
+}
+
+// genCovers says a span of x covers o's (a match may take more around it:
+// the blank lines a TOML table owns).
+func genCovers(x genFileSpans, o struct {
+	file string
+	span [2]uint32
+}) bool {
+	return slices.ContainsFunc(x[o.file], func(s [2]uint32) bool { return s[0] <= o.span[0] && o.span[1] <= s[1] })
+}
+
+// genCapturesFilled says p's match at s took some code for each single
+// metavariable ($A, not $$$): a single one that took nothing is a matcher
+// bug no written-in text can explain (f($A) over f()).
+func genCapturesFilled(l *Language, p *Pattern, src []byte, s [2]uint32) bool {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return false
+	}
+	for _, m := range p.Find(tree) {
+		if m.Start == s[0] && m.End == s[1] {
+			return !slices.ContainsFunc(m.Captures, func(c Capture) bool { return !c.Multi && c.Start == c.End })
+		}
+	}
+	return false
+}
+
 // genFileSpans is one side's matches: file → sorted spans.
 type genFileSpans = map[string][][2]uint32
 
@@ -1508,9 +1670,8 @@ func TestGeneratedDifferential(t *testing.T) {
 				for l.trimsBlankTail && oend > o.start && isSpace(tree.Src[oend-1]) {
 					oend--
 				}
-				hasOrigin := func(x genFileSpans) bool {
-					return slices.ContainsFunc(x[names[tree]], func(s [2]uint32) bool { return s[0] <= o.start && oend <= s[1] })
-				}
+				genOrigin.file, genOrigin.span = names[tree], [2]uint32{o.start, oend}
+				hasOrigin := func(x genFileSpans) bool { return genCovers(x, genOrigin) }
 				if len(p.Roots) == 1 && p.Roots[0] == tree.Lang.kindName(tree.Lang.kind(o.sym)) && !hasOrigin(full) {
 					originMiss = fmt.Sprintf("%q (%s) does not match the code it was cut from: %s [%d,%d) %q (its matches there: %v)", pat, p.ReadAs(), names[tree], o.start, o.end, tree.Src[o.start:o.end], full[names[tree]])
 				}
