@@ -87,7 +87,7 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 		default:
 			open := s.open()
 			s.header = startsHeader(src[j:]) || open && s.header // see nextHeader
-			stmt := !open && !decorator && !continues(src[j:]) && (c == '@' || startsStatement(c))
+			stmt := !open && !decorator && !continues(src[j:]) && (decoratorAt(src, j) || startsStatement(c))
 			// A from with no import yet goes on across newlines, and
 			// import b read alone is another statement: the line after it
 			// starts none (nor after an '@' midLine takes as a
@@ -100,7 +100,7 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 			if stmt && fromOpen {
 				stmt = false
 			}
-			if !open && (c == '@' || startsStatement(c)) {
+			if !open && (decoratorAt(src, j) || startsStatement(c)) {
 				rest, _, _ := bytes.Cut(src[j:], []byte("\n"))
 				fromOpen = false
 				if bytes.Contains(rest, []byte("from")) {
@@ -108,7 +108,7 @@ func pyLines(src []byte, lines []pyLine, dented []uint32) ([]pyLine, []uint32, b
 				}
 			}
 			lines = append(lines, pyLine{start: uint32(i), indent: int32(j - i), stmt: stmt})
-			decorator = c == '@'
+			decorator = decoratorAt(src, j)
 			return true
 		}
 	}

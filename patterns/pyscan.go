@@ -292,6 +292,14 @@ func pastBlanks(src []byte, i int) int {
 	return i
 }
 
+// decoratorAt reports an '@' at i that starts a decorator, not the
+// operator '@=' (a line that starts with one goes on the statement
+// before it to tree-sitter, as one that starts with '=' does: (a)⏎@=0
+// is one augmented assignment).
+func decoratorAt(src []byte, i int) bool {
+	return i < len(src) && src[i] == '@' && (i+1 == len(src) || src[i+1] != '=')
+}
+
 // startsStatement reports a byte a top-level statement can start with
 // that cannot go on an expression from the line before: a name, keyword,
 // number, string or bracket (not an operator: statements such as -x or
@@ -503,6 +511,8 @@ func midLine(line []byte) (header, glued bool) {
 		case c == ':' && depth == 0:
 			header = false
 			i++
+		case c == '@' && depth == 0 && i+1 < len(line) && line[i+1] == '=':
+			i += 2 // '@=', an operator
 		case c == '@' && depth == 0:
 			// After an operand it is matrix product (return a @ b);
 			// one that starts a physical line is a decorator (after a

@@ -291,7 +291,7 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 	starts = append(starts, 0)
 	lead := bom(src)
 	first := pastBlanks(src, lead)
-	decorated := first < len(src) && src[first] == '@' // the last line with code was a decorator
+	decorated := decoratorAt(src, first) // the last line with code was a decorator
 	s := newPyScan(src)
 	code := 0 // where the last logical line with code starts
 	// gluedOn says the logical line before i leaves the line at i part of
@@ -327,9 +327,9 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 			// follows it starts nothing; any other indented code ends
 			// that.
 			if j < len(src) && src[j] != '\n' && src[j] != '\r' && src[j] != '#' && j > i && !open {
-				decorated = src[j] == '@'
+				decorated = decoratorAt(src, j)
 			}
-		case b == '@':
+		case decoratorAt(src, k):
 			if !decorated && !open {
 				if !gluedOn(i) {
 					starts = append(starts, uint32(k))
@@ -350,7 +350,7 @@ func splitPython(src []byte, starts []uint32) ([]uint32, bool) {
 		}
 		// A line that starts with '.' or '=' goes on the statement before
 		// as an open one does: code stays where that statement started.
-		if !open && j < len(src) && (src[j] == '@' || startsStatement(src[j])) {
+		if !open && j < len(src) && (decoratorAt(src, j) || startsStatement(src[j])) {
 			code = i
 		}
 		return true
