@@ -375,6 +375,28 @@ func TestMutationVerdictKeysLikeTheServer(t *testing.T) {
 // warnings: clang's new error where gcc only warns (a main whose second
 // parameter is not char **) is new, not an old error reported as new;
 // the same error with nothing new from gcc in its file is old.
+// TestGoplsCheckFindings holds the Go oracle's reading of gopls check to
+// its output's shapes: a finding with no column (vet's tests analyzer)
+// once read as the message's continuation, so two findings made one that
+// no answer could match (soak seed 1796635289509698594).
+func TestGoplsCheckFindings(t *testing.T) {
+	out := "/r/string_array.go:33:2-42: should use copy(to, from) instead of a loop\n" +
+		"/r/example_test.go:25: ExampleFlagSet_ShorthandLookup should be niladic\n" +
+		"/r/a.go:3:5: undefined: x\n" +
+		"/r/a.go:4:1: declared and not used: y\n" +
+		"\tand more of its message\n"
+	got := parseGoplsCheck("/r", out)
+	want := []finding{
+		{path: "string_array.go", msg: "should use copy(to, from) instead of a loop"},
+		{path: "example_test.go", msg: "ExampleFlagSet_ShorthandLookup should be niladic"},
+		{path: "a.go", msg: "undefined: x"},
+		{path: "a.go", msg: normalizeMessage("declared and not used: y \tand more of its message")},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n got  %q\n want %q", got, want)
+	}
+}
+
 func TestMutationVerdictCheckerWarning(t *testing.T) {
 	before := []finding{{path: "p/cli.c", msg: "unknown type name 'U32'"}}
 	w := &WriteResult{Diagnostics: []Diag{{Path: "p/cli.c", Line: 310, Severity: "error", Message: "Second parameter of 'main' (argument array) must be of type 'char **'"}},
@@ -554,7 +576,9 @@ func goCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
 	return dst, relFiles(dst, ".go"), ""
 }
 
-var goDiagRe = regexp.MustCompile(`^(/[^:]+\.go):(\d+:\d+)(?:-\d+)?: (.*)$`)
+// (A finding with no column, as vet's tests analyzer on an Example
+// function, is named by its line alone: x_test.go:25: msg.)
+var goDiagRe = regexp.MustCompile(`^(/[^:]+\.go):(\d+(?::\d+)?)(?:-\d+(?::\d+)?)?: (.*)$`)
 
 // goConfigRe is the build configuration gopls check names after a
 // finding it also makes under other GOOS/GOARCH ("[windows]",
@@ -573,10 +597,16 @@ func goplsCheck(t *testing.T, root string) []finding {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Run() // it exits 1 when it found something
+	return parseGoplsCheck(root, out.String())
+}
+
+// parseGoplsCheck reads gopls check's output: one finding a line (and the
+// lines that continue its message), keyed by file and message.
+func parseGoplsCheck(root, out string) []finding {
 	var fs []finding
 	var at []string // each finding's position
 	cont := false   // the lines after a finding continue its message
-	for _, ln := range strings.Split(out.String(), "\n") {
+	for _, ln := range strings.Split(out, "\n") {
 		m := goDiagRe.FindStringSubmatch(ln)
 		if m == nil {
 			if cont && len(fs) > 0 && ln != "" {
