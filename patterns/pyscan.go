@@ -463,6 +463,9 @@ func midLine(line []byte) (header, glued bool) {
 	// names: the statement (import, global…) takes names, not
 	// expressions, so an '@' after them is no product.
 	bare, lineStart, names := false, true, false
+	// raising: the statement is a raise; yielded: the last token is the
+	// word yield (a from after either is no import's).
+	raising, yielded := false, false
 	// zw: a zero-width blank stands before this token; an '@' after one
 	// may start a decorator even after an operand (v: T\u2060@d⏎class C:
 	// is two statements to tree-sitter, the second from the '@').
@@ -529,14 +532,13 @@ func midLine(line []byte) (header, glued bool) {
 				from = false
 			}
 			if depth == 0 && (!dot || numDot) {
-				// (A from after other code is raise E from e, yield
-				// from x, a syntax error, or after an import another
-				// import.)
 				switch {
 				case string(w) == "from" && !numDot:
-					// (import a⏎from b⏎import c, or a;from b⏎import
-					// c: two statements.)
-					from = first || names || bare
+					// A from starts an import statement, also after
+					// other code (f(x) from a⏎import b is two statements
+					// to tree-sitter, the second across the newline),
+					// but in raise E from e or yield from x.
+					from = !raising && !yielded
 				case isDigit(c) || numDot: // (1.5class, 1.jclass, ...def)
 					// A number glued to a keyword is code before it, also
 					// first on its line (0def f⏎(): is 0 and a definition).
@@ -554,8 +556,11 @@ func midLine(line []byte) (header, glued bool) {
 				switch string(w) {
 				case "import", "from", "global", "nonlocal":
 					names = true
+				case "raise":
+					raising = true
 				}
 			}
+			yielded = !dot && string(w) == "yield"
 			i = k
 			bare = !dot && bareWord(w)
 			num = isDigit(c) || numDot // (1.5e3.def: the word ends the float)
@@ -567,8 +572,9 @@ func midLine(line []byte) (header, glued bool) {
 		numDot = c == '.' && num
 		num = c == '.'
 		first, dot, bare, lineStart = false, c == '.', c == ':' || c == ';', false
+		yielded = false
 		if c == ';' && depth == 0 {
-			names = false
+			names, raising = false, false
 		}
 	}
 	return header, decorator || from
