@@ -616,12 +616,25 @@ func (c *compiler) build(i int) *pnode {
 		if t.skip(ch) && !t.metaError(ch) || invented {
 			continue
 		}
-		if t.metaError(ch) && strings.HasPrefix(strings.TrimSpace(string(t.Src[t.nodes[ch].start:t.nodes[ch].end])), ",") {
+		// The ',' an ERROR swallowed before or after its metavariable
+		// (JSON's ["a", $$$] and {$$$, "a": 1}) is put back: it stays a
+		// separator and no part of what the $$$ takes.
+		var errText string
+		if t.metaError(ch) {
+			errText = strings.TrimSpace(string(t.Src[t.nodes[ch].start:t.nodes[ch].end]))
+		}
+		comma := func() {
 			if k, ok := t.Lang.kindOf(",", false); ok {
 				p.children = append(p.children, &pnode{kind: k, leaf: true, text: ","})
 			}
 		}
+		if strings.HasPrefix(errText, ",") {
+			comma()
+		}
 		p.children = append(p.children, c.build(ch))
+		if len(errText) > 1 && strings.HasSuffix(errText, ",") {
+			comma()
+		}
 	}
 	// The ';' after a $$$ in a body ({ $$$; }) may parse as an empty
 	// statement of its own: it only ends the $$$.

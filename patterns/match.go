@@ -24,7 +24,9 @@
 //     children are ignored, and the match is still the whole node: a span
 //     never ends inside a node (&$X over &mut x is &mut x, X = mut). A
 //     rewrite replaces what the pattern spelled and keeps those children
-//     (Span.keep; ast-grep drops them).
+//     (Span.keep; ast-grep drops them). Code passed over anywhere else in
+//     the match is noted (Span.unspelled): a rewrite is refused rather
+//     than drop it.
 //   - When the code's children are used up first, only $$$ may be left in
 //     the pattern.
 //
@@ -67,6 +69,12 @@ type Span struct {
 	// if $C: $A): part of the match, which covers whole nodes, but a
 	// rewrite replaces only what the pattern spelled and keeps them.
 	keep uint32
+	// unspelled are the ranges of code inside the span that the match
+	// passed over without the pattern spelling it or a capture taking it
+	// (async of async def under def $F(): $$$, the other cases of a switch
+	// before its '}', or children left after the pattern's last inside a
+	// node that does not end the match): a rewrite would drop them.
+	unspelled [][2]uint32
 }
 
 type matcher struct {
@@ -129,11 +137,35 @@ func (p *Pattern) Find(t *Tree) []Span {
 // emit records a match with the bindings made for it.
 func (m *matcher) emit(start, end uint32) {
 	var caps []Capture
-	if len(m.binds) > 0 {
-		caps = make([]Capture, len(m.binds))
-		copy(caps, m.binds)
+	var unspelled [][2]uint32
+	for _, b := range m.binds {
+		if b.Name == "" {
+			unspelled = append(unspelled, [2]uint32{b.Start, b.End})
+		} else {
+			caps = append(caps, b)
+		}
 	}
-	m.out = append(m.out, Span{Start: start, End: end, Captures: caps})
+	m.out = append(m.out, Span{Start: start, End: end, Captures: caps, unspelled: unspelled})
+}
+
+// passOver notes target nodes [t, end) (siblings, after the last one
+// consumed, which ended at from) that the match passes over, when any is
+// code: a named node or a word token (async), not a ',' or a bracket. It
+// is noted as a capture with no name, which backtracking takes back with
+// the others; emit moves it to Span.unspelled.
+func (m *matcher) passOver(from, t, end uint32) {
+	code, last := false, t
+	for c := t; c < end; c = m.nodes[c].next {
+		n := &m.nodes[c]
+		if m.t.skip(int(c)) {
+			continue
+		}
+		last = c
+		code = code || n.named() || n.end > n.start && (isLetter(m.t.Src[n.start]) || isDigit(m.t.Src[n.start]))
+	}
+	if code {
+		m.binds = append(m.binds, Capture{Start: min(from, m.nodes[t].start), End: m.nodes[last].end})
+	}
 }
 
 // findNode tries a one-node pattern r at every node of the tree.
@@ -175,13 +207,37 @@ func (m *matcher) emitWhole(i uint32) {
 		e--
 	}
 	m.emit(n.start, e)
+	sp := &m.out[len(m.out)-1]
 	if m.rootEnd < e {
 		if m.onlyTerminators(i, m.rootEnd) {
-			m.out[len(m.out)-1].tail = e - m.rootEnd
+			sp.tail = e - m.rootEnd
 		} else {
-			m.out[len(m.out)-1].keep = e - m.rootEnd
+			sp.keep = e - m.rootEnd
 		}
 	}
+	// Children left inside the match's last node, and in that node's last
+	// one and so on, end the match too: a rewrite keeps them as it keeps
+	// the root's (type $A $B over type T[P any] struct{…} keeps the
+	// struct). Those that end before it stay unspelled.
+	if sp.tail == 0 {
+		kept := sp.unspelled[:0]
+		for _, r := range sp.unspelled {
+			if r[1] <= e && len(bytes.TrimSpace(m.t.Src[r[1]:e])) == 0 && e-r[0] > sp.keep {
+				sp.keep = e - r[0]
+				continue
+			}
+			kept = append(kept, r)
+		}
+		sp.unspelled = kept
+	}
+	// A range the kept tail covers is no longer dropped.
+	kept := sp.unspelled[:0]
+	for _, r := range sp.unspelled {
+		if r[0] < e-sp.keep {
+			kept = append(kept, r)
+		}
+	}
+	sp.unspelled = kept
 }
 
 // findSequence tries a pattern of several sibling nodes at each run of
@@ -288,6 +344,8 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 	if pi == len(ps) {
 		if top {
 			m.rootEnd = lastEnd
+		} else if t < end {
+			m.passOver(lastEnd, t, end) // children left inside a node
 		}
 		return true
 	}
@@ -299,8 +357,11 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 	}
 	target, item := m.skips(ps, pi, t, end)
 	mark := len(m.binds)
-	if target && m.seq(ps, pi, m.nodes[t].next, end, top, lastEnd) {
-		return true
+	if target {
+		m.passOver(m.nodes[t].start, t, m.nodes[t].next)
+		if m.seq(ps, pi, m.nodes[t].next, end, top, lastEnd) {
+			return true
+		}
 	}
 	m.unbind(mark)
 	if item && m.seq(ps, pi+1, t, end, top, lastEnd) {

@@ -22,6 +22,10 @@ type Replacement struct {
 	// Dropped are the comments of the replaced text that the new text
 	// does not carry (no capture the template places holds them).
 	Dropped []Span
+	// Unspelled is code of the replaced text that the match passed over
+	// without the pattern spelling it or a capture taking it (Span's
+	// unspelled): no template can place it, so the rewrite would drop it.
+	Unspelled []Span
 }
 
 // Rewrite applies template to every match in fm and returns the new text
@@ -79,7 +83,20 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		}
 		// Children the pattern did not spell after its last one stay.
 		end -= s.keep
-		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text, Dropped: comments.dropped(s.Start, end, caps, placed)})
+		// A template's closing line break is kept only where the text it
+		// replaces ends with one (a directive's newline): after an
+		// expression, or before kept children (#define $A⏎ over #define
+		// X 1, whose value stays), it would cut the code in two.
+		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !bytes.HasSuffix(src[s.Start:end], []byte("\n")) {
+			text = strings.TrimRight(t, " \t\r\n")
+		}
+		var unspelled []Span
+		for _, r := range s.unspelled {
+			if r[0] < end && r[1] > s.Start {
+				unspelled = append(unspelled, Span{Start: r[0], End: min(r[1], end)})
+			}
+		}
+		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text, Dropped: comments.dropped(s.Start, end, caps, placed), Unspelled: unspelled})
 		out.Write(src[last:s.Start])
 		out.WriteString(text)
 		last = end
@@ -121,7 +138,7 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 			i = j
 			continue
 		}
-		name := tmpl[j:k]
+		name, multi := tmpl[j:k], j-i == 3
 		i = k
 		for _, c := range caps {
 			if c.name != name {
@@ -136,6 +153,17 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 				}
 				text = reindent(text, c.from, matchIndent+indent, func(off int) bool { return comments.inText(c.start + uint32(off)) })
 			}
+			if text == "" && multi {
+				// An empty $$$ takes a ',' beside it, as in matching (f($$$A,
+				// b) matches f(b)): g($$$A, c) is then g(c), not g(, c).
+				if n := commaAfter(tmpl[k:]); n > 0 {
+					i = k + n
+				} else if out := b.String(); commaBefore(out) < len(out) {
+					b.Reset()
+					b.WriteString(out[:commaBefore(out)])
+				}
+				break
+			}
 			b.WriteString(text)
 			if !restOfLineBlank(tmpl[k:]) && comments.endsAt(c.start, c.end) {
 				b.WriteString("\n" + indent)
@@ -144,6 +172,26 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 		}
 	}
 	return indentAfterFirst(b.String(), matchIndent, placed)
+}
+
+// commaAfter is the length of the ',' that s starts with (after blanks),
+// and the blanks after it; 0 when s does not start with one.
+func commaAfter(s string) int {
+	t := strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(t, ",") {
+		return 0
+	}
+	return len(s) - len(strings.TrimLeft(t[1:], " \t\r\n"))
+}
+
+// commaBefore is where the ',' that s ends with (before blanks) starts,
+// or len(s) when s does not end with one.
+func commaBefore(s string) int {
+	t := strings.TrimRight(s, " \t\r\n")
+	if !strings.HasSuffix(t, ",") {
+		return len(s)
+	}
+	return len(t) - 1
 }
 
 // templateNames are the capture names a template places.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -93,6 +94,7 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 		return nil, err
 	}
 	st := &Staged{}
+	var lost []DroppedComment
 	for _, o := range rewriteFiles(res.Files, template) {
 		if o == nil {
 			continue
@@ -100,6 +102,7 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 		if o.err != nil {
 			return nil, o.err
 		}
+		lost = append(lost, o.lost...)
 		st.SyntaxErrors = append(st.SyntaxErrors, o.errs...)
 		st.Files = append(st.Files, o.file)
 		st.Replacements += o.file.Replacements
@@ -112,6 +115,10 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 	}
 	if len(st.Files) == 0 {
 		return nil, fmt.Errorf("%d matches, but the rewrite leaves every file unchanged: nothing to stage", res.Total)
+	}
+	if len(lost) > 0 {
+		slices.SortStableFunc(lost, func(a, b DroppedComment) int { return strings.Compare(a.Path, b.Path) })
+		return nil, &UnspelledCodeError{Code: lost}
 	}
 	if len(st.SyntaxErrors) > 0 && !allowSyntaxErrors {
 		return nil, &SyntaxErrorsError{Errors: st.SyntaxErrors, Files: len(st.Files)}
@@ -130,6 +137,7 @@ type stagedFile struct {
 	file StagedFile
 	errs []SyntaxError
 	err  error
+	lost []DroppedComment // code the replacements would drop (unspelledCode)
 }
 
 // rewriteFiles rewrites, re-parses and diffs each file, one worker a
@@ -166,10 +174,48 @@ func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
 		return nil
 	}
 	errs, err := introducedErrors(p, fm, newText, reps)
-	return &stagedFile{errs: errs, err: err, file: StagedFile{
+	return &stagedFile{errs: errs, err: err, lost: unspelledCode(fm, reps), file: StagedFile{
 		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps), Dropped: droppedComments(fm, reps), CommentsUnread: unread,
 		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
 	}}
+}
+
+// unspelledCode lists the code a file's replacements would drop: what the
+// matches passed over without the pattern spelling it.
+func unspelledCode(fm *FileMatches, reps []Replacement) []DroppedComment {
+	var out []DroppedComment
+	var li *lineIndex
+	for _, r := range reps {
+		for _, d := range r.Unspelled {
+			if li == nil {
+				li = newLineIndex(fm.Src)
+			}
+			first, _, _ := strings.Cut(string(fm.Src[d.Start:d.End]), "\n")
+			out = append(out, DroppedComment{Path: fm.Path, Line: li.pos(d.Start).Line, Text: clip(strings.TrimSpace(first), 80)})
+		}
+	}
+	return out
+}
+
+// UnspelledCodeError refuses an edit whose rewrite would drop code that
+// its matches passed over (README, ast_edit).
+type UnspelledCodeError struct {
+	Code []DroppedComment // the code, by file and line
+}
+
+func (e *UnspelledCodeError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "refused: the rewrite would drop code the pattern does not spell, which its matches passed over (%s); nothing was staged. "+
+		"Spell that code in the pattern (a $$$ takes any run of it, and the template can then place it), or narrow the pattern so that it does not match there:",
+		plural(len(e.Code), "place"))
+	for i, c := range e.Code {
+		if i == maxSyntaxErrorsListed {
+			fmt.Fprintf(&b, "\n… and %d more", len(e.Code)-i)
+			break
+		}
+		fmt.Fprintf(&b, "\n%s:%d: %s", c.Path, c.Line, c.Text)
+	}
+	return b.String()
 }
 
 // droppedComments lists the comments a file's replacements drop.

@@ -1,0 +1,132 @@
+package patterns
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The classes TestIdentityRewriteKeepsTheSyntax found, each on a minimal
+// file: what a rewrite writes where a match's $$$ took nothing, where the
+// template ends in a line break, and where the match passed over code the
+// pattern does not spell.
+
+// stageFiles writes files into a fresh root, searches it with pat and stages
+// tmpl.
+func stageFiles(t *testing.T, lang, pat, tmpl string, files map[string]string) (*Staged, error) {
+	t.Helper()
+	root := t.TempDir()
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Search(context.Background(), root, pat, SearchOptions{Language: lang, KeepSource: true})
+	if err != nil {
+		t.Fatalf("search %q: %v", pat, err)
+	}
+	return NewStager().Stage(res, tmpl, false)
+}
+
+// newTexts is each staged file's new text, by path.
+func newTexts(st *Staged) map[string]string {
+	out := map[string]string{}
+	for _, f := range st.Files {
+		out[f.Path] = string(f.newText)
+	}
+	return out
+}
+
+func TestRewriteEmptyRunTakesItsComma(t *testing.T) {
+	cases := []struct{ lang, file, src, pat, tmpl, want string }{
+		// f($$$A, c) matches f(c): the template's ',' beside the empty
+		// run goes with it, after it or before it.
+		{"python", "a.py", "f(c)\nf(a, b, c)\n", "f($$$A, c)", "g($$$A, d)", "g(d)\ng(a, b, d)\n"},
+		{"python", "a.py", "f(c)\nf(a, b, c)\n", "f($$$A, c)", "g(d, $$$A)", "g(d)\ng(d, a, b)\n"},
+		{"go", "a.go", "package p\n\nvar _ = f(c)\n", "f($$$A, c)", "g($$$A,\n\td)", "package p\n\nvar _ = g(d)\n"},
+		// JSON's {$$$, "a": 1}: the pattern's $$$ is an ERROR with the
+		// ',' in it, which stays a separator, no part of the run.
+		{"json", "a.json", "[{\"x\": 0, \"b\": 1}, {\"b\": 1}]\n", "{$$$R, \"b\": 1}", "{$$$R, \"c\": 2}", "[{\"x\": 0, \"c\": 2}, {\"c\": 2}]\n"},
+	}
+	for _, c := range cases {
+		st, err := stageFiles(t, c.lang, c.pat, c.tmpl, map[string]string{c.file: c.src})
+		if err != nil {
+			t.Errorf("%s %q → %q: %v", c.lang, c.pat, c.tmpl, err)
+			continue
+		}
+		if got := newTexts(st)[c.file]; got != c.want {
+			t.Errorf("%s %q → %q:\n got  %q\n want %q", c.lang, c.pat, c.tmpl, got, c.want)
+		}
+	}
+}
+
+func TestRewriteTemplateLineBreak(t *testing.T) {
+	cases := []struct{ lang, file, src, pat, tmpl, want string }{
+		// A template's closing line break where the replaced text has
+		// none would cut the expression in two.
+		{"go", "a.go", "package p\n\nvar x = a.B(c) > 1\n", "$A.$B($C)", "$A.$B($C)\n", "package p\n\nvar x = a.B(c) > 1\n"},
+		// Before the value a #define $A pattern leaves to the line.
+		{"c", "a.c", "#define A 1\n#define B\n", "#define $A\n", "#define $A\n", "#define A 1\n#define B\n"},
+	}
+	for _, c := range cases {
+		res, err := Search(context.Background(), filepath.Dir(writeTemp(t, c.file, c.src)), c.pat, SearchOptions{Language: c.lang, KeepSource: true})
+		if err != nil || len(res.Files) != 1 {
+			t.Fatalf("%q: %v, %d files", c.pat, err, len(res.Files))
+		}
+		out, _ := Rewrite(&res.Files[0], c.tmpl)
+		if string(out) != c.want {
+			t.Errorf("%s %q → %q:\n got  %q\n want %q", c.lang, c.pat, c.tmpl, out, c.want)
+		}
+	}
+}
+
+// writeTemp writes one file into a fresh directory and returns its path.
+func writeTemp(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRewriteKeepsOrRefusesUnspelledCode(t *testing.T) {
+	// Children left at the end of the match's last node stay, as the
+	// root's do: type $A $B binds B to T's type parameters, and the
+	// struct after them is kept.
+	st, err := stageFiles(t, "go", "type $A $B", "type $A $B",
+		map[string]string{"a.go": "package p\n\ntype T[A, B any] struct{ a A }\n\ntype U int\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := newTexts(st)["a.go"]; !strings.Contains(got, "type T [A, B any] struct{ a A }\n") {
+		t.Errorf("the struct was not kept:\n%s", got)
+	}
+	// Code passed over inside the match, which no template can place, is
+	// refused, named by file and line: async of async def under def
+	// $F(): $$$, the other cases of a switch before its '}'.
+	refusals := []struct{ lang, file, src, pat, tmpl, lost string }{
+		{"python", "a.py", "def g():\n    pass\n\n\nasync def f():\n    pass\n", "def $F(): $$$B", "def $F() -> None: $$$B", "a.py:5: async"},
+		{"go", "a.go", "package p\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t\th()\n\t}\n}\n",
+			"switch $X { case $V: $$$B }", "switch $X { case $V: $$$B; k() }", "a.go:7: case 2:"},
+	}
+	for _, c := range refusals {
+		st, err := stageFiles(t, c.lang, c.pat, c.tmpl, map[string]string{c.file: c.src})
+		var ue *UnspelledCodeError
+		if !errors.As(err, &ue) {
+			t.Errorf("%s %q: staged %v, err %v; want a refusal for the code it drops", c.lang, c.pat, st != nil, err)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, c.lost) || !strings.Contains(msg, "$$$") {
+			t.Errorf("%s %q: the refusal does not name %q or the way out:\n%s", c.lang, c.pat, c.lost, msg)
+		}
+	}
+	// Spelled, the same code is placed: nothing refused.
+	if _, err := stageFiles(t, "python", "async def $F(): $$$B", "async def $F() -> None: $$$B",
+		map[string]string{"a.py": "async def f():\n    pass\n"}); err != nil {
+		t.Errorf("async spelled: %v", err)
+	}
+}
