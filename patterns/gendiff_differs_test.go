@@ -216,6 +216,15 @@ func TestGenDiffersClassify(t *testing.T) {
 		// the pattern has one.
 		{"haskell", "haskell", ".hs", "module M where\n\na =\n  let a = a;;;;;\n      ;;;;a = a\n  in a\n",
 			"$A =\n  let $A = $A;\n      a = $A\n  in a", "optional ;"},
+		// Soak seed 1796636885739421550: a sequence with a $$$ in it,
+		// which takes the '+' the Dart grammar leaves between i and the
+		// conditional, or nothing.
+		{"dart", "dart", ".dart", "void f(List files, int i, int sectionSize) {\n  var end = i + sectionSize < files.length ? i + sectionSize : files.length;\n}\n",
+			"$A $$$ $B < $C.length ? i + sectionSize : $C.$D", "sequence"},
+		// Soak seed 1796636553822144029: a $$$ as a JSON object's member,
+		// an ERROR to ast-grep; written in, ast-grep finds each match.
+		{"json", "json", ".json", "[{\"id\":\"GO-1\",\"modified\":\"2023-04-03\",\"fixed\":\"0.0.1\"}]\n",
+			"[{$$$,\"$A\":\"2023-04-03\",\"fixed\":\"0.0.1\"}]", "$$$ takes what ast-grep's does not"},
 	}
 	// origins are the code each case's pattern was cut from, where an
 	// entry needs it.

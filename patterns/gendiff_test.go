@@ -426,10 +426,28 @@ var genDiffers = []genDiffer{
 			}
 			// Each extra match is a run of siblings of the pattern's kinds.
 			kinds := slices.Clone(p.Roots)
+			multi := 0
 			for i, n := range p.nodes {
 				if n.meta != metaNone && i < len(kinds) {
 					kinds[i] = "" // a metavariable's: any kind (C $A *argv[] over char *argv[])
 				}
+				if n.meta == metaMulti {
+					multi++
+				}
+			}
+			if multi > 0 && len(p.nodes) == len(kinds) {
+				// A $$$ among them takes any number of siblings (Dart's $A
+				// $$$ $B < … over i + n < … : the '+' between, or none).
+				first, last := kinds[0], kinds[len(kinds)-1]
+				if p.nodes[0].meta == metaMulti {
+					first = ""
+				}
+				if p.nodes[len(p.nodes)-1].meta == metaMulti {
+					last = ""
+				}
+				return genAll(extra, func(src []byte, s [2]uint32) bool {
+					return genSiblingSpan(l, src, s, first, last, len(kinds)-multi)
+				})
 			}
 			return genAll(extra, func(src []byte, s [2]uint32) bool { return genSiblingRun(l, src, s, kinds) })
 		}},
@@ -1125,6 +1143,52 @@ func genSiblingRun(l *Language, src []byte, s [2]uint32, kinds []string) bool {
 		}
 		if k == len(kinds) && tree.nodes[j].end == s[1] {
 			return true
+		}
+	}
+	return false
+}
+
+// genSiblingSpan says src[s] is a run of at least n consecutive named
+// siblings, the first of kind first and the last of kind last ("" is
+// any).
+func genSiblingSpan(l *Language, src []byte, s [2]uint32, first, last string, n int) bool {
+	pr := newParser()
+	defer pr.close()
+	tree, err := pr.parse(l, src, true)
+	if err != nil {
+		return false
+	}
+	is := func(sym uint16, kind string) bool {
+		k := l.kind(sym)
+		return kind == "" || l.kindName(k) == kind || slices.ContainsFunc(l.kindNames, func(name string) bool {
+			return name == kind && l.sameFamily(k, int32(slices.Index(l.kindNames, name)))
+		})
+	}
+	for i := range tree.nodes {
+		if nd := tree.nodes[i]; nd.start != s[0] || !nd.named() || !is(nd.sym, first) {
+			continue
+		}
+		// The siblings after i, up to its parent's end.
+		parentEnd := uint32(len(tree.nodes))
+		for p := i - 1; p >= 0; p-- {
+			if int(tree.nodes[p].next) > i {
+				parentEnd = tree.nodes[p].next
+				break
+			}
+		}
+		count := 0
+		for j := uint32(i); j < parentEnd && int(j) < len(tree.nodes); j = tree.nodes[j].next {
+			nd := tree.nodes[j]
+			if !nd.named() || tree.skip(int(j)) {
+				continue
+			}
+			count++
+			if nd.end == s[1] {
+				if count >= n && is(nd.sym, last) {
+					return true
+				}
+				break
+			}
 		}
 	}
 	return false
