@@ -531,7 +531,7 @@ func midLine(line []byte) (header, glued bool) {
 			if depth == 0 && string(w) == "import" { // also after a '.' (from . import m)
 				from = false
 			}
-			if depth == 0 && (!dot || numDot) {
+			if depth == 0 && (!dot || numDot || isDigit(c)) { // (.5class: a float's digits after a '.')
 				switch {
 				case string(w) == "from" && !numDot:
 					// A from starts an import statement, also after
