@@ -49,8 +49,9 @@ func (l literal) next(src []byte, from int) int {
 // just before i starts with a digit: the lexer's number token may end
 // anywhere in it and the next token start at i (tree-sitter-python reads
 // 0_def as the integer 0_ and the keyword def; C reads 1Lif as 1L and
-// if). A run longer than numberRun is taken as such a number too (a wrong
-// "yes" costs a parse).
+// if), or follows a number's '.' (Python reads 1.jimport as the float
+// 1.j and the keyword import). A run longer than numberRun is taken as
+// such a number too (a wrong "yes" costs a parse).
 func inNumber(src []byte, i int) bool {
 	const numberRun = 256
 	j := i - 1
@@ -59,7 +60,7 @@ func inNumber(src []byte, i int) bool {
 			return true
 		}
 	}
-	return isDigit(src[j+1])
+	return isDigit(src[j+1]) || j >= 1 && src[j] == '.' && isDigit(src[j-1])
 }
 
 // directiveName reports a word at i that names a preprocessor directive:

@@ -100,7 +100,8 @@ func TestWordLiteralsFindEveryToken(t *testing.T) {
 }
 
 // numberBefore reports a run of letters, digits and '_' that starts with
-// a digit and ends at i after a letter or '_' (0_def, 1Lif).
+// a digit, or after a number's '.', and ends at i after a letter or '_'
+// (0_def, 1Lif, 1.jimport).
 func numberBefore(src []byte, i int) bool {
 	if i == 0 || !isLetter(src[i-1]) {
 		return false
@@ -109,12 +110,38 @@ func numberBefore(src []byte, i int) bool {
 	for j > 0 && (isLetter(src[j-1]) || isDigit(src[j-1])) {
 		j--
 	}
-	return isDigit(src[j])
+	return isDigit(src[j]) || j >= 2 && src[j-1] == '.' && isDigit(src[j-2])
+}
+
+// TestWordAfterNumber holds the word search to the lexers' number ends on
+// the shapes the mutants found: a word glued after a number, or after a
+// float's '.' and the letters a float may end in, is found; one glued to
+// a name is not.
+func TestWordAfterNumber(t *testing.T) {
+	cases := []struct {
+		src, word string
+		found     bool
+	}{
+		{"0_def A(): pass", "def", true},
+		{"x = 1Lif", "if", true},
+		{"1.jimport b", "import", true},
+		{"A%.0class A", "class", true},
+		{"x = 1.e5if y else 0", "if", true},
+		{"xjimport b", "import", false},
+		{"a.jimport b", "import", false},
+		{"a_def", "def", false},
+	}
+	for _, c := range cases {
+		lit := literal{text: []byte(c.word), word: true}
+		if got := lit.next([]byte(c.src), 0) >= 0; got != c.found {
+			t.Errorf("%q in %q: found %v, want %v", c.word, c.src, got, c.found)
+		}
+	}
 }
 
 // numberGlue are number spellings some grammar's lexer ends before a
 // letter: a word glued after one may be a token of its own.
-var numberGlue = []string{"0", "1", "0_", "1_", "1L", "1l", "1j", "1u", "1f", "0x1", "0b1", "1e5", "1.5", "9_9"}
+var numberGlue = []string{"0", "1", "0_", "1_", "1L", "1l", "1j", "1u", "1f", "0x1", "0b1", "1e5", "1.5", "9_9", ".0", "1.", "1.j"}
 
 // glueNumbers glues a number before one to four words of src drawn at
 // random.
