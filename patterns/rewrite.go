@@ -87,12 +87,19 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		// replaces ends with one (a directive's newline): after an
 		// expression, or before kept children (#define $A⏎ over #define
 		// X 1, whose value stays), it would cut the code in two.
+		// (Not where the template's last line may end in a comment: code
+		// after the match on its line would go into it.)
 		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !bytes.HasSuffix(src[s.Start:end], []byte("\n")) {
-			text = strings.TrimRight(t, " \t\r\n")
+			if body := strings.TrimRight(t, " \t\r\n"); !mayEndInComment(fm.Lang, body) {
+				text = body
+			}
 		}
+		// Code the match passed over is dropped unless the new text
+		// holds it again (async def $F… written over async def f…).
 		var unspelled []Span
+		flat := strings.Join(strings.Fields(text), " ")
 		for _, r := range s.unspelled {
-			if r[0] < end && r[1] > s.Start {
+			if r[0] < end && r[1] > s.Start && !strings.Contains(flat, strings.Join(strings.Fields(string(src[r[0]:min(r[1], end)])), " ")) {
 				unspelled = append(unspelled, Span{Start: r[0], End: min(r[1], end)})
 			}
 		}
@@ -174,6 +181,27 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 	return indentAfterFirst(b.String(), matchIndent, placed)
 }
 
+// mayEndInComment says the last line of a template's text may end in a
+// line comment of l (an opener anywhere on it, in a string too: a false
+// yes only keeps the template's line break).
+func mayEndInComment(l *Language, text string) bool {
+	line := text[strings.LastIndexByte(text, '\n')+1:]
+	opener := "//"
+	if l != nil {
+		switch l.ID {
+		case "python", "ruby", "bash", "yaml", "toml":
+			opener = "#"
+		case "php":
+			if strings.Contains(line, "#") {
+				return true
+			}
+		case "lua", "haskell":
+			opener = "--"
+		}
+	}
+	return strings.Contains(line, opener)
+}
+
 // commaAfter is the length of the ',' that s starts with (after blanks),
 // and the blanks after it; 0 when s does not start with one.
 func commaAfter(s string) int {
@@ -184,10 +212,11 @@ func commaAfter(s string) int {
 	return len(s) - len(strings.TrimLeft(t[1:], " \t\r\n"))
 }
 
-// commaBefore is where the ',' that s ends with (before blanks) starts,
-// or len(s) when s does not end with one.
+// commaBefore is where the ',' that s ends with (before blanks on its
+// line) starts, or len(s) when s does not end with one. A ',' that ends
+// an earlier line stays: Go needs it before a newline (T{⏎A: 1,⏎$$$R⏎}).
 func commaBefore(s string) int {
-	t := strings.TrimRight(s, " \t\r\n")
+	t := strings.TrimRight(s, " \t")
 	if !strings.HasSuffix(t, ",") {
 		return len(s)
 	}

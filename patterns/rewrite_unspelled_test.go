@@ -47,6 +47,8 @@ func TestRewriteEmptyRunTakesItsComma(t *testing.T) {
 		{"python", "a.py", "f(c)\nf(a, b, c)\n", "f($$$A, c)", "g($$$A, d)", "g(d)\ng(a, b, d)\n"},
 		{"python", "a.py", "f(c)\nf(a, b, c)\n", "f($$$A, c)", "g(d, $$$A)", "g(d)\ng(d, a, b)\n"},
 		{"go", "a.go", "package p\n\nvar _ = f(c)\n", "f($$$A, c)", "g($$$A,\n\td)", "package p\n\nvar _ = g(d)\n"},
+		// A ',' that ends an earlier line stays (Go needs it there).
+		{"go", "a.go", "package p\n\nvar _ = T{A: 1}\n", "T{A: $X, $$$R}", "T{\n\tA: $X,\n\t$$$R\n}", "package p\n\nvar _ = T{\n\tA: 1,\n\t\n}\n"},
 		// JSON's {$$$, "a": 1}: the pattern's $$$ is an ERROR with the
 		// ',' in it, which stays a separator, no part of the run.
 		{"json", "a.json", "[{\"x\": 0, \"b\": 1}, {\"b\": 1}]\n", "{$$$R, \"b\": 1}", "{$$$R, \"c\": 2}", "[{\"x\": 0, \"c\": 2}, {\"c\": 2}]\n"},
@@ -70,6 +72,10 @@ func TestRewriteTemplateLineBreak(t *testing.T) {
 		{"go", "a.go", "package p\n\nvar x = a.B(c) > 1\n", "$A.$B($C)", "$A.$B($C)\n", "package p\n\nvar x = a.B(c) > 1\n"},
 		// Before the value a #define $A pattern leaves to the line.
 		{"c", "a.c", "#define A 1\n#define B\n", "#define $A\n", "#define $A\n", "#define A 1\n#define B\n"},
+		// A template whose last line ends in a comment keeps its line
+		// break: code after the match must not go into the comment.
+		{"python", "a.py", "r = requests.get(u).json()\n", "requests.get($U)", "httpx.get($U)  # migrated\n", "r = httpx.get(u)  # migrated\n.json()\n"},
+		{"go", "a.go", "package p\n\nvar x = foo(1) + 2\n", "foo($X)", "bar($X) // TODO\n", "package p\n\nvar x = bar(1) // TODO\n + 2\n"},
 	}
 	for _, c := range cases {
 		res, err := Search(context.Background(), filepath.Dir(writeTemp(t, c.file, c.src)), c.pat, SearchOptions{Language: c.lang, KeepSource: true})
@@ -123,6 +129,39 @@ func TestRewriteKeepsOrRefusesUnspelledCode(t *testing.T) {
 		if msg := err.Error(); !strings.Contains(msg, c.lost) || !strings.Contains(msg, "$$$") {
 			t.Errorf("%s %q: the refusal does not name %q or the way out:\n%s", c.lang, c.pat, c.lost, msg)
 		}
+	}
+	// A template that writes the passed-over code again loses nothing:
+	// no refusal, though the async def's match passes over its async.
+	if _, err := stageFiles(t, "python", "def $F($$$P): $$$B", "async def $F($$$P): $$$B",
+		map[string]string{"a.py": "def g():\n    pass\n\n\nasync def f():\n    pass\n"}); err != nil {
+		t.Errorf("a rewrite to the same text: %v", err)
+	}
+	// A rule's match passes over the same code: its captures hold only
+	// the metavariables, and its rewrite is refused too.
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.py"), []byte("async def f():\n    pass\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rule, err := ParseRule([]byte(`{"pattern": "def $F(): $$$B"}`), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := SearchRule(context.Background(), root, rule, SearchOptions{Language: "python", KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Files {
+		for _, m := range f.Matches {
+			for _, c := range m.Captures {
+				if c.Name == "" {
+					t.Errorf("a rule's match lists a capture with no name at [%d,%d)", c.Start, c.End)
+				}
+			}
+		}
+	}
+	var ue *UnspelledCodeError
+	if _, err := NewStager().Stage(res, "def $F() -> None: $$$B", false); !errors.As(err, &ue) {
+		t.Errorf("a rule's rewrite that drops async: err %v, want a refusal", err)
 	}
 	// Spelled, the same code is placed: nothing refused.
 	if _, err := stageFiles(t, "python", "async def $F(): $$$B", "async def $F() -> None: $$$B",

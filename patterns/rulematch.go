@@ -464,11 +464,18 @@ func (r *Rule) findRule(t *Tree, stopped func() bool) []Span {
 		if !run.match(r.root, uint32(i)) || !run.constraints() {
 			continue
 		}
+		// (The binds with no name are code the match passed over: see
+		// matcher.emit.)
 		var caps []Capture
-		if len(run.m.binds) > 0 {
-			caps = append([]Capture(nil), run.m.binds...)
+		var unspelled [][2]uint32
+		for _, b := range run.m.binds {
+			if b.Name == "" {
+				unspelled = append(unspelled, [2]uint32{b.Start, b.End})
+			} else {
+				caps = append(caps, b)
+			}
 		}
-		out = append(out, Span{Start: t.nodes[i].start, End: t.nodes[i].end, Captures: caps})
+		out = append(out, Span{Start: t.nodes[i].start, End: t.nodes[i].end, Captures: caps, unspelled: unspelled})
 	}
 	return out
 }

@@ -190,6 +190,9 @@ func unspelledCode(fm *FileMatches, reps []Replacement) []DroppedComment {
 			if li == nil {
 				li = newLineIndex(fm.Src)
 			}
+			for d.Start < d.End && isSpace(fm.Src[d.Start]) { // named by its first line with code
+				d.Start++
+			}
 			first, _, _ := strings.Cut(string(fm.Src[d.Start:d.End]), "\n")
 			out = append(out, DroppedComment{Path: fm.Path, Line: li.pos(d.Start).Line, Text: clip(strings.TrimSpace(first), 80)})
 		}
