@@ -324,11 +324,7 @@ var genDiffers = []genDiffer{
 				return false
 			}
 			// Each $$$ named, so that its run is captured.
-			k := 0
-			named := anonMulti.ReplaceAllStringFunc(pat, func(m string) string {
-				k++
-				return fmt.Sprintf("$$$GENRUN%d%s", k, m[3:])
-			})
+			named := genNameRuns(pat)
 			p, err := genCompile(l, named)
 			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcreteRuns(l, p, src, s)
@@ -1537,15 +1533,21 @@ func genOnlyMore(ours, peer genFileSpans) (genFileSpans, bool) {
 // genDir is the directory of the language being checked by genDiffers.
 var genDir string
 
+// genNameRuns gives each anonymous $$$ of pat a name ($$$GENRUN1, …), so
+// that the run it takes is captured.
+func genNameRuns(pat string) string {
+	k := 0
+	return anonMulti.ReplaceAllStringFunc(pat, func(m string) string {
+		k++
+		return fmt.Sprintf("$$$GENRUN%d%s", k, m[3:])
+	})
+}
+
 // genPeerConcrete is pat with what ast-grep's metavariables took at its
 // match s in src written in (each anonymous $$$ named first, so that its
 // run is reported).
 func genPeerConcrete(pat string, src []byte, s [2]uint32) (string, bool) {
-	k := 0
-	named := anonMulti.ReplaceAllStringFunc(pat, func(m string) string {
-		k++
-		return fmt.Sprintf("$$$GENRUN%d%s", k, m[3:])
-	})
+	named := genNameRuns(pat)
 	dir, err := os.MkdirTemp("", "gendiff")
 	if err != nil {
 		return "", false

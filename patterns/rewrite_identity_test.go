@@ -74,11 +74,7 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 				if !ok {
 					continue
 				}
-				k := 0
-				named := anonMulti.ReplaceAllStringFunc(pat, func(m string) string {
-					k++
-					return fmt.Sprintf("$$$GENRUN%d%s", k, m[3:])
-				})
+				named := genNameRuns(pat)
 				if _, err := Compile(l, named, CompileOptions{}); err != nil {
 					continue
 				}

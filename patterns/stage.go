@@ -183,14 +183,21 @@ func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
 // unspelledCode lists the code a file's replacements would drop: what the
 // matches passed over without the pattern spelling it.
 func unspelledCode(fm *FileMatches, reps []Replacement) []DroppedComment {
+	return namedLines(fm, reps, func(r Replacement) []Span { return r.Unspelled })
+}
+
+// namedLines names each of the spans that of gives for a file's
+// replacements by its path, line and first line of text (from its first
+// byte that is no blank).
+func namedLines(fm *FileMatches, reps []Replacement, of func(Replacement) []Span) []DroppedComment {
 	var out []DroppedComment
 	var li *lineIndex
 	for _, r := range reps {
-		for _, d := range r.Unspelled {
+		for _, d := range of(r) {
 			if li == nil {
 				li = newLineIndex(fm.Src)
 			}
-			for d.Start < d.End && isSpace(fm.Src[d.Start]) { // named by its first line with code
+			for d.Start < d.End && isSpace(fm.Src[d.Start]) {
 				d.Start++
 			}
 			first, _, _ := strings.Cut(string(fm.Src[d.Start:d.End]), "\n")
@@ -223,18 +230,7 @@ func (e *UnspelledCodeError) Error() string {
 
 // droppedComments lists the comments a file's replacements drop.
 func droppedComments(fm *FileMatches, reps []Replacement) []DroppedComment {
-	var out []DroppedComment
-	var li *lineIndex
-	for _, r := range reps {
-		for _, d := range r.Dropped {
-			if li == nil {
-				li = newLineIndex(fm.Src)
-			}
-			first, _, _ := strings.Cut(string(fm.Src[d.Start:d.End]), "\n")
-			out = append(out, DroppedComment{Path: fm.Path, Line: li.pos(d.Start).Line, Text: clip(strings.TrimSpace(first), 80)})
-		}
-	}
-	return out
+	return namedLines(fm, reps, func(r Replacement) []Span { return r.Dropped })
 }
 
 // Resolve accepts or discards a staged edit and returns it.
