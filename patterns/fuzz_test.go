@@ -294,6 +294,10 @@ func FuzzSplitC(f *testing.F) {
 		// last member without a comma is read as code.
 		"#define A(x, ...) f(x) /* g(x) */ h(x)\n#define B \"(\" (1)\nint a = f(1); // g(2)\nenum { X = 4\n#define Y (1<<X)\n};\n",
 		"#  define C(a) \\\n  sizeof(a)\nint s = sizeof(x);\n/* f(1) */\nchar *t = \"f(2)\";\n",
+		// Code after #else, #endif or #ifdef's name on its line is code
+		// to the grammar (the split mutants, seed 1796646226656961199).
+		"#if A\nint x;\n#else struct S\n{\nint y;\n};\n#endif\nint f(int a) { if (a == a) { } }\n",
+		"#ifdef A int q;\n#endif /* A */ X\nint w = sizeof(w);\n#ifndef B // b\nstruct s { int a; };\n#endif\n",
 	} {
 		f.Add(s)
 	}

@@ -203,9 +203,10 @@ func endsOpen(code []byte) bool {
 			start--
 		}
 		word := string(code[start:])
-		if isDigit(word[0]) {
+		if isDigit(word[0]) || start >= 2 && code[start-1] == '.' && isDigit(code[start-2]) {
 			// A number's lexer stops where its digits do, so a keyword
-			// may follow with no space (0in, 1if, 2else): any keyword
+			// may follow with no space (0in, 1if, 2else, and after a
+			// float's '.': 0.jimport is 0.j and import): any keyword
 			// at the end is taken as one (when it is not, the line is
 			// only left with the one before, which costs speed).
 			for _, kw := range openKeywords {

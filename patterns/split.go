@@ -683,7 +683,7 @@ func (c *cSplitter) lineHead(i int) (next int, directive, ok bool) {
 			c.at(i)
 		}
 		end, ok := skipDirective(src, j)
-		if !ok {
+		if !ok || codeAfterDirective(src[j:end]) {
 			return 0, true, false
 		}
 		if split {
@@ -783,6 +783,41 @@ func bareDirective(src []byte, i int) bool {
 	if i >= len(src) || src[i] != '#' {
 		return false
 	}
+	word, k := directiveWord(src, i)
+	switch string(word) {
+	case "", "else", "endif":
+		return false
+	}
+	for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\f' || src[k] == '\v') {
+		k++
+	}
+	return k == len(src) || src[k] == '\n'
+}
+
+// codeAfterDirective says the directive line (from its '#') holds code
+// after the tokens the grammar reads as the directive: tree-sitter-c
+// reads #else and #endif as tokens alone and #ifdef X as two, and goes
+// on with the rest of the line as code (#endif X_H, old code's spelling
+// of a comment, or #else struct S⏎{…}; a statement that starts on that
+// line and may run on past it). Comments there are no code.
+func codeAfterDirective(line []byte) bool {
+	word, k := directiveWord(line, 0)
+	switch string(word) {
+	case "else", "endif":
+	case "ifdef", "ifndef", "elifdef", "elifndef":
+		k = skipBlanksAndComments(line, k)
+		for k < len(line) && (isLetter(line[k]) || isDigit(line[k]) || line[k] >= 0x80) {
+			k++
+		}
+	default:
+		return false
+	}
+	return skipBlanksAndComments(line, k) < len(line)
+}
+
+// directiveWord returns the word of the directive whose '#' is at i
+// (else of # else) and the offset past it.
+func directiveWord(src []byte, i int) ([]byte, int) {
 	j := i + 1
 	for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 		j++
@@ -791,14 +826,31 @@ func bareDirective(src []byte, i int) bool {
 	for k < len(src) && (isLetter(src[k]) || isDigit(src[k])) {
 		k++
 	}
-	switch string(src[j:k]) {
-	case "", "else", "endif":
-		return false
+	return src[j:k], k
+}
+
+// skipBlanksAndComments returns the offset in line past the blanks,
+// continued line ends and comments from i.
+func skipBlanksAndComments(line []byte, i int) int {
+	for i < len(line) {
+		switch c := line[i]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v' || c == '\n':
+			i++
+		case c == '\\' && i+1 < len(line) && (line[i+1] == '\n' || line[i+1] == '\r'):
+			i += 2
+		case c == '/' && i+1 < len(line) && line[i+1] == '/':
+			return len(line)
+		case c == '/' && i+1 < len(line) && line[i+1] == '*':
+			end := bytes.Index(line[i+2:], []byte("*/"))
+			if end < 0 {
+				return len(line)
+			}
+			i += 2 + end + 2
+		default:
+			return i
+		}
 	}
-	for k < len(src) && (src[k] == ' ' || src[k] == '\t' || src[k] == '\r' || src[k] == '\f' || src[k] == '\v') {
-		k++
-	}
-	return k == len(src) || src[k] == '\n'
+	return i
 }
 
 // startsElif says a part starts with an #elif (#elifdef, #elifndef).
