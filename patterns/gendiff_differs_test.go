@@ -65,6 +65,16 @@ func TestGenDiffersClassify(t *testing.T) {
 			"$A *argv[]", "sequence"},
 		// A literal matches only the same literal; ast-grep compares a
 		// node's children and not the text between them.
+		// ast-grep reads a bare $A<view_type> with an expression for
+		// its argument, which no type argument is: our answer with the
+		// families off is what it finds given our context (soak seed
+		// 1796646780097312399).
+		{"cpp", "cpp", ".cpp", "template <class G> struct S {\n  typedef typename ::boost::range_value<view_type>::type point_type;\n" +
+			"  void f() { g(geometry::range::front<view_type const>(view)); }\n};\n",
+			"$A<view_type>", "a word's kind by context"},
+		// ast-grep reads a bare prop:f(x) as a pseudo-class selector.
+		{"css", "css", ".css", "a { transform:rotate(2deg); }\nb { transform: rotate(-2deg) }\n",
+			"transform:$A(2deg)", "pattern ast-grep reads only in a context"},
 		{"css", "css", ".css", "a { color: #eee; }\nb { color: #fff; }\n",
 			"$A: #eee;", "text no child covers"},
 		{"yaml", "yaml", ".yaml", "a: \"x\"\nb: \"y\"\n",

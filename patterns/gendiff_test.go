@@ -714,16 +714,33 @@ var genDiffers = []genDiffer{
 		}},
 	{name: "pattern ast-grep reads only in a context",
 		why: "ast-grep parses a pattern alone, as a whole file: a CSS declaration ($A:#141414) is an ERROR at the top of a " +
-			"stylesheet, so the bare pattern matches nothing; ours reads it in the first context of its ladder that parses " +
+			"stylesheet, or another node (transform:$A(2deg) a pseudo-class selector; C++ $A<view_type> a template " +
+			"argument that is an expression, where a type is meant), so the bare pattern matches nothing; " +
+			"ours reads it in the first context of its ladder that parses " +
 			"(README, ast_grep), and ast-grep, given that context with our node kind as --selector, finds each of our " +
-			"matches (with our captures written in)",
+			"matches (with our captures written in), or finds what ours does, or differs from it as another entry explains",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			readsError, ok := genPeerReadsError(pat)
-			if !ok || genCount(peer) > 0 || genCount(ours) == 0 || !readsError {
+			if !ok || genCount(peer) > 0 || genCount(ours) == 0 {
 				return false
 			}
 			p, err := genCompile(l, pat)
 			if err != nil || p.Context == "" {
+				return false
+			}
+			// ast-grep given our context: where it finds what the bare
+			// pattern does not, the context changed its reading.
+			var inCtx genFileSpans
+			ctxPat, sel, hasCtx := genPeerContext(l, p)
+			if hasCtx {
+				var perr string
+				if inCtx, perr = genPeer(genBin, genDir, genAg, ctxPat, sel); perr != "" {
+					inCtx = nil
+				}
+			}
+			kind, ok := genPeerPatternKind(pat)
+			otherKind := ok && len(p.Roots) == 1 && kind != p.Roots[0]
+			if !readsError && !otherKind && genCount(inCtx) == 0 {
 				return false
 			}
 			if genAll(ours, func(src []byte, s [2]uint32) bool {
@@ -735,12 +752,7 @@ var genDiffers = []genDiffer{
 			// Or ours is what ast-grep finds given that context, or
 			// differs from it as another entry explains (Dart's $A < $B,
 			// where the grammars also nest i + n < m otherwise).
-			ctxPat, sel, ok := genPeerContext(l, p)
-			if !ok {
-				return false
-			}
-			inCtx, perr := genPeer(genBin, genDir, genAg, ctxPat, sel)
-			return perr == "" && genCount(inCtx) > 0 &&
+			return genCount(inCtx) > 0 &&
 				(genSame(ours, inCtx) || genExplain("pattern ast-grep reads only in a context", l, pat, ours, inCtx))
 		}},
 	{name: "pattern ast-grep's grammar cannot read",
@@ -959,11 +971,7 @@ func genPeerShape(code string) (string, bool) {
 // in the languages whose names take no '$' every metavariable is an
 // ERROR there.) False, false when the CLI shows no pattern.
 func genPeerReadsError(pat string) (hasError, ok bool) {
-	cmd := exec.Command(genBin, "run", "--pattern="+pat, "-l", genAg, "--debug-query=pattern", os.DevNull)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	cmd.Run()
-	_, tree, ok := strings.Cut(stderr.String(), "Debug Pattern:\n")
+	tree, ok := genPeerDebugPattern(pat)
 	if !ok {
 		return false, false
 	}
@@ -983,6 +991,29 @@ func genPeerReadsError(pat string) (hasError, ok bool) {
 		}
 	}
 	return false, true
+}
+
+// genPeerPatternKind is the kind of the node ast-grep reads the pattern
+// as (the first line of its --debug-query=pattern).
+func genPeerPatternKind(pat string) (string, bool) {
+	tree, ok := genPeerDebugPattern(pat)
+	if !ok {
+		return "", false
+	}
+	first, _, _ := strings.Cut(tree, "\n")
+	kind, _, _ := strings.Cut(strings.TrimSpace(first), " ")
+	return kind, kind != ""
+}
+
+// genPeerDebugPattern is ast-grep's tree of the pattern as it reads it
+// (its --debug-query=pattern, one node a line, indented).
+func genPeerDebugPattern(pat string) (string, bool) {
+	cmd := exec.Command(genBin, "run", "--pattern="+pat, "-l", genAg, "--debug-query=pattern", os.DevNull)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run()
+	_, tree, ok := strings.Cut(stderr.String(), "Debug Pattern:\n")
+	return tree, ok
 }
 
 // genOurShape is our grammar's reading of the same code alone: named

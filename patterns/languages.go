@@ -393,6 +393,12 @@ var languages = []*Language{
 	{ID: "css", Exts: []string{".css"}, expando: "-_", ladder: []scaffold{
 		{name: "member", prefix: "a {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
+		// A selector alone (.btn, a:hover, #main > $A) is the head of
+		// a rule set. A pattern that is a pseudo-class selector also
+		// reads as a member, a declaration (a:hover as property a):
+		// ladderFor puts this scaffold first for those (see
+		// cssSelectorFirst).
+		{name: "selector", suffix: " {}\n"},
 	}},
 	{ID: "dart", Exts: []string{".dart"}, ladder: []scaffold{
 		// A function written out (void $F($$$A) { $$$B }) is read as

@@ -99,6 +99,10 @@ type matcher struct {
 	gapBuf   []byte // sameGap's and sameTokens' scratch
 	gapBuf2  []byte // sameTokens' second
 	gapBlind bool   // the pattern's (see Pattern.gapBlind)
+	// sequence says the pattern's items are siblings under no pattern
+	// node (a pattern of several nodes): between them only separators
+	// may be passed over (see skips).
+	sequence bool
 }
 
 // memoAfter is how many seq calls a candidate makes before failures are
@@ -174,6 +178,13 @@ func (m *matcher) passOver(from, t, end uint32) {
 	if code {
 		m.binds = append(m.binds, Capture{Start: min(from, m.nodes[t].start), End: m.nodes[last].end})
 	}
+}
+
+// passOverToken records target token t, passed over, as code the
+// match does not spell (see passOver), however it is spelled.
+func (m *matcher) passOverToken(t uint32) {
+	n := &m.nodes[t]
+	m.binds = append(m.binds, Capture{Start: n.start, End: n.end})
 }
 
 // findNode tries a one-node pattern r at every node of the tree.
@@ -253,6 +264,7 @@ func (m *matcher) emitWhole(i uint32) {
 func (m *matcher) findSequence(ps []*pnode) {
 	t, lang := m.t, m.t.Lang
 	first := ps[0]
+	m.sequence = true
 	for i := range m.nodes {
 		n := &m.nodes[i]
 		// The steps count for all the runs under one node: a start that
@@ -369,10 +381,16 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 	if t < end && m.meets(ps, pi, t, end, top) {
 		return true
 	}
-	target, item := m.skips(ps, pi, t, end)
+	target, item := m.skips(ps, pi, t, end, top)
 	mark := len(m.binds)
 	if target {
-		m.passOver(m.nodes[t].start, t, m.nodes[t].next)
+		if n := &m.nodes[t]; m.sequence && top && !n.named() && n.end-n.start == 1 && m.t.Src[n.start] == ',' {
+			// A ',' passed over between a sequence's items is code the
+			// rewrite drops (f(a, b) → a b): marked as such.
+			m.passOverToken(t)
+		} else {
+			m.passOver(m.nodes[t].start, t, m.nodes[t].next)
+		}
 		if m.seq(ps, pi, m.nodes[t].next, end, top, lastEnd) {
 			return true
 		}
@@ -547,7 +565,7 @@ func (m *matcher) memberChain(ps []*pnode, pi int, t, end uint32, top bool) bool
 //     not match the start of margin: 0 auto 1px; nor $A: $B; the start
 //     of font-family: a, b; (between Go statements, where the pattern
 //     goes on, it may).
-func (m *matcher) skips(ps []*pnode, pi int, t, end uint32) (target, item bool) {
+func (m *matcher) skips(ps []*pnode, pi int, t, end uint32, top bool) (target, item bool) {
 	p := ps[pi]
 	sepBeforeMulti := pi > 0 && p.isComma() && pi+1 < len(ps) && ps[pi+1].meta == metaMulti
 	item = (sepBeforeMulti || p.isSemicolon()) && (sepBeforeMulti || pi+1 < len(ps) || !m.namedFrom(t, end))
@@ -555,6 +573,18 @@ func (m *matcher) skips(ps []*pnode, pi int, t, end uint32) (target, item bool) 
 		return false, item
 	}
 	n := &m.nodes[t]
+	if !n.named() && m.sequence && top && pi > 0 {
+		// Between the items of a pattern of several nodes, which no
+		// parent kind holds together, only a separator is passed over,
+		// whatever the item: C++ $A input_end (a type and a name side
+		// by side) is no comparison input_begin != input_end, and Go's
+		// a()⏎b() matches a(); b().
+		switch sep := bytes.TrimSpace(m.t.Src[n.start:n.end]); {
+		case string(sep) == "," || string(sep) == ";" || len(sep) == 0:
+			return true, item
+		}
+		return false, item
+	}
 	if p.meta != metaNone || !p.leaf {
 		return false, item
 	}

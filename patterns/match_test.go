@@ -273,3 +273,20 @@ func matchedTexts(res *SearchResult) []string {
 	}
 	return got
 }
+
+// TestSequencePassesOnlySeparators: between the items of a pattern of
+// several nodes, which no parent kind holds together, a match passes
+// over separators only. C++ $A input_end (a type and a name, read as two
+// nodes) matched input_begin != input_end, the operator passed over (the
+// identity soak, seed 1796646149493833905).
+func TestSequencePassesOnlySeparators(t *testing.T) {
+	src := "template <class iT> void f(iT input_begin, iT input_end) {\n  g(input_begin, input_end);\n  for (; input_begin != input_end; ++input_begin) {}\n}\n"
+	runPatCases(t, []patCase{
+		{name: "cpp", lang: "cpp", pattern: "$A input_end", src: src,
+			want: []string{"iT input_end {A=iT}", "input_begin, input_end {A=input_begin}"}},
+		// Statements side by side, with the ';' or newline tokens some
+		// grammars keep between them.
+		{name: "go", lang: "go", pattern: "a()\nb()", src: "package p\n\nfunc f() {\n\ta(); b()\n\ta() + b()\n}\n",
+			want: []string{"a(); b()"}},
+	})
+}

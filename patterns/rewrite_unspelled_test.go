@@ -118,6 +118,9 @@ func TestRewriteKeepsOrRefusesUnspelledCode(t *testing.T) {
 		{"python", "a.py", "def g():\n    pass\n\n\nasync def f():\n    pass\n", "def $F(): $$$B", "def $F() -> None: $$$B", "a.py:5: async"},
 		{"go", "a.go", "package p\n\nfunc f(x int) {\n\tswitch x {\n\tcase 1:\n\t\tg()\n\tcase 2:\n\t\th()\n\t}\n}\n",
 			"switch $X { case $V: $$$B }", "switch $X { case $V: $$$B; k() }", "a.go:7: case 2:"},
+		// A pattern of several nodes passes over the ',' between two
+		// arguments (the identity soak, seed 1796646149493833905).
+		{"cpp", "a.cpp", "void f() {\n  self_.set(input_begin, input_end);\n}\n", "$A input_end", "$A input_end", "a.cpp:2: ,"},
 	}
 	for _, c := range refusals {
 		st, err := stageFiles(t, c.lang, c.pat, c.tmpl, map[string]string{c.file: c.src})

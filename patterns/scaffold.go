@@ -8,6 +8,7 @@ package patterns
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -32,6 +33,9 @@ func ladderFor(lang *Language, pattern, context string) ([]scaffold, error) {
 	} else if lang.braceFirst && strings.HasPrefix(strings.TrimSpace(pattern), "{") {
 		ladder = slices.Clone(ladder)
 		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == "expression" && ladder[j].name != "expression" })
+	} else if lang.ID == "css" && cssSelectorFirst(pattern) {
+		ladder = slices.Clone(ladder)
+		sort.SliceStable(ladder, func(i, j int) bool { return ladder[i].name == "selector" && ladder[j].name != "selector" })
 	} else if ctx := keywordContext(lang, pattern); ctx != "" {
 		// A pattern that opens with a declaration keyword or an access
 		// modifier means a declaration or member, even where a statement
@@ -52,6 +56,69 @@ func ladderFor(lang *Language, pattern, context string) ([]scaffold, error) {
 		ladder = slices.DeleteFunc(slices.Clone(ladder), func(s scaffold) bool { return !strings.HasPrefix(s.suffix, "\n") })
 	}
 	return ladder, nil
+}
+
+// cssSelectorFirst says a CSS pattern is a selector though it also
+// reads as a declaration: a:hover, $A:not(.x), li:href would be the
+// property a, $A or li. It is one when a ':' is followed by a
+// pseudo-class's name, or preceded by an HTML or SVG element's name (no
+// property is named like one). The pseudo-classes spelled like a
+// property's common value (float:left, cursor:default,
+// animation-play-state:paused) are left out, so a minified declaration
+// stays one.
+func cssSelectorFirst(pattern string) bool {
+	if strings.ContainsAny(pattern, "{};") {
+		return false
+	}
+	for _, m := range cssPseudo.FindAllStringSubmatch(pattern, -1) {
+		if cssPseudoClasses[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	for _, m := range cssElementColon.FindAllStringSubmatch(pattern, -1) {
+		if cssElements[strings.ToLower(m[1])] {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	// cssPseudo finds the word after a ':'.
+	cssPseudo = regexp.MustCompile(`:([A-Za-z-]+)`)
+	// cssElementColon finds the word before a ':' where it starts the
+	// pattern or follows a combinator (an element's name there).
+	cssElementColon = regexp.MustCompile(`(?:^|[\s>+~,(])([A-Za-z][A-Za-z0-9]*):`)
+)
+
+// cssPseudoClasses are the pseudo-classes of Selectors Level 4 and the
+// CSS 2 pseudo-elements written with one ':', less those spelled like a
+// property's value (left, right, first, default, paused, playing).
+var cssPseudoClasses = wordSet(`active any-link autofill blank checked current defined dir disabled empty
+	enabled first-child first-of-type focus focus-visible focus-within fullscreen future has host
+	host-context hover in-range indeterminate invalid is lang last-child last-of-type link local-link
+	modal not nth-child nth-col nth-last-child nth-last-col nth-last-of-type nth-of-type only-child
+	only-of-type optional out-of-range past picture-in-picture placeholder-shown popover-open read-only
+	read-write required root scope state target target-within user-invalid user-valid valid visited
+	where before after first-line first-letter`)
+
+// cssElements are the HTML and SVG elements' names, none of which names
+// a CSS property.
+var cssElements = wordSet(`a abbr address area article aside audio b base bdi bdo blockquote body br
+	button canvas caption cite code col colgroup data datalist dd del details dfn dialog div dl dt em
+	embed fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 head header hgroup hr html i iframe
+	img input ins kbd label legend li link main map mark menu meta meter nav noscript object ol
+	optgroup option output p picture pre progress q rp rt ruby s samp script search section select
+	slot small source span strong style sub summary sup svg table tbody td template textarea tfoot th
+	thead time title tr track u ul var video wbr circle ellipse g line path polygon polyline rect
+	tspan use defs symbol`)
+
+func wordSet(words string) map[string]bool {
+	set := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		set[w] = true
+	}
+	return set
 }
 
 // directiveLast says pattern's last line is a C or C++ preprocessor
