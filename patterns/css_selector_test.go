@@ -32,6 +32,29 @@ func TestCSSSelectorPatterns(t *testing.T) {
 		{name: "value spelled like a pseudo-class left out", lang: "css", pattern: "cursor:default", src: src, want: []string{"cursor:default"}},
 		{name: "declaration with a call", lang: "css", pattern: "transform:$A(2deg)", src: src, want: []string{"transform:rotate(2deg) {A=rotate}"}},
 	})
+	// A value alone is read in a declaration (the expression context),
+	// and its digits, which no child node holds, are compared.
+	values := ".x { color: rgba(0, 0, 0, 0.5); margin: 10px 2px; w: calc(100% - 2px) }\n"
+	runPatCases(t, []patCase{
+		{name: "call value", lang: "css", pattern: "rgba($$$)", src: values, want: []string{"rgba(0, 0, 0, 0.5)"}},
+		{name: "call value arguments", lang: "css", pattern: "calc($A - $B)", src: values, want: []string{"calc(100% - 2px) {A=100%} {B=2px}"}},
+		{name: "dimension", lang: "css", pattern: "2px", src: values, want: []string{"2px", "2px"}},
+		{name: "dimension's digits", lang: "css", pattern: "10px", src: values, want: []string{"10px"}},
+	})
+}
+
+// TestHTMLMetaTagName: a metavariable may name an element (its '$' is
+// written as ast-grep writes it, a 'z', since a tag name starts with a
+// letter); <$A>$B</$A> was refused.
+func TestHTMLMetaTagName(t *testing.T) {
+	src := "<html><head><meta charset=\"UTF-8\" /></head><body><p>hi</p><b>.npmrc</b><ul><li>x</li></ul></body></html>\n"
+	runPatCases(t, []patCase{
+		{name: "element", lang: "html", pattern: "<$A>$B</$A>", src: src,
+			want: []string{"<head><meta charset=\"UTF-8\" /></head> {A=head} {B=<meta charset=\"UTF-8\" />}", "<p>hi</p> {A=p} {B=hi}",
+				"<b>.npmrc</b> {A=b} {B=.npmrc}", "<ul><li>x</li></ul> {A=ul} {B=<li>x</li>}", "<li>x</li> {A=li} {B=x}"}},
+		{name: "self-closing", lang: "html", pattern: "<$A charset=\"UTF-8\" />", src: src, want: []string{"<meta charset=\"UTF-8\" /> {A=meta}"}},
+		{name: "literal tag", lang: "html", pattern: "<li>$X</li>", src: src, want: []string{"<li>x</li> {X=x}"}},
+	})
 }
 
 // TestCSSSelectorsOfRealFiles copies each selector of real style sheets

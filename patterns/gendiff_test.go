@@ -1728,7 +1728,7 @@ func TestGeneratedDifferential(t *testing.T) {
 				names[tree] = name
 			}
 			tl.files = len(srcs)
-			tried := 0
+			tried, refusedAsked := 0, 0
 			for tl.cases < size.patterns && tried < size.patterns*40 {
 				tried++
 				tree := trees[rng.IntN(len(trees))]
@@ -1738,7 +1738,26 @@ func TestGeneratedDifferential(t *testing.T) {
 				}
 				p, err := Compile(l, pat, CompileOptions{})
 				if err != nil {
-					continue // a fragment that is not a pattern on its own
+					// A fragment that is not a pattern on its own, unless
+					// ast-grep reads it cleanly (no ERROR) and finds the
+					// code it was cut from: then our refusal is a gap (CSS
+					// selectors and values, HTML's <$A>…</$A>, Dart's and
+					// Java's signatures and parameter lists, C's
+					// declarators were refused so). Not where a metavariable
+					// stands for a keyword (Rust's let $A x for let mut x):
+					// no reading of ours takes one. A few a language.
+					if gl.ag != "" && refusedAsked < 8 && !genKeywordAbstracted(tree, origin, pat) {
+						refusedAsked++
+						genDir, genBin, genAg, genExt = dir, bin, gl.ag, gl.ext
+						o := tree.nodes[origin]
+						cut := genFileSpans{names[tree]: {{o.start, o.end}}}
+						readsError, ok := genPeerReadsError(pat)
+						if peer, perr := genPeer(bin, dir, gl.ag, pat, ""); ok && !readsError && perr == "" && genCount(genMinus(cut, peer)) == 0 {
+							tl.fail++
+							t.Errorf("%q: we refuse it (%v), and ast-grep reads it and finds the code it was cut from, %s [%d,%d)", pat, err, names[tree], o.start, o.end)
+						}
+					}
+					continue
 				}
 				tl.cases++
 				ours := genOurs(t, dir, gl.lang, pat)
@@ -1913,6 +1932,28 @@ func genCorpusFiles(module string, l *Language, rng *rand.Rand, n int) [][]byte 
 		files = append(files, []byte(cur))
 	}
 	return files
+}
+
+// genKeywordAbstracted says pat, cut from the subtree at origin, has a
+// metavariable in place of a named leaf spelled like a keyword of the
+// language (Rust's mut): the keyword is in the code, not in the pattern.
+func genKeywordAbstracted(t *Tree, origin int, pat string) bool {
+	n := t.nodes[origin]
+	for j := origin; j < int(n.next); j++ {
+		m := t.nodes[j]
+		if m.next != uint32(j)+1 || !m.named() {
+			continue
+		}
+		// A keyword, or a word the grammar makes a node of its own that
+		// always reads so (Rust's mut is a mutable_specifier, self a
+		// self node).
+		word, kind := string(t.Src[m.start:m.end]), t.Lang.kindName(t.Lang.kind(m.sym))
+		fixed := t.Lang.keywords[word] || kind == word || strings.HasSuffix(kind, "_specifier") && isWord(word)
+		if fixed && !(literal{text: []byte(word), word: true}).in([]byte(pat)) {
+			return true
+		}
+	}
+	return false
 }
 
 // genPattern cuts a pattern from a random subtree of t: a named node of

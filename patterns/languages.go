@@ -127,6 +127,12 @@ type scaffold struct {
 // a body: a return type, a name, parameters, then { or =>.
 func dartFunctionDecl(pattern string) bool { return dartFunc.MatchString(pattern) }
 
+// dartSignature reports a Dart pattern that is a method's signature
+// alone: a return type, a name, maybe type parameters, parameters.
+func dartSignature(pattern string) bool { return dartSig.MatchString(pattern) }
+
+var dartSig = regexp.MustCompile(`^\s*[\w$][\w$<>?,. ]*\s+[\w$]+\s*(<[^()]*>)?\s*\([^{};]*\)\s*$`)
+
 var dartFunc = regexp.MustCompile(`^\s*[\w$][\w$<>?,. ]*\s+[\w$]+\s*\([^{};]*\)\s*(async\*?|sync\*)?\s*(\{|=>)`)
 
 // testsDefined reports a C or C++ pattern that uses the preprocessor's
@@ -336,6 +342,8 @@ func cLike(fn, member string) []scaffold {
 		{name: "expression", prefix: "int _ = ", suffix: ";\n"},
 		{name: "member", prefix: member + " {\n", suffix: "\n};"},
 		{name: "declaration", suffix: "\n"},
+		// A declarator alone ($F(int $A), *$P), as a declaration's.
+		{name: "declaration", prefix: "int ", suffix: ";\n"},
 	}
 }
 
@@ -350,6 +358,8 @@ func classLike(method, expr string) []scaffold {
 		// A type alone (List<$T>, Map<$K, $V>), as a field's: no other
 		// reading takes it, and the answer called it a syntax error.
 		{name: "type", prefix: "class X_ { ", suffix: " x_; }", single: true},
+		// A parameter list alone ((String $A)), as a method's.
+		{name: "member", prefix: "class X_ { void x_", suffix: " {} }"},
 	}
 }
 
@@ -370,7 +380,10 @@ func tsLike() []scaffold {
 	l := jsLike()
 	at := slices.IndexFunc(l, func(s scaffold) bool { return s.name == "member" }) + 1
 	l = slices.Insert(l, at, scaffold{name: "member", prefix: "interface _ {\n", suffix: "\n}", single: true})
-	return append(l, scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"})
+	// Type parameters alone (<$A, $B>, as ast-grep reads them: a
+	// function's), else type arguments (<typeof $A>, a call's).
+	return append(l, scaffold{name: "type", prefix: "type _ = ", suffix: ";\n"},
+		scaffold{name: "declaration", prefix: "function f", suffix: "() {}\n"}, scaffold{name: "type", prefix: "f", suffix: "();\n"})
 }
 
 // annotation is the context of a decorator, annotation or attribute
@@ -399,6 +412,8 @@ var languages = []*Language{
 		// ladderFor puts this scaffold first for those (see
 		// cssSelectorFirst).
 		{name: "selector", suffix: " {}\n"},
+		// A value alone (rgba($$$), calc($A + $B)): a declaration's.
+		{name: "expression", prefix: "a { b: ", suffix: " }\n"},
 	}},
 	{ID: "dart", Exts: []string{".dart"}, ladder: []scaffold{
 		// A function written out (void $F($$$A) { $$$B }) is read as
@@ -411,6 +426,10 @@ var languages = []*Language{
 		{name: "statement", prefix: "void _() {\n", suffix: "\n}"},
 		{name: "expression", prefix: "var _ = ", suffix: ";\n"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
+		// A method's signature alone (Widget build($A $B)), which an
+		// abstract method ends with a ';' (only for a type, a name and
+		// parameters: print($A) would be a constructor's signature).
+		{name: "member", prefix: "class _ {\n", suffix: ";\n}", when: dartSignature},
 		{name: "declaration", suffix: "\n"},
 		annotation("", "\nclass X_ {}\n"),
 	}},
@@ -431,7 +450,7 @@ var languages = []*Language{
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
 	}},
-	{ID: "html", Exts: []string{".html", ".htm"}, ladder: top},
+	{ID: "html", Exts: []string{".html", ".htm"}, expando: "z", ladder: top},
 	{ID: "java", Exts: []string{".java"}, ladder: classLike("void x_()", "Object x_ = ")},
 	{ID: "javascript", Aliases: []string{"js", "jsx"}, Exts: []string{".js", ".mjs", ".cjs", ".jsx"}, ladder: jsLike(), braceFirst: true},
 	{ID: "json", Exts: []string{".json"}, expando: "µ", quoteMeta: true, quotedContent: true, ladder: []scaffold{
@@ -452,6 +471,9 @@ var languages = []*Language{
 		{name: "statement", prefix: "function _()\n", suffix: "\nend"},
 		{name: "expression", prefix: "local _ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
+		// A method named without its call (tbl:$M): only a call holds
+		// one.
+		{name: "expression", prefix: "local _ = ", suffix: "()\n"},
 	}},
 	{ID: "php", Exts: []string{".php"}, expando: "µ", altPrefix: "$", ladder: []scaffold{
 		{name: "statement", prefix: "<?php\nfunction _() {\n", suffix: ";\n}"},

@@ -207,7 +207,12 @@ func (m *matcher) findNode(r *pnode) {
 		if n.next == uint32(i)+1 {
 			continue
 		}
-		if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) {
+		// The root's text no child covers is compared where it holds a
+		// letter or digit on either side (CSS 10px, an integer_value
+		// whose digits are no node, is no match for 2px). Punctuation
+		// there may be a token's on the other side: Kotlin's ?. split
+		// over two lines leaves its '?' to no node.
+		if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) && (!r.hasGap || m.sameRootGap(r, uint32(i))) {
 			m.emitWhole(uint32(i))
 		}
 	}
@@ -852,7 +857,7 @@ func (t *Tree) gapText(buf []byte, i int, end uint32) []byte {
 
 // appendGap appends one gap as gapText writes it.
 func appendGap(buf, gap []byte) []byte {
-	if len(bytes.TrimLeft(gap, " \t\n\r")) == 0 {
+	if onlyLayout(gap) {
 		return buf
 	}
 	// Blanks that end a line, at either end, are the layout around the
@@ -892,6 +897,30 @@ func appendGap(buf, gap []byte) []byte {
 		k = j
 	}
 	return buf
+}
+
+// onlyLayout says a gap is blanks and line continuations (a backslash
+// before a newline: a C macro's body split over lines) only.
+func onlyLayout(gap []byte) bool {
+	for k := 0; k < len(gap); k++ {
+		switch c := gap[k]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == '\\' && k+1 < len(gap) && (gap[k+1] == '\n' || gap[k+1] == '\r'):
+			k++
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// sameRootGap is sameGap for a pattern's root: gaps without a letter or
+// digit on both sides count as the same.
+func (m *matcher) sameRootGap(p *pnode, t uint32) bool {
+	if m.sameGap(p, t) {
+		return true
+	}
+	return !slices.ContainsFunc(m.gapBuf, isWordByte) && !slices.ContainsFunc([]byte(p.gap), isWordByte)
 }
 
 // sameGap reports whether target node t's uncovered text is p's.

@@ -141,7 +141,28 @@ func restore(s, e string) string {
 	if e == "" || e == "_" {
 		return s
 	}
-	return strings.ReplaceAll(s, e, "$")
+	// Only the runs expand wrote (see dollarRun): HTML's stand-in is a
+	// letter, z, which text holds (developer.mozilla.org).
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if !strings.HasPrefix(s[i:], e) {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		k, j := 0, i
+		for strings.HasPrefix(s[j:], e) {
+			j += len(e)
+			k++
+		}
+		if k == 3 || k < 3 && j < len(s) && (s[j] == '_' || s[j] >= 'A' && s[j] <= 'Z') {
+			b.WriteString(strings.Repeat("$", k))
+		} else {
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
 }
 
 // metaOf recognises a node whose whole text is a metavariable.

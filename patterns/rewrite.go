@@ -10,6 +10,7 @@ package patterns
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -66,6 +67,7 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		}
 	}
 	placed := templateNames(tmpl)
+	literalText := templateLiteral(tmpl)
 	var reps []Replacement
 	var out strings.Builder
 	last := uint32(0)
@@ -94,12 +96,13 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 				text = body
 			}
 		}
-		// Code the match passed over is dropped unless the new text
-		// holds it again (async def $F… written over async def f…).
+		// Code the match passed over is dropped unless the template's
+		// own text writes it again (async def $F… written over async
+		// def f…), as whole words: str of &'static str is not written
+		// again by $C!(…) placing include_str.
 		var unspelled []Span
-		flat := strings.Join(strings.Fields(text), " ")
 		for _, r := range s.unspelled {
-			if r[0] < end && r[1] > s.Start && !strings.Contains(flat, strings.Join(strings.Fields(string(src[r[0]:min(r[1], end)])), " ")) {
+			if r[0] < end && r[1] > s.Start && !writesAgain(literalText, string(src[r[0]:min(r[1], end)])) {
 				unspelled = append(unspelled, Span{Start: r[0], End: min(r[1], end)})
 			}
 		}
@@ -110,6 +113,39 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 	}
 	out.Write(src[last:])
 	return []byte(out.String()), reps, comments.failed
+}
+
+// templateLiteral is the template's own text, each metavariable cut out
+// and a NUL in its place.
+func templateLiteral(tmpl string) string { return templateMeta.ReplaceAllString(tmpl, "\x00") }
+
+// templateMeta finds a template's metavariables, as scanMeta reads them.
+var templateMeta = regexp.MustCompile(`\${1,3}[A-Z_][A-Z0-9_]*`)
+
+// writesAgain says the template's literal text holds code, blanks aside,
+// with no word character glued to either end of it.
+func writesAgain(literalText, code string) bool {
+	words := strings.Fields(code)
+	if len(words) == 0 {
+		return true
+	}
+	for _, part := range strings.Split(literalText, "\x00") {
+		flat := strings.Join(strings.Fields(part), " ")
+		want := strings.Join(words, " ")
+		for from := 0; ; {
+			at := strings.Index(flat[from:], want)
+			if at < 0 {
+				break
+			}
+			at += from
+			end := at + len(want)
+			if (at == 0 || !isWordByte(flat[at-1]) || !isWordByte(want[0])) && (end == len(flat) || !isWordByte(flat[end]) || !isWordByte(want[len(want)-1])) {
+				return true
+			}
+			from = at + 1
+		}
+	}
+	return false
 }
 
 // placedCapture is a capture as a rewrite places it: its text's range

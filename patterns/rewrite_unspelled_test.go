@@ -121,6 +121,12 @@ func TestRewriteKeepsOrRefusesUnspelledCode(t *testing.T) {
 		// A pattern of several nodes passes over the ',' between two
 		// arguments (the identity soak, seed 1796646149493833905).
 		{"cpp", "a.cpp", "void f() {\n  self_.set(input_begin, input_end);\n}\n", "$A input_end", "$A input_end", "a.cpp:2: ,"},
+		// The str of &'static str, passed over (&$B binds the lifetime),
+		// is not written again by $C placing include_str: only the
+		// template's own text, as whole words, writes code again (the
+		// identity soak, seed 1796648102069470303).
+		{"rust", "a.rs", "pub const N: &'static str = include_str!(\"a.json\");\n", "pub const $A: &$B = $C!(\"a.json\");",
+			"pub const $A: &$B = $C!(\"a.json\");", "a.rs:1: str"},
 	}
 	for _, c := range refusals {
 		st, err := stageFiles(t, c.lang, c.pat, c.tmpl, map[string]string{c.file: c.src})

@@ -1,0 +1,36 @@
+package patterns
+
+import "testing"
+
+// TestFragmentReadings: fragments only a larger construct holds are
+// read, each in the scaffold that holds it, and find what they spell.
+// The generated differential found each refused while ast-grep read it
+// and found the code it was cut from (2026-12-07).
+func TestFragmentReadings(t *testing.T) {
+	for _, c := range []struct {
+		lang, pattern, src, readAs string
+		want                       []string
+	}{
+		{"lua", "tbl:$M", "local x = tbl:go(1)\nlocal y = other:go()\n", "expression: method_index_expression", []string{"tbl:go {M=go}"}},
+		{"typescript", "<$A, $B>", "function g<A, B>(a: A): B {}\nconst m = new Map<string, number>();\n", "declaration: type_parameters", []string{"<A, B> {A=A} {B=B}"}},
+		{"typescript", "<typeof $A>", "const a = f<typeof b>();\n", "type: type_arguments", []string{"<typeof b> {A=b}"}},
+		{"dart", "Widget build($A $B)", "abstract class W {\n  Widget build(BuildContext context);\n  Widget other(int x) { return x; }\n}\n",
+			"member: function_signature", []string{"Widget build(BuildContext context) {A=BuildContext} {B=context}"}},
+		{"java", "(String $A)", "class A {\n  void f(String s) {}\n  void g(int x, String y) {}\n}\n", "member: formal_parameters", []string{"(String s) {A=s}"}},
+		{"c", "$F(int $A)", "int f(int a);\nchar *g(void);\nint h(int b) { return f(b); }\n", "declaration: function_declarator", []string{"f(int a) {F=f} {A=a}", "h(int b) {F=h} {A=b}"}},
+	} {
+		l, err := LanguageByName(c.lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Compile(l, c.pattern, CompileOptions{})
+		if err != nil {
+			t.Errorf("%s %q: %v", c.lang, c.pattern, err)
+			continue
+		}
+		if p.ReadAs() != c.readAs {
+			t.Errorf("%s %q read as %s, want %s", c.lang, c.pattern, p.ReadAs(), c.readAs)
+		}
+		runPatCases(t, []patCase{{name: c.lang + " " + c.pattern, lang: c.lang, pattern: c.pattern, src: c.src, want: c.want}})
+	}
+}
