@@ -471,6 +471,11 @@ func midLine(line []byte) (header, glued bool) {
 	// may start a decorator even after an operand (v: T\u2060@d⏎class C:
 	// is two statements to tree-sitter, the second from the '@').
 	zw := false
+	// colon: a ':' stood at the top level (an annotation's, x: T);
+	// closed: the last token is a ']'. In an annotation, x: A[0]@d⏎class
+	// C: is two statements to tree-sitter (the type's subscript ends
+	// the type, and the '@' starts a decorator).
+	colon, closed := false, false
 	for i := 0; i < len(line); {
 		c := line[i]
 		if c >= 0x80 {
@@ -513,7 +518,7 @@ func midLine(line []byte) (header, glued bool) {
 			depth--
 			i++
 		case c == ':' && depth == 0:
-			header = false
+			header, colon = false, true
 			i++
 		case c == '@' && depth == 0 && i+1 < len(line) && line[i+1] == '=':
 			i += 2 // '@=', an operator
@@ -521,7 +526,7 @@ func midLine(line []byte) (header, glued bool) {
 			// After an operand it is matrix product (return a @ b);
 			// one that starts a physical line is a decorator (after a
 			// line the scan took as open, x = ...).
-			decorator = decorator || !first && (bare || lineStart || names || afterZW)
+			decorator = decorator || !first && (bare || lineStart || names || afterZW || colon && closed)
 			i++
 		case isLetter(c) || isDigit(c) || c >= 0x80:
 			k := i + 1
@@ -565,7 +570,7 @@ func midLine(line []byte) (header, glued bool) {
 			i = k
 			bare = !dot && bareWord(w)
 			num = isDigit(c) || numDot // (1.5e3.def: the word ends the float)
-			first, dot, numDot, lineStart = false, false, false, false
+			first, dot, numDot, lineStart, closed = false, false, false, false, false
 			continue
 		default:
 			i++
@@ -573,9 +578,9 @@ func midLine(line []byte) (header, glued bool) {
 		numDot = c == '.' && num
 		num = c == '.'
 		first, dot, bare, lineStart = false, c == '.', c == ':' || c == ';', false
-		yielded = false
+		yielded, closed = false, c == ']'
 		if c == ';' && depth == 0 {
-			names, raising = false, false
+			names, raising, colon = false, false, false
 		}
 	}
 	return header, decorator || from
