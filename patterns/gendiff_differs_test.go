@@ -72,6 +72,10 @@ func TestGenDiffersClassify(t *testing.T) {
 		{"cpp", "cpp", ".cpp", "template <class G> struct S {\n  typedef typename ::boost::range_value<view_type>::type point_type;\n" +
 			"  void f() { g(geometry::range::front<view_type const>(view)); }\n};\n",
 			"$A<view_type>", "a word's kind by context"},
+		// The empty $$$'s comma left out, ast-grep reads the call alone
+		// as a type conversion (soak seed 1796650697549573626).
+		{"go", "go", ".go", "package p\n\nfunc f() {\n\txml.Marshal(functionAsArgument)\n\txml.Marshal(functionAsArgument, 1)\n}\n",
+			"xml.$A(functionAsArgument, $$$)", "empty $$$ takes its comma"},
 		// ast-grep reads a bare prop:f(x) as a pseudo-class selector.
 		{"css", "css", ".css", "a { transform:rotate(2deg); }\nb { transform: rotate(-2deg) }\n",
 			"transform:$A(2deg)", "pattern ast-grep reads only in a context"},

@@ -301,7 +301,8 @@ var genDiffers = []genDiffer{
 		}},
 	{name: "empty $$$ takes its comma",
 		why: "an empty $$$ makes a ',' beside it optional (README, ast_grep: f($$$A, b) matches f(b)); ast-grep needs the ','; " +
-			"each extra match is one ast-grep finds with the empty $$$ and its comma left out",
+			"each extra match is one ast-grep finds with the empty $$$ and its comma left out (alone, or in our context where " +
+			"it reads the code alone as another node: Go's xml.Marshal(x) is a type conversion to it)",
 		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
 			extra, more := genOnlyMore(ours, peer)
 			if !strings.Contains(pat, "$$$") || !strings.Contains(pat, ",") || !more {
@@ -310,7 +311,7 @@ var genDiffers = []genDiffer{
 			p, err := genCompile(l, pat)
 			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, true)
-				return ok && genPeerFinds(concrete, src, s)
+				return ok && genPeerFindsCode(l, concrete, src, s)
 			})
 		}},
 	{name: "$$$ takes what ast-grep's does not",

@@ -739,6 +739,11 @@ func (c *cSplitter) step(i int) (next int, lineStart, done, ok bool) {
 		if c.depth--; c.depth < 0 {
 			return 0, false, true, false
 		}
+	case ch == '#':
+		// A '#' in code, not starting its line: C has none outside a
+		// directive, and tree-sitter-c reads #else there as the
+		// directive (A;#else struct S{};): unsure.
+		return 0, false, true, false
 	case ch == '\n':
 		return i + 1, true, false, true
 	case ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v':
