@@ -17,6 +17,8 @@ func TestFragmentReadings(t *testing.T) {
 		{"dart", "Widget build($A $B)", "abstract class W {\n  Widget build(BuildContext context);\n  Widget other(int x) { return x; }\n}\n",
 			"member: function_signature", []string{"Widget build(BuildContext context) {A=BuildContext} {B=context}"}},
 		{"java", "(String $A)", "class A {\n  void f(String s) {}\n  void g(int x, String y) {}\n}\n", "member: formal_parameters", []string{"(String s) {A=s}"}},
+		{"tsx", "<div {...$A} $$$>", "const a = <div {...props} style={{ ...s }}>hi</div>;\nconst b = <div />;\n", "expression: jsx_opening_element",
+			[]string{"<div {...props} style={{ ...s }}> {A=props}"}},
 		{"c", "$F(int $A)", "int f(int a);\nchar *g(void);\nint h(int b) { return f(b); }\n", "declaration: function_declarator", []string{"f(int a) {F=f} {A=a}", "h(int b) {F=h} {A=b}"}},
 	} {
 		l, err := LanguageByName(c.lang)

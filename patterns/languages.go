@@ -370,6 +370,9 @@ func jsLike() []scaffold {
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 		annotation("class X_ {\n", "\nx_() {}\n}"),
+		// A JSX opening tag alone (<div {...$A} $$$>), as an element's
+		// whose closing tag the grammar does not hold to its name.
+		{name: "expression", prefix: "_ = (", suffix: "</x>\n)"},
 	}
 }
 
