@@ -19,6 +19,8 @@ func TestFragmentReadings(t *testing.T) {
 		{"java", "(String $A)", "class A {\n  void f(String s) {}\n  void g(int x, String y) {}\n}\n", "member: formal_parameters", []string{"(String s) {A=s}"}},
 		{"tsx", "<div {...$A} $$$>", "const a = <div {...props} style={{ ...s }}>hi</div>;\nconst b = <div />;\n", "expression: jsx_opening_element",
 			[]string{"<div {...props} style={{ ...s }}> {A=props}"}},
+		{"scala", "$A.mods.isSynthetic\n  || $A.mods.$B", "object X {\n  def f(md: M) = (md.mods.isSynthetic\n      || md.mods.isX)\n  def g = md.mods.isSynthetic || md.mods.isY\n}\n",
+			"expression: infix_expression", []string{"md.mods.isSynthetic\n      || md.mods.isX {A=md} {B=isX}", "md.mods.isSynthetic || md.mods.isY {A=md} {B=isY}"}},
 		{"c", "$F(int $A)", "int f(int a);\nchar *g(void);\nint h(int b) { return f(b); }\n", "declaration: function_declarator", []string{"f(int a) {F=f} {A=a}", "h(int b) {F=h} {A=b}"}},
 	} {
 		l, err := LanguageByName(c.lang)

@@ -512,6 +512,10 @@ var languages = []*Language{
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 		annotation("", "\nclass X_\n"),
+		// An expression whose lines start with an operator (a⏎  || b),
+		// which the grammar reads only inside brackets, where newlines
+		// end nothing.
+		{name: "expression", prefix: "object _ { val _ = (", suffix: "\n) }"},
 	}},
 	{ID: "swift", Exts: []string{".swift"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "func _() {\n", suffix: "\n}"},
