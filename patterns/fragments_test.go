@@ -21,6 +21,16 @@ func TestFragmentReadings(t *testing.T) {
 			[]string{"<div {...props} style={{ ...s }}> {A=props}"}},
 		{"scala", "$A.mods.isSynthetic\n  || $A.mods.$B", "object X {\n  def f(md: M) = (md.mods.isSynthetic\n      || md.mods.isX)\n  def g = md.mods.isSynthetic || md.mods.isY\n}\n",
 			"expression: infix_expression", []string{"md.mods.isSynthetic\n      || md.mods.isX {A=md} {B=isX}", "md.mods.isSynthetic || md.mods.isY {A=md} {B=isY}"}},
+		{"bash", "BASH_REMATCH[$A]", "if [[ $x =~ a(b) ]]; then\n  echo \"${BASH_REMATCH[1]}\"\n  BASH_REMATCH[2]=y\n  echo ${OTHER[1]}\nfi\n", "expression: subscript",
+			[]string{"BASH_REMATCH[1] {A=1}", "BASH_REMATCH[2] {A=2}"}},
+		{"javascript", "(...$A)", "function f(...args) { return g(...args); }\nconst h = (...rest) => rest;\nfunction k(a, ...more) {}\n", "declaration: formal_parameters",
+			[]string{"(...args) {A=args}", "(...rest) {A=rest}"}},
+		{"cpp", "[&$A, $B, $C, wa]", "int main() {\n  auto f = [&a, b, c, wa]() { return 1; };\n  auto g = [&a, b, c, wb]() { return 2; };\n  int v[3] = {1, 2, 3};\n}\n", "expression: lambda_capture_specifier",
+			[]string{"[&a, b, c, wa] {A=a} {B=b} {C=c}"}},
+		{"haskell", "(~($A, a), $B)", "module A where\nf (~(x, a), y) = x\ng (~(x, b), y) = x\nh = (x, y)\n", "pattern: tuple", []string{"(~(x, a), y) {A=x} {B=y}"}},
+		{"haskell", "!$A", "module A where\ng !x (Just y) = x\nh = a ! b\n", "pattern: strict",
+			[]string{" !x {A=x}"}}, // the grammar's strict node starts at the blank before its '!'
+
 		{"c", "$F(int $A)", "int f(int a);\nchar *g(void);\nint h(int b) { return f(b); }\n", "declaration: function_declarator", []string{"f(int a) {F=f} {A=a}", "h(int b) {F=h} {A=b}"}},
 	} {
 		l, err := LanguageByName(c.lang)

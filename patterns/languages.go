@@ -373,6 +373,9 @@ func jsLike() []scaffold {
 		// A JSX opening tag alone (<div {...$A} $$$>), as an element's
 		// whose closing tag the grammar does not hold to its name.
 		{name: "expression", prefix: "_ = (", suffix: "</x>\n)"},
+		// A parameter list alone ((...$A), ($A = {}, $$$)), which is no
+		// expression: a function's.
+		{name: "declaration", prefix: "function _", suffix: " {}\n"},
 	}
 }
 
@@ -402,10 +405,16 @@ var top = []scaffold{{name: "declaration", suffix: "\n"}}
 var languages = []*Language{
 	{ID: "bash", Aliases: []string{"sh", "shell"}, Exts: []string{".sh", ".bash"}, ladder: []scaffold{
 		{name: "statement", suffix: "\n"},
+		// An array element alone (BASH_REMATCH[$A], ${#a[@]} without its
+		// braces) is held by an expansion: the subscript of ${a[1]} and of
+		// a[1]=x is one kind.
+		{name: "expression", prefix: "_=${", suffix: "}\n"},
 	}},
 	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _"), wordsAcross: true},
 	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void x_()", "object x_ = ")},
-	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: cLike("void _()", "class _"), wordsAcross: true},
+	{ID: "cpp", Aliases: []string{"c++"}, Exts: []string{".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx", ".c++", ".h++"}, expando: "𐀀", ladder: append(cLike("void _()", "class _"),
+		// A lambda's capture list alone ([&$A, $B]), as a lambda's.
+		scaffold{name: "expression", prefix: "auto _ = ", suffix: "() {};\n", single: true}), wordsAcross: true},
 	{ID: "css", Exts: []string{".css"}, expando: "-_", ladder: []scaffold{
 		{name: "member", prefix: "a {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
@@ -452,6 +461,9 @@ var languages = []*Language{
 		{name: "statement", prefix: "x_ _ = do\n  ", suffix: "\n", indent: "  "},
 		{name: "expression", prefix: "_ = ", suffix: "\n"},
 		{name: "declaration", suffix: "\n"},
+		// A pattern that is no expression ((~($A, a), $A), !$A, a view
+		// pattern), as a case alternative's.
+		{name: "pattern", prefix: "x_ = case _ of\n  ", suffix: " -> _\n", indent: "  "},
 	}},
 	{ID: "html", Exts: []string{".html", ".htm"}, expando: "z", ladder: top},
 	{ID: "java", Exts: []string{".java"}, ladder: classLike("void x_()", "Object x_ = ")},

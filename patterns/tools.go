@@ -175,7 +175,7 @@ type grepArgs struct {
 	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory under the root (default: all)"`
 	Language    string          `json:"language,omitempty" jsonschema_description:"language id, e.g. go, python, typescript, tsx, rust, c, cpp, java, c-sharp; inferred from a file path"`
 	MaxResults  int             `json:"max_results,omitempty" jsonschema:"minimum=1" jsonschema_description:"matches to list (default 50)"`
-	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation,enum=selector,enum=case,enum=condition" jsonschema_description:"force how the pattern is read"`
+	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation,enum=selector,enum=case,enum=condition,enum=pattern" jsonschema_description:"force how the pattern is read"`
 	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind inside the fragment to match, as ast-grep --selector"`
 	Dump        string          `json:"dump,omitempty" jsonschema:"enum=pattern,enum=code" jsonschema_description:"show a tree instead of searching: pattern (how it was read) or code (the text parsed as code)"`
 }
@@ -516,7 +516,7 @@ type editArgs struct {
 	Rewrite     string          `json:"rewrite" jsonschema_description:"template; $NAME and $$$NAME are the captures, e.g. errors.Wrap($ERR, $MSG)"`
 	Path        string          `json:"path,omitempty" jsonschema_description:"file or directory under the root (default: all)"`
 	Language    string          `json:"language,omitempty" jsonschema_description:"language id; inferred from a file path"`
-	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation,enum=selector,enum=case,enum=condition" jsonschema_description:"force how the pattern is read"`
+	Context     string          `json:"context,omitempty" jsonschema:"enum=statement,enum=expression,enum=member,enum=declaration,enum=type,enum=annotation,enum=selector,enum=case,enum=condition,enum=pattern" jsonschema_description:"force how the pattern is read"`
 	Selector    string          `json:"selector,omitempty" jsonschema_description:"node kind inside the fragment to match"`
 	// AllowSyntaxErrors stages a rewrite that breaks the syntax.
 	AllowSyntaxErrors bool `json:"allow_syntax_errors,omitempty" jsonschema_description:"stage even a rewrite that adds syntax errors (they are listed)"`
