@@ -407,8 +407,9 @@ var languages = []*Language{
 		{name: "statement", suffix: "\n"},
 		// An array element alone (BASH_REMATCH[$A], ${#a[@]} without its
 		// braces) is held by an expansion: the subscript of ${a[1]} and of
-		// a[1]=x is one kind.
-		{name: "expression", prefix: "_=${", suffix: "}\n"},
+		// a[1]=x is one kind. Only for a subscript: a keyword alone (fi,
+		// done) would read there as a variable's name.
+		{name: "expression", prefix: "_=${", suffix: "}\n", when: func(p string) bool { return strings.Contains(p, "[") }},
 	}},
 	{ID: "c", Exts: []string{".c", ".h"}, expando: "𐀀", ladder: cLike("void _(void)", "struct _"), wordsAcross: true},
 	{ID: "c-sharp", Aliases: []string{"csharp", "cs"}, Exts: []string{".cs"}, expando: "µ", ladder: classLike("void x_()", "object x_ = ")},
