@@ -72,6 +72,11 @@ type Language struct {
 	// family (family: the named *identifier kinds, 1; template_function,
 	// template_type and template_method, 2).
 	wordsAcross bool
+	// blockLayout says a block's lines are told apart by their
+	// indentation alone (Python, YAML, Haskell, Scala 3): a rewrite keeps a
+	// multi-line capture that started its own line on a line of its own
+	// (see substitute).
+	blockLayout bool
 	family      []uint8 // canonical kind → its family, 0 for none (with wordsAcross)
 	// wrappers are kinds that the grammar puts around a node in some
 	// contexts and not in others (see wrapperKinds); one holding a single
@@ -456,7 +461,7 @@ var languages = []*Language{
 		{name: "case", prefix: "package p\nfunc _() {\nswitch {\n", suffix: "\n}\n}", when: func(p string) bool { return startsCase(p) && !sendsOrReceives(p) }},
 		{name: "case", prefix: "package p\nfunc _() {\nselect {\n", suffix: "\n}\n}", when: func(p string) bool { return startsCase(p) && sendsOrReceives(p) }},
 	}},
-	{ID: "haskell", Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
+	{ID: "haskell", blockLayout: true, Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		// A function, not a bind (_ = do), holds the do: ast-grep, given
 		// this scaffold with --selector bind, selects the statement.
 		{name: "statement", prefix: "x_ _ = do\n  ", suffix: "\n", indent: "  "},
@@ -499,7 +504,7 @@ var languages = []*Language{
 		{name: "declaration", prefix: "<?php\n", suffix: "\n"},
 		annotation("<?php\n", "\nclass X_ {}\n"),
 	}},
-	{ID: "python", Aliases: []string{"py"}, Exts: []string{".py", ".pyi"}, expando: "µ", ladder: []scaffold{
+	{ID: "python", blockLayout: true, Aliases: []string{"py"}, Exts: []string{".py", ".pyi"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "def _():\n    ", suffix: "\n", indent: "    "},
 		{name: "expression", prefix: "_ = (", suffix: "\n)\n"},
 		{name: "member", prefix: "class _:\n    ", suffix: "\n", indent: "    "},
@@ -519,7 +524,7 @@ var languages = []*Language{
 		{name: "declaration", suffix: "\n"},
 		{name: "type", prefix: "type _ = ", suffix: ";\n"},
 	}},
-	{ID: "scala", Exts: []string{".scala", ".sc"}, ladder: []scaffold{
+	{ID: "scala", blockLayout: true, Exts: []string{".scala", ".sc"}, ladder: []scaffold{
 		{name: "statement", prefix: "object _ { def _() = {\n", suffix: "\n} }"},
 		{name: "expression", prefix: "object _ { val _ = ", suffix: "\n}"},
 		{name: "member", prefix: "class _ {\n", suffix: "\n}"},
@@ -540,7 +545,7 @@ var languages = []*Language{
 	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, trimsBlankTail: true, ladder: top},
 	{ID: "tsx", Exts: []string{".tsx"}, ladder: tsLike(), braceFirst: true},
 	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: tsLike(), braceFirst: true},
-	{ID: "yaml", Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},
+	{ID: "yaml", blockLayout: true, Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},
 }
 
 var (

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Replacement is one applied edit in a file's original text.
@@ -85,13 +86,29 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		}
 		// Children the pattern did not spell after its last one stay.
 		end -= s.keep
+		// Blanks that close the replaced text are layout, not code (a
+		// YAML block's node holds its last line break; the capture does
+		// not): they stay unless the template ends with its own.
+		if strings.TrimRight(text, " \t\r\n") == text {
+			for end > s.Start && isSpace(src[end-1]) {
+				end--
+			}
+		} else if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") {
+			// Blanks after the last line break are the next line's
+			// indentation (a Scala lambda's node holds them): the
+			// source's stay, not the template's.
+			for end > s.Start && (src[end-1] == ' ' || src[end-1] == '\t') {
+				end--
+			}
+			text = t
+		}
 		// A template's closing line break is kept only where the text it
 		// replaces ends with one (a directive's newline): after an
 		// expression, or before kept children (#define $A⏎ over #define
 		// X 1, whose value stays), it would cut the code in two.
 		// (Not where the template's last line may end in a comment: code
 		// after the match on its line would go into it.)
-		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !bytes.HasSuffix(src[s.Start:end], []byte("\n")) {
+		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !bytes.HasSuffix(bytes.TrimRight(src[s.Start:end], " \t"), []byte("\n")) {
 			if body := strings.TrimRight(t, " \t\r\n"); !mayEndInComment(fm.Lang, body) {
 				text = body
 			}
@@ -155,6 +172,11 @@ type placedCapture struct {
 	name       string
 	start, end uint32
 	from       string
+	// own says the capture started its own line as a nested block, which
+	// a rewrite keeps on a line of its own (see ownLine); extra is the
+	// indentation it had beyond the code line before it.
+	own   bool
+	extra string
 }
 
 // substitute fills the template for one match starting at matchStart
@@ -168,6 +190,13 @@ type placedCapture struct {
 func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture, comments *fileComments) string {
 	var b strings.Builder
 	matchIndent := lineIndent(src, matchStart)
+	if comments.lang != nil && comments.lang.blockLayout {
+		// A block is held to the column its first token is at, not to
+		// its line's indentation: the template's lines go under the
+		// match's column (a YAML entry after a '- ', a Haskell binding
+		// after let).
+		matchIndent = columnIndent(src, matchStart)
+	}
 	placed := map[int]bool{} // lines a capture placed, by number: indented already
 	for i := 0; i < len(tmpl); {
 		if tmpl[i] != '$' {
@@ -189,12 +218,38 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 			}
 			indent := currentIndent(b.String())
 			text := string(src[c.start:c.end])
-			if strings.Contains(text, "\n") {
+			multiLine := strings.Contains(text, "\n")
+			// A block that started its own line goes on one where the
+			// template writes it after other text. One line stays where
+			// the template puts it (if $C: $B), but for a YAML value: a
+			// one-line mapping or list is a block too.
+			out := b.String()
+			own := c.own && strings.TrimSpace(out[strings.LastIndexByte(out, '\n')+1:]) != "" &&
+				(multiLine || comments.lang.ID == "yaml")
+			extra := c.extra
+			if own || multiLine {
 				line := strings.Count(b.String(), "\n")
+				to := matchIndent + indent
+				if placed[line] {
+					to = indent // a capture's line: indented already
+				}
+				if own {
+					// A block that started its own line stays on one:
+					// if x:⏎    a⏎    b under if not ($C): $$$B, or a
+					// YAML mapping's value under $A: $B, written after
+					// the template's text would change what it means or
+					// not parse.
+					out := strings.TrimRight(b.String(), " \t")
+					b.Reset()
+					b.WriteString(out + "\n" + to + extra)
+					line++
+					placed[line] = true
+					to += extra
+				}
 				for i := 1; i <= strings.Count(text, "\n"); i++ {
 					placed[line+i] = true
 				}
-				text = reindent(text, c.from, matchIndent+indent, func(off int) bool { return comments.inText(c.start + uint32(off)) })
+				text = reindent(text, c.from, to, func(off int) bool { return comments.inText(c.start + uint32(off)) })
 			}
 			if text == "" && multi {
 				// An empty $$$ takes a ',' beside it, as in matching (f($$$A,
@@ -215,6 +270,50 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 		}
 	}
 	return indentAfterFirst(b.String(), matchIndent, placed)
+}
+
+// ownLine says whether a capture starting at start began its own line
+// in a language of blockLayout as a nested block: more indented than the
+// code line before it (comment lines aside), or a YAML value under its
+// key's ':', and not inside brackets nor after a '\' (where a line break
+// is only layout). lead is where the comment lines just before it start
+// (start if none), extra the indentation it had beyond that code line.
+func (fc *fileComments) ownLine(start uint32) (own bool, lead uint32, extra string) {
+	l := fc.lang
+	if l == nil || !l.blockLayout {
+		return false, start, ""
+	}
+	fc.parse()
+	src := fc.src
+	if fc.failed || strings.TrimSpace(string(src[lineStartOf(src, start):start])) != "" {
+		return false, start, ""
+	}
+	lead = start
+	i := sort.Search(len(fc.leaves), func(i int) bool { return fc.leaves[i].end > start }) - 1
+	for ; i >= 0 && fc.leaves[i].comment; i-- {
+		if strings.TrimSpace(string(src[lineStartOf(src, fc.leaves[i].start):fc.leaves[i].start])) == "" {
+			lead = fc.leaves[i].start // a comment on a line of its own
+		}
+	}
+	if i < 0 {
+		return false, start, ""
+	}
+	prevAt := fc.leaves[i].end - 1
+	prev := src[prevAt]
+	if strings.IndexByte("([{,\\", prev) >= 0 || lineStartOf(src, prevAt) == lineStartOf(src, start) {
+		return false, start, ""
+	}
+	if lead < start && lineStartOf(src, lead) == lineStartOf(src, prevAt) {
+		lead = start // a comment after the code on its line stays there
+	}
+	own0, before := lineIndent(src, start), lineIndent(src, prevAt)
+	switch {
+	case len(own0) > len(before) && strings.HasPrefix(own0, before):
+		return true, lead, own0[len(before):]
+	case own0 == before && l.ID == "yaml" && prev == ':':
+		return true, lead, ""
+	}
+	return false, start, ""
 }
 
 // mayEndInComment says the last line of a template's text may end in a
@@ -349,6 +448,14 @@ func (fc *fileComments) widen(s Span, limit uint32) []placedCapture {
 	var taken []leaf
 	for i, c := range s.Captures {
 		caps[i] = placedCapture{name: c.Name, start: c.Start, end: c.End, from: lineIndent(fc.src, c.Start)}
+		if c.Start < c.End && fc.lang != nil && fc.lang.blockLayout {
+			var lead uint32
+			caps[i].own, lead, caps[i].extra = fc.ownLine(c.Start)
+			if caps[i].own && !c.Multi && lead >= s.Start {
+				// The comment lines that lead the block go with it.
+				caps[i].start = lead
+			}
+		}
 		if c.Multi {
 			fc.parse()
 			caps[i].start, caps[i].end = fc.around(c.Start, c.End, s.Start, limit, taken)
@@ -588,6 +695,18 @@ func lineIndent(src []byte, off uint32) string {
 		end++
 	}
 	return string(src[start:end])
+}
+
+// columnIndent is blank space to off's column on its line: the line's
+// own indentation, then a space for each other character before off.
+func columnIndent(src []byte, off uint32) string {
+	ind := lineIndent(src, off)
+	start := int(off)
+	for start > 0 && src[start-1] != '\n' {
+		start--
+	}
+	rest := src[start+len(ind) : off]
+	return ind + strings.Repeat(" ", utf8.RuneCount(rest))
 }
 
 // currentIndent is the leading whitespace of the last line of s.

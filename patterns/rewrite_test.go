@@ -299,9 +299,10 @@ func TestRewriteAfterLineComment(t *testing.T) {
 	for _, c := range []struct{ file, src, pattern, template, want string }{
 		{"a.scala", "object O {\n  def found =\n    if (x.isFile) x.path\n    else \"\"\n  // and then again here.\n  def next = \"\"\n}\n",
 			"def found = $B", "def found = ($B orElse y)",
-			// The def owns the blanks up to the next one (ast-grep glues
-			// its replacement to def next the same way).
-			"object O {\n  def found = (if (x.isFile) x.path\n  else \"\"\n  // and then again here.\n   orElse y)def next = \"\"\n}\n"},
+			// The def's node holds the blanks up to the next one; they
+			// stay (ast-grep glues its replacement to def next). The body
+			// started its own line and stays on one.
+			"object O {\n  def found = (\n    if (x.isFile) x.path\n    else \"\"\n  // and then again here.\n   orElse y)\n  def next = \"\"\n}\n"},
 		{"a.py", "while x:\n    f()  # c\n", "while $C: $B", "while $C: $B; g()", "while x: f()  # c\n; g()\n"},
 		// A '#' in a string is no comment: the text stays on its line.
 		{"a.py", "while x:\n    f(\"#\")\n", "while $C: $B", "while $C: $B; g()", "while x: f(\"#\"); g()\n"},
@@ -362,7 +363,7 @@ func TestRewriteIndentation(t *testing.T) {
 		{"a YAML block scalar's lines move with its key (no string)", "a.yaml",
 			"jobs:\n  build:\n    run: |\n      echo hi\n    x: 1\n",
 			"build: $$$B", "build:\n  wrapped:\n    $$$B",
-			"jobs:\n  build:\n    wrapped:\n      run: |\n        echo hi\n      x: 1"},
+			"jobs:\n  build:\n    wrapped:\n      run: |\n        echo hi\n      x: 1\n"}, // the file's last line break, which the block's node holds, stays
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
@@ -458,5 +459,39 @@ func TestStageReportsDroppedComments(t *testing.T) {
 	root = writeTree(t, map[string]string{"a.go": "package p\n\nfunc f() {\n\tg(a /* first */, b)\n}\n"})
 	if st := stageIn(t, NewStager(), root, "g($$$A)", "h($$$A)"); len(st.Dropped) != 0 {
 		t.Errorf("dropped %v, want none", st.Dropped)
+	}
+}
+
+// TestRewriteKeepsBlocksOnTheirLines: in a language whose blocks are
+// told apart by indentation, a block that started its own line stays on
+// one where the template writes it after other text, the template's
+// lines go under the match's column, and the blanks that close the
+// replaced text stay. Found when the identity rewrite test took in
+// Python, YAML and Scala: if not ($C): $$$B moved the if's first
+// statement onto its line and left the second after the if (the file
+// still parsed: the meaning changed), YAML's $A: $B wrote env: node:
+// true, and a key's list lost the file's last line break.
+func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
+	for _, c := range []struct{ name, file, src, pattern, template, want string }{
+		{"python if body", "a.py", "def f(x):\n    if x:\n        a = 1\n        b = 2\n    return a\n",
+			"if $C: $$$B", "if not ($C): $$$B", "def f(x):\n    if not (x):\n        a = 1\n        b = 2\n    return a\n"},
+		{"python one-line body stays where the template puts it", "a.py", "if x:\n    a = 1\n",
+			"if $C: $B", "if not ($C): $B", "if not (x): a = 1\n"},
+		{"python brackets: only layout", "a.py", "y = f(\n    a +\n    b)\n",
+			"f($A)", "g($A)", "y = g(a +\n    b)\n"},
+		{"yaml mapping value, its comment and the last line break", "a.yaml", "env:\n  # why\n  node: true\n  browser: true\nlist:\n  - a\n",
+			"env: $B", "environment: $B", "environment:\n  # why\n  node: true\n  browser: true\nlist:\n  - a\n"},
+		{"yaml one-line list under its key", "a.yaml", "name: x\nlist:\n- a\n",
+			"list: $B", "items: $B", "name: x\nitems:\n- a\n"},
+		{"yaml entry after a dash", "a.yaml", "- name: x\n  val: 1\n- other: 2\n",
+			"name: $A", "name: $A\nnote: renamed", "- name: x\n  note: renamed\n  val: 1\n- other: 2\n"},
+		{"scala lambda's trailing blanks", "a.scala", "object O {\n  xs.map:\n    p =>\n      p + 1\n\n  val y = 2\n}\n",
+			"$A =>\n  $A + 1\n\n  ", "$A =>\n  $A + 2\n\n  ", "object O {\n  xs.map:\n    p =>\n      p + 2\n\n  val y = 2\n}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
+				t.Errorf("got\n%q\nwant\n%q", got, c.want)
+			}
+		})
 	}
 }
