@@ -86,6 +86,14 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		}
 		// Children the pattern did not spell after its last one stay.
 		end -= s.keep
+		// The template's closing ';' is the pattern's optional one, which
+		// the code did not have there: before the children that stay it
+		// would cut the code in two (const $A: $B; over const e: T = {…}
+		// wrote const e: T; = {…}).
+		if t := strings.TrimRight(text, " \t\r\n"); s.keep > 0 && strings.HasSuffix(t, ";") &&
+			!bytes.HasSuffix(bytes.TrimRight(src[s.Start:end], " \t\r\n"), []byte(";")) {
+			text = strings.TrimSuffix(t, ";")
+		}
 		// Blanks that close the replaced text are layout, not code (a
 		// YAML block's node holds its last line break; the capture does
 		// not): they stay unless the template ends with its own.

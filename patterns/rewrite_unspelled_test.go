@@ -111,6 +111,18 @@ func TestRewriteKeepsOrRefusesUnspelledCode(t *testing.T) {
 	if got := newTexts(st)["a.go"]; !strings.Contains(got, "type T [A, B any] struct{ a A }\n") {
 		t.Errorf("the struct was not kept:\n%s", got)
 	}
+	// The template's closing ';' is the pattern's optional one: it is
+	// not written before the children that stay (TypeScript's const $A:
+	// $B; over a declaration with a value and no ';' wrote const e: T; =
+	// {…}; the identity soak, seed 1796658432379931295).
+	st, err = stageFiles(t, "typescript", "const $A: $B;", "let $A: $B;",
+		map[string]string{"a.ts": "const e: T = {\n  m: 1,\n}\n\nconst x: U;\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := newTexts(st)["a.ts"], "let e: T = {\n  m: 1,\n}\n\nlet x: U;\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 	// Code passed over inside the match, which no template can place, is
 	// refused, named by file and line: async of async def under def
 	// $F(): $$$, the other cases of a switch before its '}'.
