@@ -77,7 +77,12 @@ type Language struct {
 	// multi-line capture that started its own line on a line of its own
 	// (see substitute).
 	blockLayout bool
-	family      []uint8 // canonical kind → its family, 0 for none (with wordsAcross)
+	// columnBlocks says a block is held to the column its first token is
+	// at, not to its line's indentation (YAML's entry after a '- ',
+	// Haskell's bindings after let): a rewrite's template lines go under
+	// the match's column.
+	columnBlocks bool
+	family       []uint8 // canonical kind → its family, 0 for none (with wordsAcross)
 	// wrappers are kinds that the grammar puts around a node in some
 	// contexts and not in others (see wrapperKinds); one holding a single
 	// node matches as that node, when that node's kind is wrapped (canonical
@@ -461,7 +466,7 @@ var languages = []*Language{
 		{name: "case", prefix: "package p\nfunc _() {\nswitch {\n", suffix: "\n}\n}", when: func(p string) bool { return startsCase(p) && !sendsOrReceives(p) }},
 		{name: "case", prefix: "package p\nfunc _() {\nselect {\n", suffix: "\n}\n}", when: func(p string) bool { return startsCase(p) && sendsOrReceives(p) }},
 	}},
-	{ID: "haskell", blockLayout: true, Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
+	{ID: "haskell", blockLayout: true, columnBlocks: true, Aliases: []string{"hs"}, Exts: []string{".hs"}, expando: "µ", altPrefix: "X", ladder: []scaffold{
 		// A function, not a bind (_ = do), holds the do: ast-grep, given
 		// this scaffold with --selector bind, selects the statement.
 		{name: "statement", prefix: "x_ _ = do\n  ", suffix: "\n", indent: "  "},
@@ -545,7 +550,7 @@ var languages = []*Language{
 	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, trimsBlankTail: true, ladder: top},
 	{ID: "tsx", Exts: []string{".tsx"}, ladder: tsLike(), braceFirst: true},
 	{ID: "typescript", Aliases: []string{"ts"}, Exts: []string{".ts", ".mts", ".cts"}, ladder: tsLike(), braceFirst: true},
-	{ID: "yaml", blockLayout: true, Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},
+	{ID: "yaml", blockLayout: true, columnBlocks: true, Aliases: []string{"yml"}, Exts: []string{".yaml", ".yml"}, ladder: top},
 }
 
 var (

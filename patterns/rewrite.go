@@ -198,11 +198,11 @@ type placedCapture struct {
 func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture, comments *fileComments) string {
 	var b strings.Builder
 	matchIndent := lineIndent(src, matchStart)
-	if comments.lang != nil && comments.lang.blockLayout {
+	if comments.lang != nil && comments.lang.columnBlocks {
 		// A block is held to the column its first token is at, not to
 		// its line's indentation: the template's lines go under the
 		// match's column (a YAML entry after a '- ', a Haskell binding
-		// after let).
+		// after let). Not Python's: a bracket's lines follow the line.
 		matchIndent = columnIndent(src, matchStart)
 	}
 	placed := map[int]bool{} // lines a capture placed, by number: indented already

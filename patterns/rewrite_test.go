@@ -478,7 +478,7 @@ func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
 		{"python one-line body stays where the template puts it", "a.py", "if x:\n    a = 1\n",
 			"if $C: $B", "if not ($C): $B", "if not (x): a = 1\n"},
 		{"python brackets: only layout", "a.py", "y = f(\n    a +\n    b)\n",
-			"f($A)", "g($A)", "y = g(a +\n    b)\n"},
+			"f($A)", "g($A)", "y = g(a +\nb)\n"}, // not moved to a line of its own; re-indented as anywhere
 		{"yaml mapping value, its comment and the last line break", "a.yaml", "env:\n  # why\n  node: true\n  browser: true\nlist:\n  - a\n",
 			"env: $B", "environment: $B", "environment:\n  # why\n  node: true\n  browser: true\nlist:\n  - a\n"},
 		{"yaml one-line list under its key", "a.yaml", "name: x\nlist:\n- a\n",
