@@ -29,6 +29,12 @@ type pnode struct {
 	// text or a $$$ child could take children whose gaps are not ours.
 	gap    string
 	hasGap bool
+	// gapRe, where the uncovered text holds metavariables (a Scala
+	// string's "RESIDUAL: $A\n", whose text is no child), is that text
+	// with each metavariable standing for any run of text: the literal
+	// parts must be there (they were not compared at all, so the string
+	// matched any string with one escape sequence). Nothing is bound.
+	gapRe *regexp.Regexp
 }
 
 // height is the number of levels below p in the code it matches: one
@@ -654,6 +660,8 @@ func (c *compiler) build(i int) *pnode {
 		raw := string(t.gapText(nil, i, c.he))
 		if !mayHoldMeta(raw, t.Lang.expando) {
 			p.gap, p.hasGap = raw, true
+		} else {
+			p.gapRe, p.hasGap = gapPattern(restore(raw, t.Lang.expando)), true
 		}
 	}
 	// A statement that is only a $$$ and its ';' is that $$$: { $$$; }

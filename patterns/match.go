@@ -926,5 +926,8 @@ func (m *matcher) sameRootGap(p *pnode, t uint32) bool {
 // sameGap reports whether target node t's uncovered text is p's.
 func (m *matcher) sameGap(p *pnode, t uint32) bool {
 	m.gapBuf = m.t.gapText(m.gapBuf[:0], int(t), 0)
+	if p.gapRe != nil {
+		return p.gapRe.Match(m.gapBuf)
+	}
 	return string(m.gapBuf) == p.gap
 }

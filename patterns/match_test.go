@@ -290,3 +290,21 @@ func TestSequencePassesOnlySeparators(t *testing.T) {
 			want: []string{"a(); b()"}},
 	})
 }
+
+// TestGapWithMetavariables: text inside a node that no child covers (a
+// Scala string's) was not compared at all once it held a metavariable,
+// so "RESIDUAL: $A\n" matched any string with one escape sequence, the
+// identity rewrite then writing one string over another (soak seed
+// 1796658698270972373). Its literal parts must be there; a metavariable
+// stands for any text (nothing bound).
+func TestGapWithMetavariables(t *testing.T) {
+	src := "object O {\n  val a = \"RESIDUAL: 'scala %s'\\n\"\n  val b = \"ClassPath has ${x.y.size} entries:\\n${cp.s}\"\n  val c = \"xx\\nyy\"\n  val d = \"zz\\n\"\n}\n"
+	runPatCases(t, []patCase{
+		{name: "literal prefix", lang: "scala", pattern: `"RESIDUAL: $A\n"`, src: src, want: []string{`"RESIDUAL: 'scala %s'\n"`}},
+		{name: "$$$ may be empty", lang: "scala", pattern: `"RESIDUAL: 'scala %s'$$$\n"`, src: src, want: []string{`"RESIDUAL: 'scala %s'\n"`}},
+		{name: "around the escape", lang: "scala", pattern: `"$A\n$B"`, src: src,
+			want: []string{`"ClassPath has ${x.y.size} entries:\n${cp.s}"`, `"xx\nyy"`}},
+		{name: "ends with the escape", lang: "scala", pattern: `"$A\n"`, src: src, want: []string{`"RESIDUAL: 'scala %s'\n"`, `"zz\n"`}},
+		{name: "no metavariable: exact", lang: "scala", pattern: `"zz\n"`, src: src, want: []string{`"zz\n"`}},
+	})
+}

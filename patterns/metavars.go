@@ -4,7 +4,10 @@
 
 package patterns
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
 type metaKind uint8
 
@@ -202,4 +205,38 @@ func validMetaName(s string) bool {
 		}
 	}
 	return true
+}
+
+// gapPattern is a regular expression for text that holds metavariables
+// ($A, $$A, $$$, $$$A; see dollarRun): the rest literal, a single one
+// any text that is not empty, a $$$ any text.
+func gapPattern(s string) *regexp.Regexp {
+	var b strings.Builder
+	b.WriteString(`^(?s)`)
+	lit := 0
+	for i := 0; i < len(s); {
+		if s[i] != '$' {
+			i++
+			continue
+		}
+		k, meta := dollarRun(s, i)
+		if !meta {
+			i += k
+			continue
+		}
+		b.WriteString(regexp.QuoteMeta(s[lit:i]))
+		j := i + k
+		for j < len(s) && (s[j] == '_' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+			j++
+		}
+		if k == 3 {
+			b.WriteString(`.*?`)
+		} else {
+			b.WriteString(`.+?`)
+		}
+		i, lit = j, j
+	}
+	b.WriteString(regexp.QuoteMeta(s[lit:]))
+	b.WriteString(`$`)
+	return regexp.MustCompile(b.String())
 }
