@@ -281,8 +281,9 @@ func genCommentMoved(got, want string) bool {
 // metavariable after a dot (from a.$B import c, from $A.$B import c).
 var pyImportPath = regexp.MustCompile(`^(from|import)\s+[\w.$]*\.\$[A-Z_]`)
 
-// scalaDotted finds a dotted path of metavariables.
-var scalaDotted = regexp.MustCompile(`\$[A-Z_]+\.\$[A-Z_]+`)
+// scalaDotted finds a dotted path with a metavariable after a dot
+// ($A.$B, import $A.tools.nsc.$B: soak seed 1796659043610611980).
+var scalaDotted = regexp.MustCompile(`[\w$]\.\$[A-Z_]`)
 
 // genMetas lists a pattern's named metavariables as written ($A, $$$B),
 // each once, in order.
