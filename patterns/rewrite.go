@@ -185,6 +185,7 @@ type placedCapture struct {
 	// indentation it had beyond the code line before it.
 	own   bool
 	extra string
+	prev  byte // the last byte of the code before it (see ownLine)
 }
 
 // substitute fills the template for one match starting at matchStart
@@ -232,7 +233,8 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 			// the template puts it (if $C: $B), but for a YAML value: a
 			// one-line mapping or list is a block too.
 			out := b.String()
-			own := c.own && strings.TrimSpace(out[strings.LastIndexByte(out, '\n')+1:]) != "" &&
+			written := strings.TrimRight(out[strings.LastIndexByte(out, '\n')+1:], " \t")
+			own := c.own && written != "" && written[len(written)-1] == c.prev &&
 				(multiLine || comments.lang.ID == "yaml")
 			extra := c.extra
 			if own || multiLine {
@@ -280,21 +282,31 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 	return indentAfterFirst(b.String(), matchIndent, placed)
 }
 
-// ownLine says whether a capture starting at start began its own line
-// in a language of blockLayout as a nested block: more indented than the
-// code line before it (comment lines aside), or a YAML value under its
-// key's ':', and not inside brackets nor after a '\' (where a line break
-// is only layout). lead is where the comment lines just before it start
-// (start if none), extra the indentation it had beyond that code line.
-func (fc *fileComments) ownLine(start uint32) (own bool, lead uint32, extra string) {
+// ownLine says whether a capture starting at start began its own line as
+// a nested block, in a language of blockLayout, in the match that starts
+// at from: the code token before it is the match's (not code before the
+// match), it is more indented than that token's line (where blocks hold
+// to a column, the match's own first line counts from the match's
+// column), or it is a YAML value under its key's ':' or entry's '-'; not
+// inside brackets nor after a line that goes on with a '\' (where a line
+// break is only layout). prev is that token's last byte: the template
+// keeps the capture on a line of its own only after text ending the same
+// way (if x: before a body, key: before a value). lead is where the
+// comment lines just before the capture start (start if none), extra the
+// indentation it had beyond that token's line.
+func (fc *fileComments) ownLine(start, from uint32) (own bool, lead uint32, extra string, prev byte) {
 	l := fc.lang
 	if l == nil || !l.blockLayout {
-		return false, start, ""
+		return false, start, "", 0
 	}
 	fc.parse()
 	src := fc.src
-	if fc.failed || strings.TrimSpace(string(src[lineStartOf(src, start):start])) != "" {
-		return false, start, ""
+	ls := lineStartOf(src, start)
+	if fc.failed || strings.TrimSpace(string(src[ls:start])) != "" || ls == 0 {
+		return false, start, "", 0
+	}
+	if before := bytes.TrimRight(src[:ls-1], " \t\r"); len(before) > 0 && before[len(before)-1] == '\\' {
+		return false, start, "", 0
 	}
 	lead = start
 	i := sort.Search(len(fc.leaves), func(i int) bool { return fc.leaves[i].end > start }) - 1
@@ -303,25 +315,55 @@ func (fc *fileComments) ownLine(start uint32) (own bool, lead uint32, extra stri
 			lead = fc.leaves[i].start // a comment on a line of its own
 		}
 	}
-	if i < 0 {
-		return false, start, ""
+	if i < 0 || fc.leaves[i].start < from || fc.bracketDepth(i) > 0 {
+		return false, start, "", 0
 	}
 	prevAt := fc.leaves[i].end - 1
-	prev := src[prevAt]
-	if strings.IndexByte("([{,\\", prev) >= 0 || lineStartOf(src, prevAt) == lineStartOf(src, start) {
-		return false, start, ""
+	prev = src[prevAt]
+	if lineStartOf(src, prevAt) == ls {
+		return false, start, "", 0
 	}
 	if lead < start && lineStartOf(src, lead) == lineStartOf(src, prevAt) {
 		lead = start // a comment after the code on its line stays there
 	}
 	own0, before := lineIndent(src, start), lineIndent(src, prevAt)
-	switch {
-	case len(own0) > len(before) && strings.HasPrefix(own0, before):
-		return true, lead, own0[len(before):]
-	case own0 == before && l.ID == "yaml" && prev == ':':
-		return true, lead, ""
+	if l.columnBlocks && lineStartOf(src, prevAt) == lineStartOf(src, from) {
+		before = columnIndent(src, from)
 	}
-	return false, start, ""
+	if l.ID == "yaml" {
+		if prev != ':' && prev != '-' || len(own0) < len(before) {
+			return false, start, "", 0
+		}
+		if strings.HasPrefix(own0, before) {
+			extra = own0[len(before):]
+		}
+		return true, lead, extra, prev
+	}
+	if len(own0) > len(before) && strings.HasPrefix(own0, before) {
+		return true, lead, own0[len(before):], prev
+	}
+	return false, start, "", 0
+}
+
+// bracketDepth is how many brackets are open after leaf i (the file's
+// tokens counted once, when first asked).
+func (fc *fileComments) bracketDepth(i int) int32 {
+	if fc.depth == nil {
+		fc.depth = make([]int32, len(fc.leaves))
+		var d int32
+		for k, lf := range fc.leaves {
+			if !lf.comment && !lf.str && lf.end == lf.start+1 {
+				switch fc.src[lf.start] {
+				case '(', '[', '{':
+					d++
+				case ')', ']', '}':
+					d = max(0, d-1)
+				}
+			}
+			fc.depth[k] = d
+		}
+	}
+	return fc.depth[i]
 }
 
 // mayEndInComment says the last line of a template's text may end in a
@@ -400,6 +442,7 @@ type fileComments struct {
 	// leaves are the file's tokens in order: each comment whole, and
 	// every other leaf with some text.
 	leaves []leaf
+	depth  []int32         // bracketDepth's, by leaf
 	ends   map[uint32]bool // where line comments end
 }
 
@@ -458,7 +501,7 @@ func (fc *fileComments) widen(s Span, limit uint32) []placedCapture {
 		caps[i] = placedCapture{name: c.Name, start: c.Start, end: c.End, from: lineIndent(fc.src, c.Start)}
 		if c.Start < c.End && fc.lang != nil && fc.lang.blockLayout {
 			var lead uint32
-			caps[i].own, lead, caps[i].extra = fc.ownLine(c.Start)
+			caps[i].own, lead, caps[i].extra, caps[i].prev = fc.ownLine(c.Start, s.Start)
 			if caps[i].own && !c.Multi && lead >= s.Start {
 				// The comment lines that lead the block go with it.
 				caps[i].start = lead
@@ -712,6 +755,9 @@ func columnIndent(src []byte, off uint32) string {
 	start := int(off)
 	for start > 0 && src[start-1] != '\n' {
 		start--
+	}
+	if start+len(ind) > int(off) { // off inside the indentation
+		return string(src[start:off])
 	}
 	rest := src[start+len(ind) : off]
 	return ind + strings.Repeat(" ", utf8.RuneCount(rest))

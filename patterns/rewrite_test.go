@@ -301,8 +301,9 @@ func TestRewriteAfterLineComment(t *testing.T) {
 			"def found = $B", "def found = ($B orElse y)",
 			// The def's node holds the blanks up to the next one; they
 			// stay (ast-grep glues its replacement to def next). The body
-			// started its own line and stays on one.
-			"object O {\n  def found = (\n    if (x.isFile) x.path\n    else \"\"\n  // and then again here.\n   orElse y)\n  def next = \"\"\n}\n"},
+			// goes after the template's '(' (its own line only after
+			// text that ends as the code's before it did, the '=').
+			"object O {\n  def found = (if (x.isFile) x.path\n  else \"\"\n  // and then again here.\n   orElse y)\n  def next = \"\"\n}\n"},
 		{"a.py", "while x:\n    f()  # c\n", "while $C: $B", "while $C: $B; g()", "while x: f()  # c\n; g()\n"},
 		// A '#' in a string is no comment: the text stays on its line.
 		{"a.py", "while x:\n    f(\"#\")\n", "while $C: $B", "while $C: $B; g()", "while x: f(\"#\"); g()\n"},
@@ -487,6 +488,38 @@ func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
 			"name: $A", "name: $A\nnote: renamed", "- name: x\n  note: renamed\n  val: 1\n- other: 2\n"},
 		{"scala lambda's trailing blanks", "a.scala", "object O {\n  xs.map:\n    p =>\n      p + 1\n\n  val y = 2\n}\n",
 			"$A =>\n  $A + 1\n\n  ", "$A =>\n  $A + 2\n\n  ", "object O {\n  xs.map:\n    p =>\n      p + 2\n\n  val y = 2\n}\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
+				t.Errorf("got\n%q\nwant\n%q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestRewriteBlockRuleStaysOut: where the rule of
+// TestRewriteKeepsBlocksOnTheirLines must not fire (a review found each
+// firing): the capture starts the match, sits in brackets, follows a
+// line that goes on with a '\', or the template writes other text than
+// the code's before it. Each result parses and means what the code did.
+func TestRewriteBlockRuleStaysOut(t *testing.T) {
+	for _, c := range []struct{ name, file, src, pattern, template, want string }{
+		{"python capture that starts the match", "a.py", "async def f(x):\n    if x:\n        open_conn(a,\n                  b).close()\n",
+			"$C.close()", "await $C.aclose()", "async def f(x):\n    if x:\n        await open_conn(a,\n                  b).aclose()\n"},
+		{"python backslash line", "a.py", "x = 1 + \\\n    foo(a,\n        b)\n",
+			"$A + $B", "$A - $B", "x = 1 - foo(a,\n    b)\n"},
+		{"python in brackets", "a.py", "result = list(items +\n              extra(a,\n                    b))\n",
+			"list($A + $B)", "$A + $B", "result = items + extra(a,\n      b)\n"},
+		{"yaml key renamed, value on its line", "a.yaml", "a:\n  b: 1\n  c: 2\n",
+			"$K: 1", "new_$K: 1", "a:\n  new_b: 1\n  c: 2\n"},
+		{"yaml quoted value", "a.yaml", "key:\n  value\nother: 1\n",
+			"key: $B", "key: \"$B\"", "key: \"value\"\nother: 1\n"},
+		{"yaml value after a dash's key keeps its column", "a.yaml", "steps:\n- env:\n    a: 1\n  run: x\n",
+			"env: $B", "environment: $B", "steps:\n- environment:\n    a: 1\n  run: x\n"},
+		{"haskell module at the file's start after blanks", "a.hs", "  \nmodule M where\nf x = x\n",
+			// The grammar's root starts at the file's first byte: the match
+			// does too (this panicked when the match began in blanks).
+			"module $M where $$$B", "module $M (f) where $$$B", "module M (f) where f x = x\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
