@@ -661,7 +661,11 @@ func (c *compiler) build(i int) *pnode {
 		if !mayHoldMeta(raw, t.Lang.expando) {
 			p.gap, p.hasGap = raw, true
 		} else {
-			p.gapRe, p.hasGap = gapPattern(restore(raw, t.Lang.expando)), true
+			if re := gapPattern(restore(raw, t.Lang.expando)); re != nil {
+				p.gapRe, p.hasGap = re, true
+			} else {
+				p.gap, p.hasGap = raw, true // not a regular expression's text: compared as it is
+			}
 		}
 	}
 	// A statement that is only a $$$ and its ';' is that $$$: { $$$; }

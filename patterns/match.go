@@ -213,6 +213,13 @@ func (m *matcher) findNode(r *pnode) {
 		// there may be a token's on the other side: Kotlin's ?. split
 		// over two lines leaves its '?' to no node.
 		if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) && (!r.hasGap || m.sameRootGap(r, uint32(i))) {
+			if r.hasGap && !m.childFrom(uint32(i), m.rootEnd) {
+				// Text after the last child that the pattern's compared
+				// text spells (a Scala string's closing quote) is the
+				// match's, not left over: a rewrite kept it and wrote
+				// "DONE\n"" over "RESIDUAL\n".
+				m.rootEnd = n.end
+			}
 			m.emitWhole(uint32(i))
 		}
 	}
@@ -668,7 +675,7 @@ func (m *matcher) node(p *pnode, t uint32) bool {
 // the text between the quotes, and the quotes must be the same.
 func (m *matcher) stringContent(p *pnode, t uint32) bool {
 	// Text beside the metavariable ("a $A") is no string's whole content.
-	if p.gap != "" || len(p.children) != 3 || p.children[1].meta != metaSingle || !p.children[0].leaf || !p.children[2].leaf || p.children[0].named || p.children[2].named {
+	if p.gap != "" || p.gapRe != nil || len(p.children) != 3 || p.children[1].meta != metaSingle || !p.children[0].leaf || !p.children[2].leaf || p.children[0].named || p.children[2].named {
 		return false
 	}
 	open := m.skipTo(t+1, m.nodes[t].next)
@@ -920,7 +927,7 @@ func (m *matcher) sameRootGap(p *pnode, t uint32) bool {
 	if m.sameGap(p, t) {
 		return true
 	}
-	return !slices.ContainsFunc(m.gapBuf, isWordByte) && !slices.ContainsFunc([]byte(p.gap), isWordByte)
+	return p.gapRe == nil && !slices.ContainsFunc(m.gapBuf, isWordByte) && !slices.ContainsFunc([]byte(p.gap), isWordByte)
 }
 
 // sameGap reports whether target node t's uncovered text is p's.
@@ -930,4 +937,15 @@ func (m *matcher) sameGap(p *pnode, t uint32) bool {
 		return p.gapRe.Match(m.gapBuf)
 	}
 	return string(m.gapBuf) == p.gap
+}
+
+// childFrom says node i has a child that starts at or after at.
+func (m *matcher) childFrom(i, at uint32) bool {
+	n := &m.nodes[i]
+	for ch := i + 1; ch < n.next; ch = m.nodes[ch].next {
+		if m.nodes[ch].start >= at {
+			return true
+		}
+	}
+	return false
 }

@@ -296,15 +296,30 @@ func TestSequencePassesOnlySeparators(t *testing.T) {
 // so "RESIDUAL: $A\n" matched any string with one escape sequence, the
 // identity rewrite then writing one string over another (soak seed
 // 1796658698270972373). Its literal parts must be there; a metavariable
-// stands for any text (nothing bound).
+// stands for any text (nothing bound). A pattern's root node too, where
+// a gap without letters or digits counts as the same (a review found
+// "::\n" matched).
 func TestGapWithMetavariables(t *testing.T) {
-	src := "object O {\n  val a = \"RESIDUAL: 'scala %s'\\n\"\n  val b = \"ClassPath has ${x.y.size} entries:\\n${cp.s}\"\n  val c = \"xx\\nyy\"\n  val d = \"zz\\n\"\n}\n"
+	src := "object O {\n  val a = \"RESIDUAL: 'scala %s'\\n\"\n  val b = \"ClassPath has ${x.y.size} entries:\\n${cp.s}\"\n  val c = \"xx\\nyy\"\n  val d = \"zz\\n\"\n  val e = \"::\\n\"\n  val f = \"\\n\"\n}\n"
 	runPatCases(t, []patCase{
 		{name: "literal prefix", lang: "scala", pattern: `"RESIDUAL: $A\n"`, src: src, want: []string{`"RESIDUAL: 'scala %s'\n"`}},
 		{name: "$$$ may be empty", lang: "scala", pattern: `"RESIDUAL: 'scala %s'$$$\n"`, src: src, want: []string{`"RESIDUAL: 'scala %s'\n"`}},
 		{name: "around the escape", lang: "scala", pattern: `"$A\n$B"`, src: src,
 			want: []string{`"ClassPath has ${x.y.size} entries:\n${cp.s}"`, `"xx\nyy"`}},
-		{name: "ends with the escape", lang: "scala", pattern: `"$A\n"`, src: src, want: []string{`"RESIDUAL: 'scala %s'\n"`, `"zz\n"`}},
+		{name: "ends with the escape", lang: "scala", pattern: `"$A\n"`, src: src, want: []string{`"RESIDUAL: 'scala %s'\n"`, `"zz\n"`, `"::\n"`}},
 		{name: "no metavariable: exact", lang: "scala", pattern: `"zz\n"`, src: src, want: []string{`"zz\n"`}},
 	})
+}
+
+// TestRewriteStringWithGap: the text after a string's last child that the
+// pattern's compared text spells (its closing quote) is the match's, not
+// kept after it: "RESIDUAL\n" → "DONE\n" wrote "DONE\n"" (a review).
+func TestRewriteStringWithGap(t *testing.T) {
+	src := "object O {\n  val a = \"RESIDUAL\\n\"\n  val b = \"RESIDUAL: x\\n\"\n}\n"
+	if got, want := rewriteOne(t, "a.scala", src, `"RESIDUAL\n"`, `"DONE\n"`), "object O {\n  val a = \"DONE\\n\"\n  val b = \"RESIDUAL: x\\n\"\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if got, want := rewriteOne(t, "a.scala", src, `"RESIDUAL: $A\n"`, `"DONE\n"`), "object O {\n  val a = \"RESIDUAL\\n\"\n  val b = \"DONE\\n\"\n}\n"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
 }

@@ -209,7 +209,8 @@ func validMetaName(s string) bool {
 
 // gapPattern is a regular expression for text that holds metavariables
 // ($A, $$A, $$$, $$$A; see dollarRun): the rest literal, a single one
-// any text that is not empty, a $$$ any text.
+// any text that is not empty, a $$$ any text; nil where the text is no
+// regular expression's (not UTF-8).
 func gapPattern(s string) *regexp.Regexp {
 	var b strings.Builder
 	b.WriteString(`^(?s)`)
@@ -238,5 +239,9 @@ func gapPattern(s string) *regexp.Regexp {
 	}
 	b.WriteString(regexp.QuoteMeta(s[lit:]))
 	b.WriteString(`$`)
-	return regexp.MustCompile(b.String())
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil // text that is not UTF-8
+	}
+	return re
 }
