@@ -31,6 +31,10 @@ func TestFragmentReadings(t *testing.T) {
 		{"haskell", "!$A", "module A where\ng !x (Just y) = x\nh = a ! b\n", "pattern: strict",
 			[]string{" !x {A=x}"}}, // the grammar's strict node starts at the blank before its '!'
 
+		{"html", `<div class="$C">`, "<html><body><div class=\"a\">x</div><div id=\"b\"></div><p class=\"c\">y</p></body></html>\n", "declaration: start_tag",
+			[]string{`<div class="a"> {C=a}`}},
+		{"swift", "$A<ImageResponse, $B>", "let r: Result<ImageResponse, Error> = f()\nvar x: Array<Int> = []\n", "type: user_type",
+			[]string{"Result<ImageResponse, Error> {A=Result} {B=Error}"}},
 		{"c", "$F(int $A)", "int f(int a);\nchar *g(void);\nint h(int b) { return f(b); }\n", "declaration: function_declarator", []string{"f(int a) {F=f} {A=a}", "h(int b) {F=h} {A=b}"}},
 	} {
 		l, err := LanguageByName(c.lang)

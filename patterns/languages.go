@@ -383,7 +383,7 @@ func jsLike() []scaffold {
 		// A JSX opening tag alone (<div {...$A} $$$>), as an element's
 		// whose closing tag the grammar does not hold to its name.
 		{name: "expression", prefix: "_ = (", suffix: "</x>\n)"},
-		// A parameter list alone ((...$A), ($A = {}, $$$)), which is no
+		// A parameter list alone ((...$A), ($A, ...$B)), which is no
 		// expression: a function's.
 		{name: "declaration", prefix: "function _", suffix: " {}\n"},
 	}
@@ -476,7 +476,12 @@ var languages = []*Language{
 		// pattern), as a case alternative's.
 		{name: "pattern", prefix: "x_ = case _ of\n  ", suffix: " -> _\n", indent: "  "},
 	}},
-	{ID: "html", Exts: []string{".html", ".htm"}, expando: "z", ladder: top},
+	{ID: "html", Exts: []string{".html", ".htm"}, expando: "z", ladder: []scaffold{
+		{name: "declaration", suffix: "\n"},
+		// A start tag alone (<$A>, <div class="$C">), whose element a
+		// parent's end tag closes.
+		{name: "declaration", prefix: "<div>", suffix: "</div>\n", single: true},
+	}},
 	{ID: "java", Exts: []string{".java"}, ladder: classLike("void x_()", "Object x_ = ")},
 	{ID: "javascript", Aliases: []string{"js", "jsx"}, Exts: []string{".js", ".mjs", ".cjs", ".jsx"}, ladder: jsLike(), braceFirst: true},
 	{ID: "json", Exts: []string{".json"}, expando: "µ", quoteMeta: true, quotedContent: true, ladder: []scaffold{
@@ -546,6 +551,8 @@ var languages = []*Language{
 		{name: "member", prefix: "class X_ {\n", suffix: "\n}"},
 		{name: "declaration", suffix: "\n"},
 		annotation("", "\nclass X_ {}\n"),
+		// A type alone ($A<ImageResponse, $B>), as a variable's.
+		{name: "type", prefix: "var _: ", suffix: "\n", single: true},
 	}},
 	{ID: "toml", Exts: []string{".toml"}, expando: "µ", quoteMeta: true, trimsBlankTail: true, ladder: top},
 	{ID: "tsx", Exts: []string{".tsx"}, ladder: tsLike(), braceFirst: true},

@@ -78,7 +78,11 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 					continue
 				}
 				named := genNameRuns(pat)
-				if _, err := Compile(l, named, CompileOptions{}); err != nil {
+				cp, err := Compile(l, named, CompileOptions{})
+				if err != nil || CheckTemplate([]*Pattern{cp}, named) != nil {
+					// ast_edit refuses a template naming what the pattern
+					// does not bind (Bash's "\$GOROOT" text reads as $GOROOT,
+					// which no node of the pattern is).
 					continue
 				}
 				cases++
