@@ -186,6 +186,9 @@ type placedCapture struct {
 	own   bool
 	extra string
 	prev  byte // the last byte of the code before it (see ownLine)
+	// lead is where the comment lines before it start: placed on a line
+	// of its own, the capture takes them along (substitute).
+	lead uint32
 }
 
 // substitute fills the template for one match starting at matchStart
@@ -221,7 +224,7 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 		}
 		name, multi := tmpl[j:k], j-i == 3
 		i = k
-		for _, c := range caps {
+		for ci, c := range caps {
 			if c.name != name {
 				continue
 			}
@@ -244,6 +247,12 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 					to = indent // a capture's line: indented already
 				}
 				if own {
+					if c.lead < c.start {
+						// The comment lines that lead the block go with
+						// it (and count as placed, not dropped).
+						caps[ci].start, c.start, c.from = c.lead, c.lead, lineIndent(src, c.lead)
+						text = string(src[c.lead:c.end])
+					}
 					// A block that started its own line stays on one:
 					// if x:⏎    a⏎    b under if not ($C): $$$B, or a
 					// YAML mapping's value under $A: $B, written after
@@ -500,11 +509,9 @@ func (fc *fileComments) widen(s Span, limit uint32) []placedCapture {
 	for i, c := range s.Captures {
 		caps[i] = placedCapture{name: c.Name, start: c.Start, end: c.End, from: lineIndent(fc.src, c.Start)}
 		if c.Start < c.End && fc.lang != nil && fc.lang.blockLayout {
-			var lead uint32
-			caps[i].own, lead, caps[i].extra, caps[i].prev = fc.ownLine(c.Start, s.Start)
-			if caps[i].own && !c.Multi && lead >= s.Start {
-				// The comment lines that lead the block go with it.
-				caps[i].start = lead
+			caps[i].own, caps[i].lead, caps[i].extra, caps[i].prev = fc.ownLine(c.Start, s.Start)
+			if c.Multi || caps[i].lead < s.Start {
+				caps[i].lead = caps[i].start
 			}
 		}
 		if c.Multi {

@@ -514,6 +514,8 @@ func TestRewriteBlockRuleStaysOut(t *testing.T) {
 			"$K: 1", "new_$K: 1", "a:\n  new_b: 1\n  c: 2\n"},
 		{"yaml quoted value", "a.yaml", "key:\n  value\nother: 1\n",
 			"key: $B", "key: \"$B\"", "key: \"value\"\nother: 1\n"},
+		{"yaml comment before a value the template quotes stays out of the quotes", "a.yaml", "key:\n  # why\n  value\nother: 1\n",
+			"key: $B", "key: \"$B\"", "key: \"value\"\nother: 1\n"},
 		{"yaml value after a dash's key keeps its column", "a.yaml", "steps:\n- env:\n    a: 1\n  run: x\n",
 			"env: $B", "environment: $B", "steps:\n- environment:\n    a: 1\n  run: x\n"},
 		{"haskell module at the file's start after blanks", "a.hs", "  \nmodule M where\nf x = x\n",
