@@ -35,6 +35,8 @@ func TestFragmentReadings(t *testing.T) {
 			[]string{`<div class="a"> {C=a}`}},
 		{"swift", "$A<ImageResponse, $B>", "let r: Result<ImageResponse, Error> = f()\nvar x: Array<Int> = []\n", "type: user_type",
 			[]string{"Result<ImageResponse, Error> {A=Result} {B=Error}"}},
+		{"haskell", "(<), (<=), $A, (>)", "module A where\nclass Ord a where\n  (<), (<=), max, (>) :: a -> a -> Bool\n  (<), (>=) :: a -> a -> Bool\n", "declaration: binding_list",
+			[]string{"(<), (<=), max, (>) {A=max}"}},
 		{"c", "$F(int $A)", "int f(int a);\nchar *g(void);\nint h(int b) { return f(b); }\n", "declaration: function_declarator", []string{"f(int a) {F=f} {A=a}", "h(int b) {F=h} {A=b}"}},
 	} {
 		l, err := LanguageByName(c.lang)

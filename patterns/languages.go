@@ -475,6 +475,9 @@ var languages = []*Language{
 		// A pattern that is no expression ((~($A, a), $A), !$A, a view
 		// pattern), as a case alternative's.
 		{name: "pattern", prefix: "x_ = case _ of\n  ", suffix: " -> _\n", indent: "  "},
+		// Names a signature declares together ((<), (<=), $A), as a
+		// signature's.
+		{name: "declaration", suffix: " :: x_\n", single: true},
 	}},
 	{ID: "html", Exts: []string{".html", ".htm"}, expando: "z", ladder: []scaffold{
 		{name: "declaration", suffix: "\n"},
