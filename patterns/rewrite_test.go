@@ -473,7 +473,7 @@ func TestStageReportsDroppedComments(t *testing.T) {
 // still parsed: the meaning changed), YAML's $A: $B wrote env: node:
 // true, and a key's list lost the file's last line break.
 func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
-	for _, c := range []struct{ name, file, src, pattern, template, want string }{
+	runRewriteCases(t, []rewriteCase{
 		{"python if body", "a.py", "def f(x):\n    if x:\n        a = 1\n        b = 2\n    return a\n",
 			"if $C: $$$B", "if not ($C): $$$B", "def f(x):\n    if not (x):\n        a = 1\n        b = 2\n    return a\n"},
 		{"python one-line body stays where the template puts it", "a.py", "if x:\n    a = 1\n",
@@ -488,13 +488,7 @@ func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
 			"name: $A", "name: $A\nnote: renamed", "- name: x\n  note: renamed\n  val: 1\n- other: 2\n"},
 		{"scala lambda's trailing blanks", "a.scala", "object O {\n  xs.map:\n    p =>\n      p + 1\n\n  val y = 2\n}\n",
 			"$A =>\n  $A + 1\n\n  ", "$A =>\n  $A + 2\n\n  ", "object O {\n  xs.map:\n    p =>\n      p + 2\n\n  val y = 2\n}\n"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
-				t.Errorf("got\n%q\nwant\n%q", got, c.want)
-			}
-		})
-	}
+	})
 }
 
 // TestRewriteBlockRuleStaysOut: where the rule of
@@ -503,7 +497,7 @@ func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
 // line that goes on with a '\', or the template writes other text than
 // the code's before it. Each result parses and means what the code did.
 func TestRewriteBlockRuleStaysOut(t *testing.T) {
-	for _, c := range []struct{ name, file, src, pattern, template, want string }{
+	runRewriteCases(t, []rewriteCase{
 		{"python capture that starts the match", "a.py", "async def f(x):\n    if x:\n        open_conn(a,\n                  b).close()\n",
 			"$C.close()", "await $C.aclose()", "async def f(x):\n    if x:\n        await open_conn(a,\n                  b).aclose()\n"},
 		{"python backslash line", "a.py", "x = 1 + \\\n    foo(a,\n        b)\n",
@@ -522,7 +516,16 @@ func TestRewriteBlockRuleStaysOut(t *testing.T) {
 			// The grammar's root starts at the file's first byte: the match
 			// does too (this panicked when the match began in blanks).
 			"module $M where $$$B", "module $M (f) where $$$B", "module M (f) where f x = x\n"},
-	} {
+	})
+}
+
+// rewriteCase is a file, a pattern, its template and the file it should
+// become.
+type rewriteCase struct{ name, file, src, pattern, template, want string }
+
+func runRewriteCases(t *testing.T, cases []rewriteCase) {
+	t.Helper()
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			if got := rewriteOne(t, c.file, c.src, c.pattern, c.template); got != c.want {
 				t.Errorf("got\n%q\nwant\n%q", got, c.want)
