@@ -658,14 +658,12 @@ func (c *compiler) build(i int) *pnode {
 		p.text = restore(text, t.Lang.expando)
 	} else if n.flags&flagError == 0 && !slices.ContainsFunc(p.children, func(c *pnode) bool { return c.meta == metaMulti }) {
 		raw := string(t.gapText(nil, i, c.he))
-		if !mayHoldMeta(raw, t.Lang.expando) {
-			p.gap, p.hasGap = raw, true
-		} else {
-			if re := gapPattern(restore(raw, t.Lang.expando)); re != nil {
-				p.gapRe, p.hasGap = re, true
-			} else {
-				p.gap, p.hasGap = raw, true // not a regular expression's text: compared as it is
-			}
+		p.hasGap = true
+		if mayHoldMeta(raw, t.Lang.expando) {
+			p.gapRe = gapPattern(restore(raw, t.Lang.expando))
+		}
+		if p.gapRe == nil {
+			p.gap = raw // (text that is no regular expression's, not UTF-8, is compared as it is)
 		}
 	}
 	// A statement that is only a $$$ and its ';' is that $$$: { $$$; }

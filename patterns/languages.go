@@ -74,8 +74,8 @@ type Language struct {
 	wordsAcross bool
 	// blockLayout says a block's lines are told apart by their
 	// indentation alone (Python, YAML, Haskell, Scala 3): a rewrite keeps a
-	// multi-line capture that started its own line on a line of its own
-	// (see substitute).
+	// capture that started its own line as a nested block on a line of its
+	// own (see ownLine).
 	blockLayout bool
 	// columnBlocks says a block is held to the column its first token is
 	// at, not to its line's indentation (YAML's entry after a '- ',

@@ -26,7 +26,13 @@ func dollarRun(s string, i int) (k int, meta bool) {
 	for i+k < len(s) && s[i+k] == '$' {
 		k++
 	}
-	return k, k == 3 || k < 3 && i+k < len(s) && (s[i+k] == '_' || s[i+k] >= 'A' && s[i+k] <= 'Z')
+	return k, runIsMeta(k, s[i+k:])
+}
+
+// runIsMeta says a run of k '$' (or stand-ins for it) followed by rest
+// begins a metavariable (see dollarRun).
+func runIsMeta(k int, rest string) bool {
+	return k == 3 || k < 3 && rest != "" && (rest[0] == '_' || rest[0] >= 'A' && rest[0] <= 'Z')
 }
 
 // expand rewrites metavariables (see dollarRun) for grammars that
@@ -158,7 +164,7 @@ func restore(s, e string) string {
 			j += len(e)
 			k++
 		}
-		if k == 3 || k < 3 && j < len(s) && (s[j] == '_' || s[j] >= 'A' && s[j] <= 'Z') {
+		if runIsMeta(k, s[j:]) {
 			b.WriteString(strings.Repeat("$", k))
 		} else {
 			b.WriteString(s[i:j])
@@ -226,10 +232,7 @@ func gapPattern(s string) *regexp.Regexp {
 			continue
 		}
 		b.WriteString(regexp.QuoteMeta(s[lit:i]))
-		j := i + k
-		for j < len(s) && (s[j] == '_' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
-			j++
-		}
+		_, j := scanMeta(s, i) // its name's end
 		if k == 3 {
 			b.WriteString(`.*?`)
 		} else {

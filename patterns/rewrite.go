@@ -10,7 +10,6 @@ package patterns
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -116,7 +115,7 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		// X 1, whose value stays), it would cut the code in two.
 		// (Not where the template's last line may end in a comment: code
 		// after the match on its line would go into it.)
-		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !bytes.HasSuffix(bytes.TrimRight(src[s.Start:end], " \t"), []byte("\n")) {
+		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !bytes.HasSuffix(src[s.Start:end], []byte("\n")) {
 			if body := strings.TrimRight(t, " \t\r\n"); !mayEndInComment(fm.Lang, body) {
 				text = body
 			}
@@ -140,12 +139,22 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 	return []byte(out.String()), reps, comments.failed
 }
 
-// templateLiteral is the template's own text, each metavariable cut out
-// and a NUL in its place.
-func templateLiteral(tmpl string) string { return templateMeta.ReplaceAllString(tmpl, "\x00") }
-
-// templateMeta finds a template's metavariables, as scanMeta reads them.
-var templateMeta = regexp.MustCompile(`\${1,3}[A-Z_][A-Z0-9_]*`)
+// templateLiteral is the template's own text, each metavariable (as
+// substitute reads them) cut out and a NUL in its place.
+func templateLiteral(tmpl string) string {
+	var b strings.Builder
+	for i := 0; i < len(tmpl); i++ {
+		if tmpl[i] == '$' {
+			if j, k := scanMeta(tmpl, i); k > j {
+				b.WriteByte(0)
+				i = k - 1
+				continue
+			}
+		}
+		b.WriteByte(tmpl[i])
+	}
+	return b.String()
+}
 
 // writesAgain says the template's literal text holds code, blanks aside,
 // with no word character glued to either end of it.
@@ -239,9 +248,8 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 			written := strings.TrimRight(out[strings.LastIndexByte(out, '\n')+1:], " \t")
 			own := c.own && written != "" && written[len(written)-1] == c.prev &&
 				(multiLine || comments.lang.ID == "yaml")
-			extra := c.extra
 			if own || multiLine {
-				line := strings.Count(b.String(), "\n")
+				line := strings.Count(out, "\n")
 				to := matchIndent + indent
 				if placed[line] {
 					to = indent // a capture's line: indented already
@@ -258,12 +266,11 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 					// YAML mapping's value under $A: $B, written after
 					// the template's text would change what it means or
 					// not parse.
-					out := strings.TrimRight(b.String(), " \t")
 					b.Reset()
-					b.WriteString(out + "\n" + to + extra)
+					b.WriteString(strings.TrimRight(out, " \t") + "\n" + to + c.extra)
 					line++
 					placed[line] = true
-					to += extra
+					to += c.extra
 				}
 				for i := 1; i <= strings.Count(text, "\n"); i++ {
 					placed[line+i] = true
@@ -510,8 +517,8 @@ func (fc *fileComments) widen(s Span, limit uint32) []placedCapture {
 		caps[i] = placedCapture{name: c.Name, start: c.Start, end: c.End, from: lineIndent(fc.src, c.Start)}
 		if c.Start < c.End && fc.lang != nil && fc.lang.blockLayout {
 			caps[i].own, caps[i].lead, caps[i].extra, caps[i].prev = fc.ownLine(c.Start, s.Start)
-			if c.Multi || caps[i].lead < s.Start {
-				caps[i].lead = caps[i].start
+			if c.Multi {
+				caps[i].lead = c.Start // a $$$ takes the comments beside it (around)
 			}
 		}
 		if c.Multi {
