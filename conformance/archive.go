@@ -12,6 +12,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"unicode"
 
 	"golang.org/x/tools/txtar"
 )
@@ -284,7 +285,9 @@ func formatFlags(flags []string) []byte {
 // quoteWord quotes w if parseFlags would not read it back as one word.
 // A word that starts a line must also not start with #.
 func quoteWord(w string, startsLine bool) string {
-	if w != "" && !strings.ContainsAny(w, " \t\"\r\n") && !(startsLine && strings.HasPrefix(w, "#")) {
+	// (Any space, not only the two splitWords splits at: the line is
+	// trimmed of spaces first, so a word ending in a \v lost it.)
+	if w != "" && !strings.ContainsFunc(w, unicode.IsSpace) && !strings.Contains(w, `"`) && !(startsLine && strings.HasPrefix(w, "#")) {
 		return w
 	}
 	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`)
