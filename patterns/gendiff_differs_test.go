@@ -239,10 +239,25 @@ func TestGenDiffersClassify(t *testing.T) {
 		// an ERROR to ast-grep; written in, ast-grep finds each match.
 		{"json", "json", ".json", "[{\"id\":\"GO-1\",\"modified\":\"2023-04-03\",\"fixed\":\"0.0.1\"}]\n",
 			"[{$$$,\"$A\":\"2023-04-03\",\"fixed\":\"0.0.1\"}]", "$$$ takes what ast-grep's does not"},
+		// Soak seed 1796668092698537913: more fields in a struct whose
+		// '}' is not the pattern's last.
+		{"go", "go", ".go", "package p\n\nvar x = &struct {\n\tB uint32\n\tA uint64\n}{}\nvar y = &struct{ A int }{}\n",
+			"&struct{ $A $B }{}", "more siblings before '}'"},
+		// Soak seed 1796668092698537913 again: go-yaml's encode tests,
+		// where ast-grep finds a want: | scalar only in a file that
+		// holds a |2- (f00, not f01).
+		{"yaml", "yaml", ".yaml", "- encode:\n    want: |\n      v: hi\n- encode:\n    data:\n      parameters:\n          - description: |2-\n                a\n              b\n",
+			"$A: |2-\n   a\n        b", "text no child covers"},
+		// Soak seed 1796663062087280878: an s"…" string cut without its
+		// s, which ast-grep reads as its one escape.
+		{"scala", "scala", ".scala", "object A {\n  val x = s\"has ${a.b} n\\n${a.c}\"\n  val y = s\"x\\ny\"\n}\n",
+			"\"has ${$A.b} n\\n${$A.c}\"", "ast-grep reads the pattern as one token in it"},
 	}
 	// origins are the code each case's pattern was cut from, where an
 	// entry needs it.
 	origins := map[string]string{"$A = $B.A.A. a": "b = A.A.A. a"}
+	// others are a second file's code, where a case needs one.
+	others := map[string]string{"$A: |2-\n   a\n        b": "- name: x\n  text: |\n    hello\n- name: y\n"}
 	for _, c := range cases {
 		t.Run(c.lang+"/"+c.want, func(t *testing.T) {
 			l, err := LanguageByName(c.lang)
@@ -252,6 +267,11 @@ func TestGenDiffersClassify(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.WriteFile(filepath.Join(dir, "f00"+c.ext), []byte(c.src), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			if o, ok := others[c.pat]; ok {
+				if err := os.WriteFile(filepath.Join(dir, "f01"+c.ext), []byte(o), 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			ours := genOurs(t, dir, c.lang, c.pat)
 			peer, perr := genPeer(bin, dir, c.ag, c.pat, "")
@@ -273,9 +293,13 @@ func TestGenDiffersClassify(t *testing.T) {
 			}
 			// The first line of the file, as if ours had matched it too: a
 			// difference nothing explains.
-			fake := genFileSpans{}
+			// (The file's, where ours found nothing.)
+			fake := genFileSpans{"f00" + c.ext: nil}
 			for f, ss := range ours {
-				fake[f] = append(append([][2]uint32{}, ss...), [2]uint32{0, 11})
+				fake[f] = slices.Clone(ss)
+			}
+			for f := range fake {
+				fake[f] = append(fake[f], [2]uint32{0, 11})
 			}
 			if got := classify(fake, peer); got != "" {
 				t.Errorf("%q: a made-up extra span was classified %q", c.pat, got)

@@ -350,6 +350,13 @@ var genDiffers = []genDiffer{
 			if bare := strings.TrimRight(pat[:last], " \t\n"); strings.HasSuffix(bare, ";") {
 				variants = append(variants, strings.TrimSuffix(bare, ";")+"\n$$$\n"+pat[last:])
 			}
+			// Or before an earlier '}' (Go's &struct{ $A $B }{}, whose
+			// last '}' closes the literal; the struct's has the fields).
+			for k := last - 1; k >= 0; k-- {
+				if pat[k] == '}' {
+					variants = append(variants, pat[:k]+"\n$$$\n"+pat[k:])
+				}
+			}
 			peerFinds := func(src []byte, s [2]uint32) bool {
 				return slices.ContainsFunc(variants, func(v string) bool { return genPeerFindsCode(l, v, src, s) })
 			}
@@ -847,6 +854,51 @@ var genDiffers = []genDiffer{
 			return err == nil && genAll(extra, func(src []byte, s [2]uint32) bool {
 				concrete, ok := genConcrete(l, p, src, s, false)
 				return ok && !strings.Contains(concrete, "$$$") && strings.Join(strings.Fields(concrete), " ") == strings.Join(strings.Fields(string(src[s[0]:s[1]])), " ")
+			})
+		}},
+	{name: "ast-grep reads the pattern as one token in it",
+		why: "where the pattern's tree holds one leaf that carries it, ast-grep makes that leaf the pattern (Scala's " +
+			"\"has ${$A.b} n\\n${$A.c}\", cut from an s\"…\" string, is to it the escape \\n, and it lists every \\n); " +
+			"ast-grep's --debug-query=pattern names a leaf whose text is a strict part of the pattern, ours finds " +
+			"nothing ast-grep does not, and each span only ast-grep found is that leaf's text",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra, more := genOnlyMore(peer, ours)
+			if !more {
+				return false
+			}
+			tree, ok := genPeerDebugPattern(pat)
+			first, rest, _ := strings.Cut(tree, "\n")
+			_, leaf, hasText := strings.Cut(strings.TrimSpace(first), " ")
+			// A leaf: the next line, if any, is not indented under it.
+			if !ok || !hasText || leaf == "" || strings.HasPrefix(rest, " ") ||
+				len(leaf) >= len(strings.TrimSpace(pat)) || !strings.Contains(pat, leaf) {
+				return false
+			}
+			return genAll(extra, func(src []byte, s [2]uint32) bool { return string(src[s[0]:s[1]]) == leaf })
+		}},
+	{name: "ast-grep searches only a file that holds the pattern's text",
+		why: "ast-grep's YAML finds $A: |2-⏎   a⏎        b at a want: | scalar only in a file that holds the text |2- " +
+			"somewhere, even in a comment (go-yaml's encode tests, where ours, with the scalar's text not compared, finds " +
+			"every want: |); each span only ours found is one ast-grep finds once the file ends with the pattern's lines " +
+			"as comments",
+		applies: func(l *Language, pat string, ours, peer genFileSpans) bool {
+			extra, more := genOnlyMore(ours, peer)
+			open, close, ok := genLineComment(l)
+			if !more || !ok {
+				return false
+			}
+			var b strings.Builder
+			for line := range strings.Lines(pat) {
+				b.WriteString("\n" + open + " " + strings.TrimRight(line, "\n") + close)
+			}
+			b.WriteString("\n")
+			return genAll(extra, func(src []byte, s [2]uint32) bool {
+				// A block scalar that ends the file ends with its line
+				// break; with lines after it, it ends before.
+				if int(s[1]) == len(src) {
+					s[1] = uint32(len(bytes.TrimRight(src, "\n")))
+				}
+				return genPeerFinds(pat, slices.Concat(src, []byte(b.String())), s)
 			})
 		}},
 }
@@ -1554,6 +1606,24 @@ func genDraw(t *testing.T, rng *rand.Rand, l *Language, cands []string, n int) (
 
 // cssSpacedMeta finds a metavariable after a space in a CSS selector.
 var cssSpacedMeta = regexp.MustCompile(`\s\$[A-Z_]`)
+
+// genLineComment is how l writes a comment of one line: what opens it
+// and what closes it ("" where the line's end does).
+func genLineComment(l *Language) (open, close string, ok bool) {
+	switch l.ID {
+	case "bash", "python", "ruby", "yaml", "toml", "php":
+		return "#", "", true
+	case "lua", "haskell":
+		return "--", "", true
+	case "css":
+		return "/*", " */", true
+	case "html":
+		return "<!--", " -->", true
+	case "json":
+		return "", "", false
+	}
+	return "//", "", true
+}
 
 // genOnlyMore is what ours found beyond peer, and whether ours found
 // more than peer and nothing less (the shape of most differences).
