@@ -183,6 +183,9 @@ type Pattern struct {
 	Source  string
 	Lang    *Language
 	Context string // the ladder context that accepted it
+	// scaffold is the ladder's entry that read it (a context may have
+	// several: C's declaration is a line, or a declarator after int).
+	scaffold scaffold
 	// Roots are the kinds of the pattern's top node(s); several when the
 	// pattern is a sequence of statements.
 	Roots    []string

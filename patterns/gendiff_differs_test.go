@@ -248,6 +248,11 @@ func TestGenDiffersClassify(t *testing.T) {
 		// holds a |2- (f00, not f01).
 		{"yaml", "yaml", ".yaml", "- encode:\n    want: |\n      v: hi\n- encode:\n    data:\n      parameters:\n          - description: |2-\n                a\n              b\n",
 			"$A: |2-\n   a\n        b", "text no child covers"},
+		// Soak seed 1796660751151537900: a declarator cut from cgo's
+		// prototypes, read after an int (C's second declaration
+		// context); ast-grep reads it alone as a macro type.
+		{"c", "c", ".c", "extern void _cgo_panic(const char *);\nint h(const int a, int b);\n",
+			"$A(const $B $$$)", "pattern ast-grep reads only in a context"},
 		// Soak seed 1796663062087280878: an s"…" string cut without its
 		// s, which ast-grep reads as its one escape.
 		{"scala", "scala", ".scala", "object A {\n  val x = s\"has ${a.b} n\\n${a.c}\"\n  val y = s\"x\\ny\"\n}\n",

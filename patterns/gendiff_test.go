@@ -2252,14 +2252,12 @@ func genPeerContext(l *Language, p *Pattern) (string, string, bool) {
 	if len(p.Roots) != 1 {
 		return "", "", false
 	}
-	for _, s := range l.ladder {
-		if s.name != p.Context {
-			continue
-		}
-		body := strings.ReplaceAll(p.Source, "\n", "\n"+s.indent)
-		return s.prefix + body + s.suffix, p.Roots[0], true
+	s := p.scaffold
+	if s.name == "" {
+		return "", "", false
 	}
-	return "", "", false
+	body := strings.ReplaceAll(p.Source, "\n", "\n"+s.indent)
+	return s.prefix + body + s.suffix, p.Roots[0], true
 }
 
 // genSame compares two sides' matches, in any order within a file.

@@ -82,7 +82,12 @@ type Language struct {
 	// Haskell's bindings after let): a rewrite's template lines go under
 	// the match's column.
 	columnBlocks bool
-	family       []uint8 // canonical kind → its family, 0 for none (with wordsAcross)
+	// headerLine are the kinds of statement that cannot follow another's
+	// header on its line (Python's compound statements: if c: def f():
+	// ... does not parse): a rewrite keeps such a block on its own line
+	// even when it is one line.
+	headerLine []string
+	family     []uint8 // canonical kind → its family, 0 for none (with wordsAcross)
 	// wrappers are kinds that the grammar puts around a node in some
 	// contexts and not in others (see wrapperKinds); one holding a single
 	// node matches as that node, when that node's kind is wrapped (canonical
@@ -517,7 +522,8 @@ var languages = []*Language{
 		{name: "declaration", prefix: "<?php\n", suffix: "\n"},
 		annotation("<?php\n", "\nclass X_ {}\n"),
 	}},
-	{ID: "python", blockLayout: true, Aliases: []string{"py"}, Exts: []string{".py", ".pyi"}, expando: "µ", ladder: []scaffold{
+	{ID: "python", blockLayout: true, headerLine: []string{"function_definition", "class_definition", "decorated_definition",
+		"if_statement", "for_statement", "while_statement", "try_statement", "with_statement", "match_statement"}, Aliases: []string{"py"}, Exts: []string{".py", ".pyi"}, expando: "µ", ladder: []scaffold{
 		{name: "statement", prefix: "def _():\n    ", suffix: "\n", indent: "    "},
 		{name: "expression", prefix: "_ = (", suffix: "\n)\n"},
 		{name: "member", prefix: "class _:\n    ", suffix: "\n", indent: "    "},

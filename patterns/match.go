@@ -45,6 +45,8 @@ package patterns
 import (
 	"bytes"
 	"slices"
+	"strings"
+	"unicode"
 )
 
 // Capture is what a metavariable bound in one match.
@@ -162,7 +164,8 @@ func (m *matcher) emit(start, end uint32) {
 
 // passOver notes target nodes [t, end) (siblings, after the last one
 // consumed, which ended at from) that the match passes over, when any is
-// code: a named node or a word token (async), not a ',' or a bracket. It
+// code: a named node or a token other than a ',', a ';' or a bracket (a
+// word, async, or an operator: the second '.' of Python's from ..a). It
 // is noted as a capture with no name, which backtracking takes back with
 // the others; emit moves it to Span.unspelled.
 func (m *matcher) passOver(from, t, end uint32) {
@@ -173,7 +176,9 @@ func (m *matcher) passOver(from, t, end uint32) {
 			continue
 		}
 		last = c
-		code = code || n.named() || n.end > n.start && (isLetter(m.t.Src[n.start]) || isDigit(m.t.Src[n.start]))
+		code = code || n.named() || n.end > n.start && bytes.ContainsFunc(m.t.Src[n.start:n.end], func(r rune) bool {
+			return !strings.ContainsRune(",;()[]{}", r) && !unicode.IsSpace(r)
+		})
 	}
 	if code {
 		m.binds = append(m.binds, Capture{Start: min(from, m.nodes[t].start), End: m.nodes[last].end})
@@ -732,8 +737,17 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 		// of what a run captured. A single node's blanks on its last line
 		// are its own text (a string's content "goFixInline ", which a
 		// rewrite of "$A" must keep).
+		// A line continuation before them goes too: a capture that ends
+		// with its '\' would join the template's next text to it (a
+		// #define whose body ends with '\' and a blank line).
 		e := end
-		for e > start && isSpace(m.t.Src[e-1]) {
+		for {
+			for e > start && isSpace(m.t.Src[e-1]) {
+				e--
+			}
+			if e <= start+1 || m.t.Src[e-1] != '\\' || !bytes.HasPrefix(m.t.Src[e:end], []byte("\n")) && !bytes.HasPrefix(m.t.Src[e:end], []byte("\r\n")) {
+				break
+			}
 			e--
 		}
 		if p.meta == metaMulti || bytes.IndexByte(m.t.Src[e:end], '\n') >= 0 {

@@ -93,6 +93,14 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 			!bytes.HasSuffix(bytes.TrimRight(src[s.Start:end], " \t\r\n"), []byte(";")) {
 			text = strings.TrimSuffix(t, ";")
 		}
+		// Nor is it written before the code's own ';' after the match, which
+		// the node did not hold (C's union {…}; in a struct: the ';' is
+		// the field declaration's; a Bash case arm's ;;).
+		if t := strings.TrimRight(text, " \t\r\n"); strings.HasSuffix(t, ";") &&
+			!bytes.HasSuffix(bytes.TrimRight(src[s.Start:end], " \t\r\n"), []byte(";")) &&
+			bytes.HasPrefix(bytes.TrimLeft(src[end:], " \t"), []byte(";")) {
+			text = strings.TrimSuffix(t, ";") + text[len(t):]
+		}
 		// Blanks that close the replaced text are layout, not code (a
 		// YAML block's node holds its last line break; the capture does
 		// not): they stay unless the template ends with its own.
@@ -126,7 +134,7 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		// again by $C!(…) placing include_str.
 		var unspelled []Span
 		for _, r := range s.unspelled {
-			if r[0] < end && r[1] > s.Start && !writesAgain(literalText, string(src[r[0]:min(r[1], end)])) {
+			if r[0] < end && r[1] > s.Start && !writesAgain(literalText, string(punctRun(src, r[0], min(r[1], end), s.Start, end))) {
 				unspelled = append(unspelled, Span{Start: r[0], End: min(r[1], end)})
 			}
 		}
@@ -154,6 +162,24 @@ func templateLiteral(tmpl string) string {
 		b.WriteByte(tmpl[i])
 	}
 	return b.String()
+}
+
+// punctRun is src[lo:hi], or, where that holds no word, the whole run of
+// punctuation around it within [from, to): the second '.' of Python's
+// from ..a, passed over by from .$A, is written again only by a template
+// that writes "..", not by the '.' the pattern spelled.
+func punctRun(src []byte, lo, hi, from, to uint32) []byte {
+	if slices.ContainsFunc(src[lo:hi], isWordByte) {
+		return src[lo:hi]
+	}
+	punct := func(c byte) bool { return !isWordByte(c) && !isSpace(c) }
+	for lo > from && punct(src[lo-1]) {
+		lo--
+	}
+	for hi < to && punct(src[hi]) {
+		hi++
+	}
+	return src[lo:hi]
 }
 
 // writesAgain says the template's literal text holds code, blanks aside,
@@ -193,6 +219,7 @@ type placedCapture struct {
 	// a rewrite keeps on a line of its own (see ownLine); extra is the
 	// indentation it had beyond the code line before it.
 	own   bool
+	alone bool // and is a statement that must start its line (headerLine)
 	extra string
 	prev  byte // the last byte of the code before it (see ownLine)
 	// lead is where the comment lines before it start: placed on a line
@@ -247,7 +274,7 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 			out := b.String()
 			written := strings.TrimRight(out[strings.LastIndexByte(out, '\n')+1:], " \t")
 			own := c.own && written != "" && written[len(written)-1] == c.prev &&
-				(multiLine || comments.lang.ID == "yaml")
+				(multiLine || c.alone || comments.lang.ID == "yaml")
 			if own || multiLine {
 				line := strings.Count(out, "\n")
 				to := matchIndent + indent
@@ -266,6 +293,17 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 					// YAML mapping's value under $A: $B, written after
 					// the template's text would change what it means or
 					// not parse.
+					// Under the header's first line: the lines a capture
+					// continued (while a and \⏎  b:) are not its own.
+					hdr := line
+					lines := strings.Split(out, "\n")
+					for hdr > 0 && placed[hdr] {
+						hdr--
+					}
+					to = matchIndent + currentIndent(lines[hdr])
+					if placed[hdr] {
+						to = currentIndent(lines[hdr])
+					}
 					b.Reset()
 					b.WriteString(strings.TrimRight(out, " \t") + "\n" + to + c.extra)
 					line++
@@ -321,7 +359,7 @@ func (fc *fileComments) ownLine(start, from uint32) (own bool, lead uint32, extr
 	if fc.failed || strings.TrimSpace(string(src[ls:start])) != "" || ls == 0 {
 		return false, start, "", 0
 	}
-	if before := bytes.TrimRight(src[:ls-1], " \t\r"); len(before) > 0 && before[len(before)-1] == '\\' {
+	if continued(src, ls) {
 		return false, start, "", 0
 	}
 	lead = start
@@ -342,8 +380,20 @@ func (fc *fileComments) ownLine(start, from uint32) (own bool, lead uint32, extr
 	if lead < start && lineStartOf(src, lead) == lineStartOf(src, prevAt) {
 		lead = start // a comment after the code on its line stays there
 	}
-	own0, before := lineIndent(src, start), lineIndent(src, prevAt)
-	if l.columnBlocks && lineStartOf(src, prevAt) == lineStartOf(src, from) {
+	// The header's indentation is its first line's: lines inside its
+	// brackets (for a, b in (⏎    x,⏎):) or after a '\' say nothing of
+	// it.
+	hdr := lineStartOf(src, prevAt)
+	for k := i; k >= 0; k-- {
+		if at := lineStartOf(src, fc.leaves[k].start); at != hdr {
+			if fc.bracketDepth(k) == 0 && !continued(src, hdr) {
+				break
+			}
+			hdr = at
+		}
+	}
+	own0, before := lineIndent(src, start), lineIndent(src, hdr)
+	if l.columnBlocks && hdr == lineStartOf(src, from) {
 		before = columnIndent(src, from)
 	}
 	if l.ID == "yaml" {
@@ -359,6 +409,16 @@ func (fc *fileComments) ownLine(start, from uint32) (own bool, lead uint32, extr
 		return true, lead, own0[len(before):], prev
 	}
 	return false, start, "", 0
+}
+
+// continued says the line before the one starting at ls ends with a
+// '\\' that continues it.
+func continued(src []byte, ls uint32) bool {
+	if ls == 0 {
+		return false
+	}
+	before := bytes.TrimRight(src[:ls-1], " \t\r")
+	return len(before) > 0 && before[len(before)-1] == '\\'
 }
 
 // bracketDepth is how many brackets are open after leaf i (the file's
@@ -460,6 +520,9 @@ type fileComments struct {
 	leaves []leaf
 	depth  []int32         // bracketDepth's, by leaf
 	ends   map[uint32]bool // where line comments end
+	// headerLine holds where a statement of a kind the language's
+	// headerLine lists starts.
+	headerLine map[uint32]bool
 }
 
 // leaf is one token of fileComments.
@@ -487,10 +550,13 @@ func (fc *fileComments) parse() {
 		fc.failed = true
 		return
 	}
-	fc.ends = map[uint32]bool{}
+	fc.ends, fc.headerLine = map[uint32]bool{}, map[uint32]bool{}
 	for i := 0; i < len(t.nodes); {
 		n := &t.nodes[i]
 		k := t.Lang.kind(n.sym)
+		if len(fc.lang.headerLine) > 0 && slices.Contains(fc.lang.headerLine, t.Lang.kindName(k)) {
+			fc.headerLine[n.start] = true
+		}
 		switch {
 		case n.end > n.start && k >= 0 && t.Lang.comment[k]:
 			fc.leaves = append(fc.leaves, leaf{start: n.start, end: n.end, comment: true})
@@ -517,6 +583,7 @@ func (fc *fileComments) widen(s Span, limit uint32) []placedCapture {
 		caps[i] = placedCapture{name: c.Name, start: c.Start, end: c.End, from: lineIndent(fc.src, c.Start)}
 		if c.Start < c.End && fc.lang != nil && fc.lang.blockLayout {
 			caps[i].own, caps[i].lead, caps[i].extra, caps[i].prev = fc.ownLine(c.Start, s.Start)
+			caps[i].alone = caps[i].own && fc.headerLine[c.Start]
 			if c.Multi {
 				caps[i].lead = c.Start // a $$$ takes the comments beside it (around)
 			}

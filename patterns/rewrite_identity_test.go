@@ -208,7 +208,8 @@ for p in json.load(sys.stdin):
     try:
         after = ast.dump(ast.parse(p["After"]))
     except Exception as e:
-        print(json.dumps([p["Pattern"], p["File"], "no longer parses: " + str(e)]))
+        n = getattr(e, "lineno", None) or 1
+        print(json.dumps([p["Pattern"], p["File"], "no longer parses: " + str(e), p["After"].splitlines()[max(0, n-4):n+1]]))
         continue
     if before != after:
         i = next(k for k in range(min(len(before), len(after))) if before[k] != after[k]) if before[:len(after)] != after[:len(before)] else min(len(before), len(after))

@@ -486,6 +486,17 @@ func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
 			"list: $B", "items: $B", "name: x\nitems:\n- a\n"},
 		{"yaml entry after a dash", "a.yaml", "- name: x\n  val: 1\n- other: 2\n",
 			"name: $A", "name: $A\nnote: renamed", "- name: x\n  note: renamed\n  val: 1\n- other: 2\n"},
+		// Soak seed 1796668603291719588: a one-line block that is a
+		// compound statement (a typeshed stub's def) cannot follow the
+		// header; a header whose brackets span lines, or that goes on
+		// after a '\', is indented as its first line.
+		{"python one-line def under if", "a.pyi", "import sys\nif sys.version_info < (3, 15):\n    def label(code: str) -> int: ...  # undocumented\n",
+			"if $C: $$$B", "if ($C): $$$B", "import sys\nif (sys.version_info < (3, 15)):\n    def label(code: str) -> int: ...  # undocumented\n"},
+		{"python header over bracketed lines", "a.py", "def f(header):\n    for bom, enc in (\n        (A, \"a\"),\n        (B, \"b\"),\n        ):\n        if not header.startswith(bom):\n            continue\n",
+			"for $X in $Y: $$$B", "for $X in ($Y): $$$B",
+			"def f(header):\n    for bom, enc in ((\n        (A, \"a\"),\n        (B, \"b\"),\n        )):\n        if not header.startswith(bom):\n            continue\n"},
+		{"python header after a backslash", "a.py", "while a and \\\n  b:\n    x = 1\n    y = 2\n",
+			"while $C: $$$B", "while ($C): $$$B", "while (a and \\\n  b):\n    x = 1\n    y = 2\n"},
 		{"scala lambda's trailing blanks", "a.scala", "object O {\n  xs.map:\n    p =>\n      p + 1\n\n  val y = 2\n}\n",
 			"$A =>\n  $A + 1\n\n  ", "$A =>\n  $A + 2\n\n  ", "object O {\n  xs.map:\n    p =>\n      p + 2\n\n  val y = 2\n}\n"},
 	})
@@ -521,6 +532,38 @@ func TestRewriteBlockRuleStaysOut(t *testing.T) {
 
 // rewriteCase is a file, a pattern, its template and the file it should
 // become.
+// TestRewriteCaptureLeavesItsContinuation: a capture ends before a '\'
+// that continues its last line (soak seed 1796668603291719588: libuv's
+// #define whose body ends with '\' and a blank line); with the '\' it
+// joined the template's next text to the code after the match.
+func TestRewriteCaptureLeavesItsContinuation(t *testing.T) {
+	src := "#ifndef X_H\n#define X_H\n\n#define FIELDS  \\\n  struct pollfd* fds;  \\\n  size_t used;  \\\n\n#endif /* X_H */\n"
+	runRewriteCases(t, []rewriteCase{
+		{"identity", "a.h", src, "#define $A $B\n", "#define $A $B\n",
+			"#ifndef X_H\n#define X_H\n\n#define FIELDS struct pollfd* fds;  \\\nsize_t used;\n#endif /* X_H */\n"},
+		{"in parentheses", "a.h", src, "#define $A $B\n", "#define $A ($B)\n",
+			"#ifndef X_H\n#define X_H\n\n#define FIELDS (struct pollfd* fds;  \\\nsize_t used;)\n#endif /* X_H */\n"},
+	})
+}
+
+// TestRewriteTemplateSemicolonBeforeTheCodes: a template's closing ';'
+// is not written before the ';' that follows the match in the code (soak
+// seed 1796668792384994763: a union in a Linux struct, whose ';' is the
+// field declaration's, became union {…};;).
+func TestRewriteTemplateSemicolonBeforeTheCodes(t *testing.T) {
+	runRewriteCases(t, []rewriteCase{
+		{"c union in a struct", "a.c", "struct msg {\n\tunion {\n\t\tstruct hdr\th;\n\t\tint error;\n\t};\n\tint x;\n};\n",
+			"union {\n\tstruct hdr\th;\n\tint $A;\n};", "union {\n\tstruct hdr\th;\n\tint $A;\n};",
+			"struct msg {\n\tunion {\n\t\tstruct hdr\th;\n\t\tint error;\n\t};\n\tint x;\n};\n"},
+		{"expression whose statement ends after it", "a.c", "void f(void) { x = foo(1); }\n",
+			"foo($A)", "bar($A);", "void f(void) { x = bar(1); }\n"},
+		{"bash case arm", "a.sh", "case $x in\n  a) echo one;;\nesac\n",
+			"echo $A", "printf '%s\\n' $A;", "case $x in\n  a) printf '%s\\n' one;;\nesac\n"},
+		{"the code has none: the template's stays", "a.c", "void f(void) { if (a) foo(1); }\n",
+			"if ($C) $S", "if ($C) { $S; }", "void f(void) { if (a) { foo(1);; } }\n"},
+	})
+}
+
 type rewriteCase struct{ name, file, src, pattern, template, want string }
 
 func runRewriteCases(t *testing.T, cases []rewriteCase) {

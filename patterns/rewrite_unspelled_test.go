@@ -139,6 +139,12 @@ func TestRewriteKeepsOrRefusesUnspelledCode(t *testing.T) {
 		// identity soak, seed 1796648102069470303).
 		{"rust", "a.rs", "pub const N: &'static str = include_str!(\"a.json\");\n", "pub const $A: &$B = $C!(\"a.json\");",
 			"pub const $A: &$B = $C!(\"a.json\");", "a.rs:1: str"},
+		// The second '.' of a relative import two packages up, which from
+		// .$A does not spell and its own '.' does not write again (the
+		// identity soak, seed 1796668932352102309: setuptools' from
+		// ..command.build_ext became from .command.build_ext).
+		{"python", "a.py", "from .base import A\nfrom ..command.build_ext import build_ext\n", "from .$A import $B",
+			"from .$A import $B", "a.py:2: ."},
 	}
 	for _, c := range refusals {
 		st, err := stageFiles(t, c.lang, c.pat, c.tmpl, map[string]string{c.file: c.src})

@@ -179,7 +179,7 @@ func tryScaffold(p *parser, lang *Language, s scaffold, pattern, expanded, selec
 		}
 	}
 	c := &compiler{t: tree, he: he, indent: s.indent}
-	pat := &Pattern{Source: pattern, Lang: lang, Context: s.name}
+	pat := &Pattern{Source: pattern, Lang: lang, Context: s.name, scaffold: s}
 	for _, r := range roots {
 		pn := c.build(r)
 		pat.nodes = append(pat.nodes, pn)
