@@ -285,16 +285,38 @@ func importPattern(lang, path string) *regexp.Regexp {
 	stem := regexp.QuoteMeta(strings.TrimSuffix(base, filepath.Ext(base)))
 	switch {
 	case lang == "python":
+		dir := filepath.Dir(path)
 		if stem == "__init__" {
-			stem = regexp.QuoteMeta(filepath.Base(filepath.Dir(path)))
+			stem, dir = regexp.QuoteMeta(filepath.Base(dir)), filepath.Dir(dir)
 		}
-		return regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]*\b` + stem + `\b|import\s+[\w., ]*\b` + stem + `\b)|^\s*from\s+\.+\s+import\s+[\w, ()]*\b` + stem + `\b`)
+		// import a.json, from a.json import x, and the module taken from
+		// its package: from a import json, from . import (log,⏎ json).
+		parent := regexp.QuoteMeta(filepath.Base(dir))
+		return regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]*\b` + stem + `\b|import\s+[\w., ]*\b` + stem + `\b)` +
+			`|^\s*from\s+(?:[\w.]*\b` + parent + `|\.+)\s+import\s+(?:[\w, ]*|\([^)]*)\b` + stem + `\b`)
 	case strings.HasPrefix(lang, "typescript") || strings.HasPrefix(lang, "javascript"):
 		return regexp.MustCompile(`['"][^'"\n]*/` + stem + `(?:\.[cm]?[jt]sx?)?['"]`)
 	case lang == "c" || lang == "cpp":
 		return regexp.MustCompile(`(?m)^\s*#\s*include\s*["<][^">\n]*\b` + regexp.QuoteMeta(base) + `[">]`)
 	}
 	return nil
+}
+
+// relImport is a Python import from the importing file's own package or
+// one above it (from . import a, from .. import b).
+var relImport = regexp.MustCompile(`(?m)^\s*from\s+\.+\s+import\b`)
+
+// importedBy says the file at p, holding data, imports the file at path,
+// which imports (importPattern's) matches a line of: or, for a Python
+// package's __init__.py, p lies in that package and imports from it
+// relatively (from . import curves_to_quadratic, a name the package's
+// __init__ gives, where nothing names the package).
+func importedBy(path string, imports *regexp.Regexp, p string, data []byte) bool {
+	if imports.Match(data) {
+		return true
+	}
+	dir := filepath.Dir(path)
+	return filepath.Base(path) == "__init__.py" && strings.HasPrefix(p, dir+string(filepath.Separator)) && relImport.Match(data)
 }
 
 // dependents returns up to dependentsCap files of srv's root, handled by
@@ -332,7 +354,7 @@ func dependents(ctx context.Context, srv *server, path string, names []string, i
 				return nil
 			}
 		}
-		if imports != nil && imports.Match(data) {
+		if imports != nil && importedBy(path, imports, p, data) {
 			importers = append(importers, hit{p, 0})
 		}
 		return nil

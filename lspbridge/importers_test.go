@@ -1,0 +1,123 @@
+package lspbridge
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/agent-tools/agent-tools/internal/testutil"
+)
+
+// importersScript has python3's ast say, for each .py file of a package
+// tree, which modules of that tree it imports: import a.b, from a.b import
+// x, and from a import b where b is a module (the form the dependents
+// search missed: debugpy's from debugpy.common import json, log), with
+// relative imports resolved. It prints {"importer": ["module path", …]}.
+const importersScript = `
+import ast, json, os, sys
+root = sys.argv[1]
+top = os.path.dirname(root)
+mods = {}
+for d, _, fs in os.walk(root):
+    for f in fs:
+        if f.endswith(".py"):
+            p = os.path.join(d, f)
+            name = os.path.relpath(p, top)[:-3].replace(os.sep, ".")
+            if name.endswith(".__init__"):
+                name = name[:-len(".__init__")]
+            mods[name] = p
+out = {}
+for name, p in mods.items():
+    try:
+        tree = ast.parse(open(p, encoding="utf-8").read())
+    except Exception:
+        continue
+    pkg = name if p.endswith("__init__.py") else name.rpartition(".")[0]
+    got = set()
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            for a in n.names:
+                if a.name in mods:
+                    got.add(mods[a.name])
+        elif isinstance(n, ast.ImportFrom):
+            base = n.module or ""
+            if n.level:
+                parts = pkg.split(".")
+                parts = parts[:len(parts) - (n.level - 1)] if n.level > 1 else parts
+                base = ".".join(parts + ([n.module] if n.module else []))
+            for a in n.names:
+                if base + "." + a.name in mods:
+                    got.add(mods[base + "." + a.name])
+                elif base in mods:
+                    got.add(mods[base])  # a name of base's own
+    got.discard(p)
+    if got:
+        out[p] = sorted(got)
+print(json.dumps(out))
+`
+
+// TestImportPatternAgreesWithPython compares the files the dependents
+// search takes for importers of a file (importPattern, importedBy) with python3's own
+// reading of the imports, over packages drawn from Debian's dist-packages
+// (seeded; the seed is printed): every file that python3 says imports a
+// module must match that module's pattern. (The pattern may match more:
+// an extra file checked costs time, a missed one a missed error.)
+func TestImportPatternAgreesWithPython(t *testing.T) {
+	testutil.Needs(t, "python3")
+	const dist = "/usr/lib/python3/dist-packages"
+	entries, _ := os.ReadDir(dist)
+	var pkgs []string
+	for _, e := range entries {
+		if e.IsDir() && !strings.Contains(e.Name(), ".") && !strings.HasPrefix(e.Name(), "_") {
+			if _, err := os.Stat(filepath.Join(dist, e.Name(), "__init__.py")); err == nil {
+				pkgs = append(pkgs, e.Name())
+			}
+		}
+	}
+	testutil.NeedsFunc(t, "Debian's python3 packages (scripts/install-tools.sh)", func() string {
+		if len(pkgs) == 0 {
+			return "no package under " + dist
+		}
+		return ""
+	})
+	slices.Sort(pkgs)
+	seed := testutil.Seed(t, 20261207, os.Getenv("AGENT_TOOLS_SOAK") == "1")
+	rng := rand.New(rand.NewPCG(seed, seed))
+	rng.Shuffle(len(pkgs), func(i, j int) { pkgs[i], pkgs[j] = pkgs[j], pkgs[i] })
+	pairs := 0
+	for _, pkg := range pkgs[:min(6, len(pkgs))] {
+		cmd := exec.Command("python3", "-c", importersScript, filepath.Join(dist, pkg))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("python3 on %s: %v\n%s", pkg, err, stderr.String())
+		}
+		var importers map[string][]string
+		if err := json.Unmarshal(out, &importers); err != nil {
+			t.Fatal(err)
+		}
+		for importer, mods := range importers {
+			src, err := os.ReadFile(importer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, mod := range mods {
+				pairs++
+				if !importedBy(mod, importPattern("python", mod), importer, src) {
+					t.Errorf("seed %d: %s imports %s (python3's ast), but no line matches its import pattern", seed, importer, mod)
+				}
+			}
+		}
+	}
+	t.Logf("%d importer-module pairs in %d packages agree (seed %d)", pairs, min(6, len(pkgs)), seed)
+	if pairs == 0 {
+		t.Fatalf("no import pairs drawn (seed %d): the test proved nothing", seed)
+	}
+}
