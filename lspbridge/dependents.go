@@ -295,7 +295,14 @@ func importPattern(lang, path string) *regexp.Regexp {
 		return regexp.MustCompile(`(?m)^\s*(?:from\s+[\w.]*\b` + stem + `\b|import\s+[\w., ]*\b` + stem + `\b)` +
 			`|^\s*from\s+(?:[\w.]*\b` + parent + `|\.+)\s+import\s+(?:[\w, ]*|\([^)]*)\b` + stem + `\b`)
 	case strings.HasPrefix(lang, "typescript") || strings.HasPrefix(lang, "javascript"):
-		return regexp.MustCompile(`['"][^'"\n]*/` + stem + `(?:\.[cm]?[jt]sx?)?['"]`)
+		dir := ""
+		if stem == "index" {
+			// A directory's index is imported by the directory's name
+			// ('./utils', '../utils/'), or as '.' or '..' from beside it
+			// or below it.
+			dir = `|['"](?:[^'"\n]*/` + regexp.QuoteMeta(filepath.Base(filepath.Dir(path))) + `|\.\.?)/?['"]`
+		}
+		return regexp.MustCompile(`['"][^'"\n]*/` + stem + `(?:\.[cm]?[jt]sx?)?['"]` + dir)
 	case lang == "c" || lang == "cpp":
 		return regexp.MustCompile(`(?m)^\s*#\s*include\s*["<][^">\n]*\b` + regexp.QuoteMeta(base) + `[">]`)
 	}

@@ -3,6 +3,7 @@ package lspbridge
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agent-tools/agent-tools/internal/corpus"
 	"github.com/agent-tools/agent-tools/internal/testutil"
 )
 
@@ -119,5 +121,123 @@ func TestImportPatternAgreesWithPython(t *testing.T) {
 	t.Logf("%d importer-module pairs in %d packages agree (seed %d)", pairs, min(6, len(pkgs)), seed)
 	if pairs == 0 {
 		t.Fatalf("no import pairs drawn (seed %d): the test proved nothing", seed)
+	}
+}
+
+// tsImporters has the TypeScript module whose path is its first argument
+// read each file below the directory of its second (ts.preProcessFile)
+// and resolve each import, export … from and import() to a file
+// (ts.resolveModuleName, as the compiler does: './dir' is dir/index.ts,
+// './a.js' is a.ts); it prints {"importer": ["imported file", …]} for
+// the imported files inside that directory.
+const tsImporters = `
+const fs = require("fs"), path = require("path");
+const ts = require(process.argv[1]);
+const root = path.resolve(process.argv[2]);
+const files = [];
+(function walk(d) {
+  for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else if (/\.tsx?$/.test(e.name) && !e.name.endsWith(".d.ts")) files.push(p);
+  }
+})(root);
+const options = { moduleResolution: ts.ModuleResolutionKind.Node10, allowJs: false };
+const out = {};
+for (const f of files) {
+  const info = ts.preProcessFile(fs.readFileSync(f, "utf8"), true, true);
+  const got = new Set();
+  for (const imp of info.importedFiles) {
+    const r = ts.resolveModuleName(imp.fileName, f, options, ts.sys).resolvedModule;
+    if (r && r.resolvedFileName.startsWith(root + path.sep) && !r.resolvedFileName.endsWith(".d.ts") && r.resolvedFileName !== f) {
+      got.add(r.resolvedFileName);
+    }
+  }
+  if (got.size) out[f] = [...got].sort();
+}
+console.log(JSON.stringify(out));
+`
+
+// TestImportPatternAgreesWithTypeScript is TestImportPatternAgreesWithPython
+// for TypeScript: over the sources of npm packages drawn from the global
+// node_modules (seeded), every file the TypeScript compiler resolves an
+// import of to a file must match that file's import pattern.
+func TestImportPatternAgreesWithTypeScript(t *testing.T) {
+	testutil.Needs(t, "node", "tsc")
+	bin, err := exec.LookPath("tsc")
+	if err == nil {
+		bin, err = filepath.EvalSymlinks(bin)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := filepath.Dir(filepath.Dir(bin)) // typescript/bin/tsc
+	global, err := corpus.NPMGlobalRoot()
+	var cands []string
+	if err == nil {
+		cands = corpus.NPMSources([]string{global}, 5, 300)
+	}
+	testutil.NeedsFunc(t, "npm packages with TypeScript sources (scripts/install-tools.sh)", func() string {
+		if len(cands) == 0 {
+			return fmt.Sprintf("none in the global node_modules (%v)", err)
+		}
+		return ""
+	})
+	seed := testutil.Seed(t, 20261207, os.Getenv("AGENT_TOOLS_SOAK") == "1")
+	rng := rand.New(rand.NewPCG(seed, seed))
+	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
+	pairs, drawn := 0, min(6, len(cands))
+	for _, src := range cands[:drawn] {
+		cmd := exec.Command("node", "-e", tsImporters, module, src)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("typescript on %s: %v\n%s", src, err, stderr.String())
+		}
+		var importers map[string][]string
+		if err := json.Unmarshal(out, &importers); err != nil {
+			t.Fatal(err)
+		}
+		for importer, files := range importers {
+			data, err := os.ReadFile(importer)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				pairs++
+				if !importedBy(f, importPattern("typescript", f), importer, data) {
+					t.Errorf("seed %d: %s imports %s (the TypeScript compiler), but no line matches its import pattern", seed, importer, f)
+				}
+			}
+		}
+	}
+	t.Logf("%d importer-file pairs in %d packages agree (seed %d)", pairs, drawn, seed)
+	if pairs == 0 {
+		t.Fatalf("no import pairs drawn (seed %d): the test proved nothing", seed)
+	}
+}
+
+// TestImportPatternIndex: a TypeScript directory's index.ts is imported
+// by the directory's name, or as '.' and '..' (the drawn packages use
+// neither form, so the differential above does not meet them).
+func TestImportPatternIndex(t *testing.T) {
+	for _, c := range []struct {
+		file, line string
+		want       bool
+	}{
+		{"/r/src/utils/index.ts", "import { a } from './utils';", true},
+		{"/r/src/utils/index.ts", "export * from \"../utils/\";", true},
+		{"/r/src/utils/index.ts", "import { a } from './utils/index.js';", true},
+		{"/r/src/index.ts", "import { a } from '.';", true},
+		{"/r/src/index.ts", "import { a } from '..';", true},
+		{"/r/src/utils/index.ts", "import { a } from './utilsx';", false},
+		{"/r/src/utils/index.ts", "import { a } from './other';", false},
+		{"/r/src/a.ts", "import { a } from '.';", false},
+		{"/r/src/a.ts", "import { a } from './a.js';", true},
+	} {
+		if got := importPattern("typescript", c.file).MatchString(c.line); got != c.want {
+			t.Errorf("import pattern of %s on %q: %v, want %v", c.file, c.line, got, c.want)
+		}
 	}
 }
