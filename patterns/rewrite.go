@@ -59,7 +59,7 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		}
 		return spans[i].End > spans[j].End
 	})
-	comments := &fileComments{lang: fm.Lang, src: src, p: p}
+	comments := &fileComments{lang: fm.Lang, src: src, p: p, tmplText: templateTextLines(fm.Lang, p, template)}
 	tmpl := template
 	if tu := indentUnit(template); tu != "" && len(spans) > 0 {
 		if fu := blockIndentUnit(string(src), comments.inToken); fu != "" && tu != fu {
@@ -246,8 +246,14 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 		matchIndent = columnIndent(src, matchStart)
 	}
 	placed := map[int]bool{} // lines a capture placed, by number: indented already
+	tline := 0               // the template's line at i
 	for i := 0; i < len(tmpl); {
 		if tmpl[i] != '$' {
+			if tmpl[i] == '\n' {
+				if tline++; comments.tmplText[tline] {
+					placed[strings.Count(b.String(), "\n")+1] = true // a string's text: as written
+				}
+			}
 			b.WriteByte(tmpl[i])
 			i++
 			continue
@@ -523,6 +529,12 @@ type fileComments struct {
 	// headerLine holds where a statement of a kind the language's
 	// headerLine lists starts.
 	headerLine map[uint32]bool
+	// tmplText are the template's lines (by number) that start inside a
+	// string's text: the match's indentation is not written before them.
+	tmplText map[int]bool
+	// strs are the outermost string nodes with children that span lines
+	// (a template literal with substitutions), in order.
+	strs [][2]uint32
 }
 
 // leaf is one token of fileComments.
@@ -556,6 +568,10 @@ func (fc *fileComments) parse() {
 		k := t.Lang.kind(n.sym)
 		if len(fc.lang.headerLine) > 0 && slices.Contains(fc.lang.headerLine, t.Lang.kindName(k)) {
 			fc.headerLine[n.start] = true
+		}
+		if n.next > uint32(i)+1 && strings.Contains(t.Lang.kindName(k), "string") && bytes.IndexByte(fc.src[n.start:n.end], '\n') >= 0 &&
+			(len(fc.strs) == 0 || fc.strs[len(fc.strs)-1][1] <= n.start) {
+			fc.strs = append(fc.strs, [2]uint32{n.start, n.end})
 		}
 		switch {
 		case n.end > n.start && k >= 0 && t.Lang.comment[k]:
@@ -657,10 +673,15 @@ func (fc *fileComments) dropped(start, end uint32, caps []placedCapture, placed 
 // inText says off, where a line starts, is inside a string's text: the
 // line is the string's, and its indentation is part of the value. (Other
 // multi-line tokens move with their lines: a YAML block scalar's text
-// must stay deeper than its key.)
+// must stay deeper than its key.) A line of a string that holds code
+// (a JavaScript template's `${a}⏎${b}`) is the string's even where it
+// starts with that code.
 func (fc *fileComments) inText(off uint32) bool {
-	l, ok := fc.holding(off)
-	return ok && l.str
+	if l, ok := fc.holding(off); ok && l.str {
+		return true
+	}
+	i := sort.Search(len(fc.strs), func(i int) bool { return fc.strs[i][1] > off })
+	return i < len(fc.strs) && fc.strs[i][0] < off
 }
 
 // inToken says off, where a line starts, is inside a token: a string's
@@ -886,6 +907,31 @@ func reindent(text, from, to string, verbatim func(off int) bool) string {
 		lines[i] = l
 	}
 	return strings.Join(lines, "\n")
+}
+
+// templateTextLines are the lines of a template (by number) that start
+// inside a string's text, read with l's grammar (the template's
+// metavariables expanded as a pattern's are); nil when it has none.
+func templateTextLines(l *Language, p *parser, tmpl string) map[int]bool {
+	if l == nil || !strings.Contains(tmpl, "\n") {
+		return nil
+	}
+	text := l.expand(tmpl)
+	fc := &fileComments{lang: l, src: []byte(text), p: p}
+	var out map[int]bool
+	line := 0
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\n' {
+			continue
+		}
+		if line++; fc.inText(uint32(i + 1)) {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[line] = true
+		}
+	}
+	return out
 }
 
 // indentAfterFirst indents the lines of text after the first, but for

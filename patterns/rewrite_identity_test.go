@@ -136,7 +136,7 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if gl.lang == "python" && string(out) != string(src) {
+					if (gl.lang == "python" || tsKinds[gl.lang] != "") && string(out) != string(src) {
 						pyPairs = append(pyPairs, pyPair{Pattern: named, File: f.Path, Before: string(src), After: string(out)})
 					}
 					if at, broken := after.firstError(); broken {
@@ -175,6 +175,27 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 				pyMeaningKept(t, pyPairs)
 				t.Logf("python3 read %d rewritten files (%d blocks written after their headers)", len(pyPairs), blocks)
 			}
+			if kind := tsKinds[gl.lang]; kind != "" {
+				// Templates that write captures in new surroundings, and
+				// mean what the code did (the reader leaves parentheses
+				// out): a block laid out on lines of its own.
+				for _, tm := range [][2]string{{"if ($C) { $$$B }", "if (($C)) {\n$$$B\n}"}, {"return $X;", "return ($X);"},
+					{"$A && $B", "($A) && ($B)"}, {"for ($$$H) { $$$B }", "for ($$$H) {\n  $$$B\n}"}} {
+					res, err := Search(context.Background(), dir, tm[0], SearchOptions{Language: gl.lang, KeepSource: true})
+					if err != nil {
+						t.Fatal(err)
+					}
+					for i := range res.Files {
+						f := &res.Files[i]
+						out, reps := Rewrite(f, tm[1])
+						if !slices.ContainsFunc(reps, func(r Replacement) bool { return len(r.Unspelled) > 0 }) {
+							pyPairs = append(pyPairs, pyPair{Pattern: tm[0] + " → " + tm[1], File: f.Path, Before: string(f.Src), After: string(out)})
+						}
+					}
+				}
+				tsMeaningKept(t, kind, pyPairs)
+				t.Logf("the TypeScript compiler's parser read %d rewritten files", len(pyPairs))
+			}
 			summary = append(summary, fmt.Sprintf("%-11s cases %3d  replacements %5d  empty runs %4d  passing over code %3d", gl.lang, cases, rewritten, emptyRuns, refused))
 		})
 	}
@@ -200,7 +221,7 @@ func pyMeaningKept(t *testing.T, pairs []pyPair) {
 	const script = `
 import ast, json, sys, warnings
 warnings.simplefilter("ignore")
-for p in json.load(sys.stdin):
+for p in json.load(sys.stdin) or []:
     try:
         before = ast.dump(ast.parse(p["Before"]))
     except Exception:
@@ -226,6 +247,75 @@ for p in json.load(sys.stdin):
 	for _, line := range strings.Split(strings.TrimSpace(string(outb)), "\n") {
 		if line != "" {
 			t.Errorf("identity rewrite changed what python3 reads: %s", line)
+		}
+	}
+}
+
+// tsKinds are the languages whose rewrites the TypeScript compiler's
+// parser reads too, by its ScriptKind's name.
+var tsKinds = map[string]string{"javascript": "JS", "typescript": "TS", "tsx": "TSX"}
+
+// tsReadScript has the TypeScript module whose path is its first argument
+// parse each pair's files (as the ScriptKind its second names) and print
+// the pairs whose rewritten file reads with more syntax errors or as
+// another tree: node kinds in order, with the text of names, literals and
+// operators, positions and comments aside.
+const tsReadScript = `
+const ts = require(process.argv[1]);
+const kind = ts.ScriptKind[process.argv[2]];
+function read(text) {
+  const f = ts.createSourceFile("f", text, ts.ScriptTarget.Latest, false, kind);
+  const out = [];
+  (function walk(n) {
+    const k = ts.SyntaxKind[n.kind];
+    if (ts.isParenthesizedExpression(n)) return n.forEachChild(walk); // the templates below add some
+    out.push(n.kind >= ts.SyntaxKind.FirstToken && n.kind <= ts.SyntaxKind.LastToken || ts.isIdentifier(n) || ts.isPrivateIdentifier(n) || ts.isLiteralExpression(n) ? k + " " + n.getText(f) : k);
+    n.forEachChild(walk);
+  })(f);
+  return [f.parseDiagnostics.length, out.join("\n")];
+}
+let input = "";
+process.stdin.on("data", d => input += d).on("end", () => {
+  for (const p of JSON.parse(input) || []) {
+    const [be, before] = read(p.Before), [ae, after] = read(p.After);
+    if (ae > be) { console.log(JSON.stringify([p.Pattern, p.File, "more syntax errors: " + be + " → " + ae])); continue; }
+    if (be == 0 && before != after) {
+      const a = before.split("\n"), b = after.split("\n");
+      let i = 0;
+      while (i < a.length && a[i] == b[i]) i++;
+      console.log(JSON.stringify([p.Pattern, p.File, "another syntax tree, from: " + a.slice(i, i + 3).join(" | ") + " → " + b.slice(i, i + 3).join(" | ")]));
+    }
+  }
+});
+`
+
+// tsMeaningKept is pyMeaningKept for JavaScript and TypeScript, with the
+// TypeScript compiler's parser (the module the tsc on PATH runs).
+func tsMeaningKept(t *testing.T, kind string, pairs []pyPair) {
+	t.Helper()
+	testutil.Needs(t, "node", "tsc")
+	bin, err := exec.LookPath("tsc")
+	if err == nil {
+		bin, err = filepath.EvalSymlinks(bin)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := json.Marshal(pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("node", "-e", tsReadScript, filepath.Dir(filepath.Dir(bin)), kind)
+	cmd.Stdin = bytes.NewReader(in)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	outb, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(outb)), "\n") {
+		if line != "" {
+			t.Errorf("identity rewrite changed what the TypeScript compiler reads: %s", line)
 		}
 	}
 }

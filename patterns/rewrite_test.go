@@ -564,6 +564,23 @@ func TestRewriteTemplateSemicolonBeforeTheCodes(t *testing.T) {
 	})
 }
 
+// TestRewriteStringLinesStayAsWritten: a line of the template, or of a
+// capture, that starts inside a string's text is that text, and gets no
+// indentation (the JavaScript identity soak, seed 1796670761523244705,
+// read with the TypeScript compiler's parser: a template literal's
+// ${value} line, written under an indented match, was indented).
+func TestRewriteStringLinesStayAsWritten(t *testing.T) {
+	runRewriteCases(t, []rewriteCase{
+		{"javascript template literal in the template", "a.js", "function f() {\n  x = a ? value : `${data}\n${value}`;\n}\n",
+			"$A = $C ? value : `${data}\n${value}`", "$A = $C ? value : `${data}\n${value}`",
+			"function f() {\n  x = a ? value : `${data}\n${value}`;\n}\n"},
+		{"python triple-quoted string in the template", "a.py", "def f():\n    g(1)\n",
+			"g($A)", "g($A, \"\"\"one\ntwo\"\"\")", "def f():\n    g(1, \"\"\"one\ntwo\"\"\")\n"},
+		{"javascript template literal in a capture", "a.js", "function f() {\n  if (a) {\n    g(`${x}\n${y}`);\n  }\n}\n",
+			"if ($C) { $$$B }", "if (!($C)) {\n$$$B\n}", "function f() {\n  if (!(a)) {\n  g(`${x}\n${y}`);\n  }\n}\n"},
+	})
+}
+
 type rewriteCase struct{ name, file, src, pattern, template, want string }
 
 func runRewriteCases(t *testing.T, cases []rewriteCase) {
