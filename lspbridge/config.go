@@ -194,7 +194,12 @@ type Options struct {
 	// QuietWindow: a ready server without versions that publishes nothing
 	// for this long after a change has nothing new. Default 1.5 s.
 	QuietWindow   time.Duration
-	DiagnosticCap time.Duration // hard cap on a diagnostics wait; default 3 s
+	DiagnosticCap time.Duration // cap on a diagnostics wait while the server publishes nothing; default 3 s
+	// BusyCap bounds a diagnostics wait that DiagnosticCap would end while
+	// the server keeps publishing (for other files: tsserver checks the
+	// open files one by one, slowly on a loaded machine): each
+	// DiagnosticCap that saw a publication starts another. Default 15 s.
+	BusyCap time.Duration
 	// IndexTimeout bounds the wait for a server's loading and indexing
 	// before references, implementation, rename and workspace symbols;
 	// default 30 s. An answer given while it still runs says so.
@@ -215,6 +220,7 @@ var defaultOptions = Options{
 	VersionedSettle: 10 * time.Millisecond,
 	QuietWindow:     1500 * time.Millisecond,
 	DiagnosticCap:   3 * time.Second,
+	BusyCap:         15 * time.Second,
 	IndexTimeout:    30 * time.Second,
 	PerFileCap:      20,
 }
@@ -242,6 +248,7 @@ func (o *Options) withDefaults() Options {
 	pick(&r.VersionedSettle, d.VersionedSettle)
 	pick(&r.QuietWindow, d.QuietWindow)
 	pick(&r.DiagnosticCap, d.DiagnosticCap)
+	pick(&r.BusyCap, d.BusyCap)
 	pick(&r.IndexTimeout, d.IndexTimeout)
 	if r.PerFileCap <= 0 {
 		r.PerFileCap = d.PerFileCap

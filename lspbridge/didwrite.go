@@ -434,8 +434,8 @@ func (w *writeRun) noteSilence(all []*checkTarget) {
 			srv.cfg.Name, strings.Join(quiet, ", "), w.s.opts.QuietWindow))
 	}
 	if len(cut) > 0 {
-		w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s was still publishing for %s when the wait ended (%s): their new errors may be incomplete; lsp diagnostics on them later gives the settled answer",
-			srv.cfg.Name, strings.Join(cut, ", "), w.s.opts.DiagnosticCap))
+		w.wc.notes = append(w.wc.notes, fmt.Sprintf("%s was still publishing for %s when the wait ended (%s with no publication, or %s in all): their new errors may be incomplete; lsp diagnostics on them later gives the settled answer",
+			srv.cfg.Name, strings.Join(cut, ", "), w.s.opts.DiagnosticCap, w.s.opts.BusyCap))
 	}
 }
 

@@ -520,6 +520,9 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 		if extra != "" {
 			t.Logf("  the server alone reports: %s", extra)
 		}
+		if os.Getenv("AGENT_TOOLS_MUTATION_ANSWERS") != "" {
+			t.Logf("  answer:\n%s", w.Text)
+		}
 		if wrong != "" {
 			wrongs++
 			t.Errorf("seed %d, mutation %d (%s in %s) is wrong:\n%sthe checker's new findings: %s\nanswer:\n%s", seed, done, e.what, e.file, wrong, listFindings(slices.DeleteFunc(newFindings(before, after), func(f finding) bool { return !strings.Contains(wrong, f.path+":") }), 12), w.Text)

@@ -3,6 +3,7 @@ package lspbridge
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -213,5 +214,85 @@ func TestGoplsWithoutPassAnnouncements(t *testing.T) {
 		if srv.announcesPasses() {
 			t.Errorf("%s announced diagnosis passes without verboseWorkDoneProgress: the test no longer covers the fallback", srv.cfg.Name)
 		}
+	}
+}
+
+// TestWaitFollowsABusyServer: a wait whose limit passes while the server
+// keeps publishing for other files goes on (tsserver checks the open
+// files one by one, and on a loaded machine the dependents of a write
+// came after the 3 s cap: the mutation soak's TypeScript writes left
+// three to seven of them "not checked"), up to BusyCap; with no
+// publication at all it ends at its limit.
+func TestWaitFollowsABusyServer(t *testing.T) {
+	var stall atomic.Bool
+	s := replayServer(t, &ServerConfig{Name: "busy"}, &stall)
+	s.opts.BusyCap = time.Minute
+	const path = "/w/last.ts"
+	s.docs[path] = &document{version: 2, text: "export const x = 1;\n"}
+	publish := func(p string, version int) {
+		s.send(t, "textDocument/publishDiagnostics", fmt.Sprintf(`{"uri":%q,"version":%d,"diagnostics":[]}`, fileURI(p), version))
+	}
+	const limit = time.Second
+	// Other files' publications, one every few milliseconds, until told
+	// to stop; then the file's own.
+	busy := func(stop <-chan struct{}, own bool) {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				if own {
+					publish(path, 2)
+				}
+				return
+			case <-time.After(10 * time.Millisecond):
+				publish(fmt.Sprintf("/w/other%d.ts", i%7), 2)
+			}
+		}
+	}
+	type answer struct {
+		ds    []Diagnostic
+		state waitState
+		err   error
+	}
+	wait := func(sr syncResult) <-chan answer {
+		c := make(chan answer, 1)
+		go func() {
+			ds, state, err := s.diagnosticsSilent(t.Context(), path, sr, limit)
+			c <- answer{ds, state, err}
+		}()
+		return c
+	}
+
+	// Past two limits of other files' publications, the file's own is
+	// the answer.
+	stop := make(chan struct{})
+	go busy(stop, true)
+	done := wait(syncResult{version: 2, changed: true})
+	select {
+	case a := <-done:
+		t.Fatalf("the wait ended while the server was publishing: %+v", a)
+	case <-time.After(2*limit + limit/2):
+	}
+	close(stop)
+	if a := <-done; a.err != nil || a.state != settled {
+		t.Fatalf("after the file's publication: %+v, want it, settled", a)
+	}
+
+	// With nothing published, the limit ends the wait, not BusyCap.
+	s.docs[path].version = 3
+	a := <-wait(syncResult{version: 3, changed: true, seq: s.diags[path].seq})
+	if !errors.Is(a.err, errNoFreshDiagnostics) || !strings.Contains(a.err.Error(), "within 1s") {
+		t.Fatalf("a silent server: %+v, want no fresh diagnostics within 1s", a)
+	}
+
+	// A server that never stops publishing for other files is followed
+	// up to BusyCap, and the answer says how long it waited.
+	s.opts.BusyCap = 3 * limit
+	s.docs[path].version = 4
+	stop = make(chan struct{})
+	defer close(stop)
+	go busy(stop, false)
+	a = <-wait(syncResult{version: 4, changed: true, seq: s.diags[path].seq})
+	if !errors.Is(a.err, errNoFreshDiagnostics) || !strings.Contains(a.err.Error(), "within 3s") {
+		t.Fatalf("a server busy with other files: %+v, want no fresh diagnostics within 3s (BusyCap)", a)
 	}
 }
