@@ -214,10 +214,6 @@ type pyPair struct{ Pattern, File, Before, After string }
 func pyMeaningKept(t *testing.T, pairs []pyPair) {
 	t.Helper()
 	testutil.Needs(t, "python3")
-	in, err := json.Marshal(pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
 	const script = `
 import ast, json, sys, warnings
 warnings.simplefilter("ignore")
@@ -236,17 +232,28 @@ for p in json.load(sys.stdin) or []:
         i = next(k for k in range(min(len(before), len(after))) if before[k] != after[k]) if before[:len(after)] != after[:len(before)] else min(len(before), len(after))
         print(json.dumps([p["Pattern"], p["File"], "another syntax tree, from: " + after[max(0, i-80):i+80]]))
 `
-	cmd := exec.Command("python3", "-c", script)
+	readerAgrees(t, "python3", exec.Command("python3", "-c", script), pairs)
+}
+
+// readerAgrees runs a parser we did not write (cmd, a script reading the
+// pairs as JSON on its standard input and printing a line for each pair
+// it reads otherwise after the rewrite) and fails the test for each line.
+func readerAgrees(t *testing.T, reader string, cmd *exec.Cmd, pairs []pyPair) {
+	t.Helper()
+	in, err := json.Marshal(pairs)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd.Stdin = bytes.NewReader(in)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	outb, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("python3: %v\n%s", err, stderr.String())
+		t.Fatalf("%s: %v\n%s", reader, err, stderr.String())
 	}
 	for _, line := range strings.Split(strings.TrimSpace(string(outb)), "\n") {
 		if line != "" {
-			t.Errorf("identity rewrite changed what python3 reads: %s", line)
+			t.Errorf("identity rewrite changed what %s reads: %s", reader, line)
 		}
 	}
 }
@@ -301,21 +308,5 @@ func tsMeaningKept(t *testing.T, kind string, pairs []pyPair) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := json.Marshal(pairs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("node", "-e", tsReadScript, filepath.Dir(filepath.Dir(bin)), kind)
-	cmd.Stdin = bytes.NewReader(in)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	outb, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.String())
-	}
-	for _, line := range strings.Split(strings.TrimSpace(string(outb)), "\n") {
-		if line != "" {
-			t.Errorf("identity rewrite changed what the TypeScript compiler reads: %s", line)
-		}
-	}
+	readerAgrees(t, "the TypeScript compiler", exec.Command("node", "-e", tsReadScript, filepath.Dir(filepath.Dir(bin)), kind), pairs)
 }
