@@ -739,9 +739,15 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 		// rewrite of "$A" must keep).
 		// A line continuation before them goes too: a capture that ends
 		// with its '\' would join the template's next text to it (a
-		// #define whose body ends with '\' and a blank line).
+		// #define whose body ends with '\' and a blank line). A string's
+		// text is kept whole, though: its last line's '\' and blanks
+		// are its value (Python's '…dog.\n\⏎        ').
 		e := end
-		for {
+		text := false
+		if n := &m.nodes[first]; n.next == stop && p.meta != metaMulti && strings.Contains(m.t.Lang.kindName(m.t.Lang.kind(n.sym)), "string") {
+			text = true
+		}
+		for !text {
 			for e > start && isSpace(m.t.Src[e-1]) {
 				e--
 			}
@@ -750,7 +756,7 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 			}
 			e--
 		}
-		if p.meta == metaMulti || bytes.IndexByte(m.t.Src[e:end], '\n') >= 0 {
+		if !text && (p.meta == metaMulti || bytes.IndexByte(m.t.Src[e:end], '\n') >= 0) {
 			end = e
 		}
 	}

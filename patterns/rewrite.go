@@ -68,6 +68,9 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 	}
 	placed := templateNames(tmpl)
 	literalText := templateLiteral(tmpl)
+	// A template that ends with a capture ends with its text: blanks
+	// there are a string's value ('…\n\⏎    ' under $A), not layout.
+	capEnds := strings.TrimRight(tmpl, " \t\r\n") == tmpl && endsWithMeta(tmpl, "")
 	var reps []Replacement
 	var out strings.Builder
 	last := uint32(0)
@@ -108,7 +111,7 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 			for end > s.Start && isSpace(src[end-1]) {
 				end--
 			}
-		} else if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") {
+		} else if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !capEnds {
 			// Blanks after the last line break are the next line's
 			// indentation (a Scala lambda's node holds them): the
 			// source's stay, not the template's.
@@ -123,7 +126,7 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 		// X 1, whose value stays), it would cut the code in two.
 		// (Not where the template's last line may end in a comment: code
 		// after the match on its line would go into it.)
-		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !bytes.HasSuffix(src[s.Start:end], []byte("\n")) {
+		if t := strings.TrimRight(text, " \t"); strings.HasSuffix(t, "\n") && !capEnds && !bytes.HasSuffix(src[s.Start:end], []byte("\n")) {
 			if body := strings.TrimRight(t, " \t\r\n"); !mayEndInComment(fm.Lang, body) {
 				text = body
 			}

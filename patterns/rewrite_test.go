@@ -566,7 +566,7 @@ func TestRewriteTemplateSemicolonBeforeTheCodes(t *testing.T) {
 
 // TestRewriteStringLinesStayAsWritten: a line of the template, or of a
 // capture, that starts inside a string's text is that text, and gets no
-// indentation (the JavaScript identity soak, seed 1796670761523244705,
+// indentation; a capture of a string's text keeps its last line whole (the JavaScript identity soak, seed 1796670761523244705,
 // read with the TypeScript compiler's parser: a template literal's
 // ${value} line, written under an indented match, was indented).
 func TestRewriteStringLinesStayAsWritten(t *testing.T) {
@@ -576,6 +576,12 @@ func TestRewriteStringLinesStayAsWritten(t *testing.T) {
 			"function f() {\n  x = a ? value : `${data}\n${value}`;\n}\n"},
 		{"python triple-quoted string in the template", "a.py", "def f():\n    g(1)\n",
 			"g($A)", "g($A, \"\"\"one\ntwo\"\"\")", "def f():\n    g(1, \"\"\"one\ntwo\"\"\")\n"},
+		// The rewrite differential, soak seed 1796671265926572728: a
+		// string's text whose last line is a '\' and blanks before the
+		// closing quote is its value, kept whole by $A (as ast-grep
+		// keeps it), with CRLF line ends too.
+		{"python string text ending in a continuation", "a.py", "x = g(\r\n    '\\n\\\r\n    dog.\\n\\\r\n    ')\r\n",
+			"'$A'", "$A", "x = g(\r\n    \\n\\\r\n    dog.\\n\\\r\n    )\r\n"},
 		{"javascript template literal in a capture", "a.js", "function f() {\n  if (a) {\n    g(`${x}\n${y}`);\n  }\n}\n",
 			"if ($C) { $$$B }", "if (!($C)) {\n$$$B\n}", "function f() {\n  if (!(a)) {\n  g(`${x}\n${y}`);\n  }\n}\n"},
 	})
