@@ -282,6 +282,7 @@ function read(text) {
   return [f.parseDiagnostics.length, out.join("\n")];
 }
 let input = "";
+process.stdin.setEncoding("utf8"); // a character split between two chunks stays whole
 process.stdin.on("data", d => input += d).on("end", () => {
   for (const p of JSON.parse(input) || []) {
     const [be, before] = read(p.Before), [ae, after] = read(p.After);
