@@ -144,11 +144,16 @@ func hoistDefault(p *pnode, lang *Language) {
 }
 
 // dropForSemis removes the two ';' a retried for ($$$;;) header added
-// after its $$$, so the run takes the whole header.
+// after its $$$, so the run takes the whole header. (JavaScript reads the
+// second as an empty statement: left in, it took the second ';' of a
+// for (;;) from the run, and a rewrite lost it.)
 func dropForSemis(p *pnode) {
+	semi := func(n *pnode) bool {
+		return n.isSemicolon() || n.meta == metaNone && !n.leaf && len(n.children) == 1 && n.children[0].isSemicolon()
+	}
 	for i := 0; i+3 < len(p.children); i++ {
 		c := p.children
-		if c[i].meta == metaMulti && c[i+1].isSemicolon() && c[i+2].isSemicolon() && c[i+3].leaf && c[i+3].text == ")" {
+		if c[i].meta == metaMulti && semi(c[i+1]) && semi(c[i+2]) && c[i+3].leaf && c[i+3].text == ")" {
 			p.children = append(c[:i+1:i+1], c[i+3:]...)
 			break
 		}

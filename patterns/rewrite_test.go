@@ -587,6 +587,20 @@ func TestRewriteStringLinesStayAsWritten(t *testing.T) {
 	})
 }
 
+// TestRewriteForHeaderWhole: a for header that is a lone $$$ takes the
+// whole header, also where the grammar reads the ';' the pattern is
+// retried with as an empty statement (JavaScript: for (;;) lost a ';',
+// the identity soak with the TypeScript compiler's parser, seed
+// 1796672626619355627).
+func TestRewriteForHeaderWhole(t *testing.T) {
+	runRewriteCases(t, []rewriteCase{
+		{"javascript for (;;)", "a.js", "function f() {\n\tfor (;;) {\n\t\tg();\n\t}\n\tfor (i = 0;; i++) { h(); }\n}\n",
+			"for ($$$H) { $$$B }", "for ($$$H) {\n  $$$B\n}", "function f() {\n\tfor (;;) {\n\t\tg();\n\t}\n\tfor (i = 0;; i++) {\n\t\th();\n\t}\n}\n"},
+		{"c for (;;)", "a.c", "void f(void) {\n  for (;;) { g(); }\n}\n",
+			"for ($$$H) { $$$B }", "for ($$$H) { $$$B }", "void f(void) {\n  for (;;) { g(); }\n}\n"},
+	})
+}
+
 type rewriteCase struct{ name, file, src, pattern, template, want string }
 
 func runRewriteCases(t *testing.T, cases []rewriteCase) {
