@@ -294,7 +294,10 @@ func substitute(tmpl string, src []byte, matchStart uint32, caps []placedCapture
 					if c.lead < c.start {
 						// The comment lines that lead the block go with
 						// it (and count as placed, not dropped).
-						caps[ci].start, c.start, c.from = c.lead, c.lead, lineIndent(src, c.lead)
+						// The block's indentation stays its code's: a
+						// comment's column says nothing of it (Python's
+						// comment at column 0 inside a block).
+						caps[ci].start, c.start = c.lead, c.lead
 						text = string(src[c.lead:c.end])
 					}
 					// A block that started its own line stays on one:
@@ -613,7 +616,10 @@ func (fc *fileComments) widen(s Span, limit uint32) []placedCapture {
 			// A comment that starts its line leads now: the text moves
 			// from its line's indentation (the node after it may be a
 			// C directive at column 0).
-			if caps[i].start != c.Start && strings.TrimSpace(string(fc.src[lineStartOf(fc.src, caps[i].start):caps[i].start])) == "" {
+			// (Not where the lines go by indentation: a Python comment's
+			// column says nothing of its block's, and one at column 0
+			// moved the block and the elif after it in by a level.)
+			if caps[i].start != c.Start && (fc.lang == nil || !fc.lang.blockLayout) && strings.TrimSpace(string(fc.src[lineStartOf(fc.src, caps[i].start):caps[i].start])) == "" {
 				caps[i].from = lineIndent(fc.src, caps[i].start)
 			}
 			taken = append(taken, leaf{start: caps[i].start, end: caps[i].end})

@@ -497,6 +497,11 @@ func TestRewriteKeepsBlocksOnTheirLines(t *testing.T) {
 			"def f(header):\n    for bom, enc in ((\n        (A, \"a\"),\n        (B, \"b\"),\n        )):\n        if not header.startswith(bom):\n            continue\n"},
 		{"python header after a backslash", "a.py", "while a and \\\n  b:\n    x = 1\n    y = 2\n",
 			"while $C: $$$B", "while ($C): $$$B", "while (a and \\\n  b):\n    x = 1\n    y = 2\n"},
+		// Soak seed 1796673055516294460 (tree-sitter-python's highlight
+		// tests): comments at column 0 inside the blocks. The block's
+		// indentation is its code's, and the elif after it stays.
+		{"python comment at column 0 in the block", "a.py", "if foo():\n# <- keyword\n    pass\nelif bar():\n# <- keyword\n    pass\n",
+			"if $C: $$$B", "if ($C): $$$B", "if (foo()):\n    # <- keyword\n    pass\nelif bar():\n# <- keyword\n    pass\n"},
 		{"scala lambda's trailing blanks", "a.scala", "object O {\n  xs.map:\n    p =>\n      p + 1\n\n  val y = 2\n}\n",
 			"$A =>\n  $A + 1\n\n  ", "$A =>\n  $A + 2\n\n  ", "object O {\n  xs.map:\n    p =>\n      p + 2\n\n  val y = 2\n}\n"},
 	})
