@@ -178,9 +178,11 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 			if kind := tsKinds[gl.lang]; kind != "" {
 				// Templates that write captures in new surroundings, and
 				// mean what the code did (the reader leaves parentheses
-				// out): a block laid out on lines of its own.
+				// out): a block laid out on lines of its own. (None starts
+				// with a '(': after a line with no ';' that calls the line
+				// before, x = null⏎(a) && b, as the user's template would.)
 				for _, tm := range [][2]string{{"if ($C) { $$$B }", "if (($C)) {\n$$$B\n}"}, {"return $X;", "return ($X);"},
-					{"$A && $B", "($A) && ($B)"}, {"for ($$$H) { $$$B }", "for ($$$H) {\n  $$$B\n}"}} {
+					{"$A && $B", "$A && ($B)"}, {"for ($$$H) { $$$B }", "for ($$$H) {\n  $$$B\n}"}} {
 					res, err := Search(context.Background(), dir, tm[0], SearchOptions{Language: gl.lang, KeepSource: true})
 					if err != nil {
 						t.Fatal(err)
