@@ -743,10 +743,10 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 		// text is kept whole, though: its last line's '\' and blanks
 		// are its value (Python's '…dog.\n\⏎        ').
 		e := end
-		text := false
-		if n := &m.nodes[first]; n.next == stop && p.meta != metaMulti && strings.Contains(m.t.Lang.kindName(m.t.Lang.kind(n.sym)), "string") {
-			text = true
-		}
+		// (The kind is looked up only where there is something to take
+		// off: this runs at every binding.)
+		text := end > start && (isSpace(m.t.Src[end-1]) || m.t.Src[end-1] == '\\') && p.meta != metaMulti &&
+			m.nodes[first].next == stop && strings.Contains(m.t.Lang.kindName(m.t.Lang.kind(m.nodes[first].sym)), "string")
 		for !text {
 			for e > start && isSpace(m.t.Src[e-1]) {
 				e--
