@@ -745,8 +745,10 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 		e := end
 		// (The kind is looked up only where there is something to take
 		// off: this runs at every binding.)
-		text := end > start && (isSpace(m.t.Src[end-1]) || m.t.Src[end-1] == '\\') && p.meta != metaMulti &&
-			m.nodes[first].next == stop && strings.Contains(m.t.Lang.kindName(m.t.Lang.kind(m.nodes[first].sym)), "string")
+		// A $$$ that starts at a string's text (a docstring's, under
+		// """$$$A""") keeps it whole too.
+		text := end > start && (isSpace(m.t.Src[end-1]) || m.t.Src[end-1] == '\\') &&
+			(p.meta == metaMulti || m.nodes[first].next == stop) && strings.Contains(m.t.Lang.kindName(m.t.Lang.kind(m.nodes[first].sym)), "string")
 		for !text {
 			for e > start && isSpace(m.t.Src[e-1]) {
 				e--

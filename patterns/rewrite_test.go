@@ -587,6 +587,10 @@ func TestRewriteStringLinesStayAsWritten(t *testing.T) {
 		// keeps it), with CRLF line ends too.
 		{"python string text ending in a continuation", "a.py", "x = g(\r\n    '\\n\\\r\n    dog.\\n\\\r\n    ')\r\n",
 			"'$A'", "$A", "x = g(\r\n    \\n\\\r\n    dog.\\n\\\r\n    )\r\n"},
+		// Soak seed 1796676010190612560: a docstring's text under a $$$
+		// lost the line break and indentation before its closing quotes.
+		{"python docstring under a run", "a.py", "def f():\n    \"\"\"Doc line.\n\n    More.\n    \"\"\"\n    return 1\n",
+			"\"\"\"$$$A\"\"\"", "\"\"\"$$$A\"\"\"", "def f():\n    \"\"\"Doc line.\n\n    More.\n    \"\"\"\n    return 1\n"},
 		{"javascript template literal in a capture", "a.js", "function f() {\n  if (a) {\n    g(`${x}\n${y}`);\n  }\n}\n",
 			"if ($C) { $$$B }", "if (!($C)) {\n$$$B\n}", "function f() {\n  if (!(a)) {\n  g(`${x}\n${y}`);\n  }\n}\n"},
 	})
