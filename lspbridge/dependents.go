@@ -299,8 +299,10 @@ func importPattern(lang, path string) *regexp.Regexp {
 		if stem == "index" {
 			// A directory's index is imported by the directory's name
 			// ('./utils', '../utils/'), or as '.' or '..' from beside it
-			// or below it.
-			dir = `|['"](?:[^'"\n]*/` + regexp.QuoteMeta(filepath.Base(filepath.Dir(path))) + `|\.\.?)/?['"]`
+			// or below it: those two only after from, import or require
+			// (x.split('.') imports nothing).
+			dir = `|['"][^'"\n]*/` + regexp.QuoteMeta(filepath.Base(filepath.Dir(path))) + `/?['"]` +
+				`|(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"]\.\.?/?['"]`
 		}
 		return regexp.MustCompile(`['"][^'"\n]*/` + stem + `(?:\.[cm]?[jt]sx?)?['"]` + dir)
 	case lang == "c" || lang == "cpp":

@@ -94,29 +94,7 @@ func TestImportPatternAgreesWithPython(t *testing.T) {
 	rng.Shuffle(len(pkgs), func(i, j int) { pkgs[i], pkgs[j] = pkgs[j], pkgs[i] })
 	pairs := 0
 	for _, pkg := range pkgs[:min(6, len(pkgs))] {
-		cmd := exec.Command("python3", "-c", importersScript, filepath.Join(dist, pkg))
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("python3 on %s: %v\n%s", pkg, err, stderr.String())
-		}
-		var importers map[string][]string
-		if err := json.Unmarshal(out, &importers); err != nil {
-			t.Fatal(err)
-		}
-		for importer, mods := range importers {
-			src, err := os.ReadFile(importer)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, mod := range mods {
-				pairs++
-				if !importedBy(mod, importPattern("python", mod), importer, src) {
-					t.Errorf("seed %d: %s imports %s (python3's ast), but no line matches its import pattern", seed, importer, mod)
-				}
-			}
-		}
+		pairs += importersAgree(t, seed, "python", "python3's ast", exec.Command("python3", "-c", importersScript, filepath.Join(dist, pkg)))
 	}
 	t.Logf("%d importer-module pairs in %d packages agree (seed %d)", pairs, min(6, len(pkgs)), seed)
 	if pairs == 0 {
@@ -188,34 +166,44 @@ func TestImportPatternAgreesWithTypeScript(t *testing.T) {
 	rng.Shuffle(len(cands), func(i, j int) { cands[i], cands[j] = cands[j], cands[i] })
 	pairs, drawn := 0, min(6, len(cands))
 	for _, src := range cands[:drawn] {
-		cmd := exec.Command("node", "-e", tsImporters, module, src)
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("typescript on %s: %v\n%s", src, err, stderr.String())
-		}
-		var importers map[string][]string
-		if err := json.Unmarshal(out, &importers); err != nil {
-			t.Fatal(err)
-		}
-		for importer, files := range importers {
-			data, err := os.ReadFile(importer)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range files {
-				pairs++
-				if !importedBy(f, importPattern("typescript", f), importer, data) {
-					t.Errorf("seed %d: %s imports %s (the TypeScript compiler), but no line matches its import pattern", seed, importer, f)
-				}
-			}
-		}
+		pairs += importersAgree(t, seed, "typescript", "the TypeScript compiler", exec.Command("node", "-e", tsImporters, module, src))
 	}
 	t.Logf("%d importer-file pairs in %d packages agree (seed %d)", pairs, drawn, seed)
 	if pairs == 0 {
 		t.Fatalf("no import pairs drawn (seed %d): the test proved nothing", seed)
 	}
+}
+
+// importersAgree runs cmd, a resolver we did not write that prints
+// {"importer": ["imported file", …]}, and fails the test for each pair
+// whose importer the dependents search would not take as importing that
+// file (importPattern, importedBy); it returns how many pairs it checked.
+func importersAgree(t *testing.T, seed uint64, lang, resolver string, cmd *exec.Cmd) int {
+	t.Helper()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", resolver, err, stderr.String())
+	}
+	var importers map[string][]string
+	if err := json.Unmarshal(out, &importers); err != nil {
+		t.Fatal(err)
+	}
+	pairs := 0
+	for importer, files := range importers {
+		data, err := os.ReadFile(importer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			pairs++
+			if !importedBy(f, importPattern(lang, f), importer, data) {
+				t.Errorf("seed %d: %s imports %s (%s), but no line matches its import pattern", seed, importer, f, resolver)
+			}
+		}
+	}
+	return pairs
 }
 
 // TestImportPatternIndex: a TypeScript directory's index.ts is imported
@@ -234,6 +222,10 @@ func TestImportPatternIndex(t *testing.T) {
 		{"/r/src/utils/index.ts", "import { a } from './utilsx';", false},
 		{"/r/src/utils/index.ts", "import { a } from './other';", false},
 		{"/r/src/a.ts", "import { a } from '.';", false},
+		{"/r/src/index.ts", "const x = require('..');", true},
+		{"/r/src/index.ts", "const m = await import('.');", true},
+		{"/r/src/index.ts", "const parts = name.split('.');", false},
+		{"/r/src/index.ts", "return path.join(dir, '..');", false},
 		{"/r/src/a.ts", "import { a } from './a.js';", true},
 	} {
 		if got := importPattern("typescript", c.file).MatchString(c.line); got != c.want {
