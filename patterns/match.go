@@ -736,19 +736,17 @@ func (m *matcher) bindRange(p *pnode, first, stop, start, end uint32) bool {
 		// Statement terminators such as Go's newline tokens are not part
 		// of what a run captured. A single node's blanks on its last line
 		// are its own text (a string's content "goFixInline ", which a
-		// rewrite of "$A" must keep).
-		// A line continuation before them goes too: a capture that ends
-		// with its '\' would join the template's next text to it (a
-		// #define whose body ends with '\' and a blank line). A string's
-		// text is kept whole, though: its last line's '\' and blanks
-		// are its value (Python's '…dog.\n\⏎        ').
+		// rewrite of "$A" must keep). A line continuation before them
+		// goes too: a capture that ends with its '\' would join the
+		// template's next text to it (a #define whose body ends with '\'
+		// and a blank line). A string's text, taken by a single node or
+		// by a $$$ that starts at it, is kept whole: its last line's '\'
+		// and blanks are its value (Python's '…dog.\n\⏎    ', a
+		// docstring's under """$$$A"""). The kind is looked up only where
+		// there is a blank to take off: this runs at every binding.
 		e := end
-		// (The kind is looked up only where there is something to take
-		// off: this runs at every binding.)
-		// A $$$ that starts at a string's text (a docstring's, under
-		// """$$$A""") keeps it whole too.
-		text := end > start && (isSpace(m.t.Src[end-1]) || m.t.Src[end-1] == '\\') &&
-			(p.meta == metaMulti || m.nodes[first].next == stop) && strings.Contains(m.t.Lang.kindName(m.t.Lang.kind(m.nodes[first].sym)), "string")
+		text := end > start && isSpace(m.t.Src[end-1]) && (p.meta == metaMulti || m.nodes[first].next == stop) &&
+			strings.Contains(m.t.Lang.kindName(m.t.Lang.kind(m.nodes[first].sym)), "string")
 		for !text {
 			for e > start && isSpace(m.t.Src[e-1]) {
 				e--

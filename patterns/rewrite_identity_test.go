@@ -157,21 +157,9 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 				// mean what the code did (python3's tree has no
 				// parentheses): every block that started its own line
 				// must stay on one.
-				blocks := 0
-				for _, tm := range [][2]string{{"if $C: $$$B", "if ($C): $$$B"}, {"for $X in $Y: $$$B", "for $X in ($Y): $$$B"}, {"while $C: $$$B", "while ($C): $$$B"}} {
-					res, err := Search(context.Background(), dir, tm[0], SearchOptions{Language: "python", KeepSource: true})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i := range res.Files {
-						f := &res.Files[i]
-						out, reps := Rewrite(f, tm[1])
-						if !slices.ContainsFunc(reps, func(r Replacement) bool { return len(r.Unspelled) > 0 }) {
-							pyPairs = append(pyPairs, pyPair{Pattern: tm[0] + " → " + tm[1], File: f.Path, Before: string(f.Src), After: string(out)})
-							blocks += len(reps)
-						}
-					}
-				}
+				var blocks int
+				pyPairs, blocks = rewriteEach(t, dir, "python", [][2]string{{"if $C: $$$B", "if ($C): $$$B"},
+					{"for $X in $Y: $$$B", "for $X in ($Y): $$$B"}, {"while $C: $$$B", "while ($C): $$$B"}}, pyPairs)
 				pyMeaningKept(t, pyPairs)
 				t.Logf("python3 read %d rewritten files (%d blocks written after their headers)", len(pyPairs), blocks)
 			}
@@ -181,20 +169,8 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 				// out): a block laid out on lines of its own. (None starts
 				// with a '(': after a line with no ';' that calls the line
 				// before, x = null⏎(a) && b, as the user's template would.)
-				for _, tm := range [][2]string{{"if ($C) { $$$B }", "if (($C)) {\n$$$B\n}"}, {"return $X;", "return ($X);"},
-					{"$A && $B", "$A && ($B)"}, {"for ($$$H) { $$$B }", "for ($$$H) {\n  $$$B\n}"}} {
-					res, err := Search(context.Background(), dir, tm[0], SearchOptions{Language: gl.lang, KeepSource: true})
-					if err != nil {
-						t.Fatal(err)
-					}
-					for i := range res.Files {
-						f := &res.Files[i]
-						out, reps := Rewrite(f, tm[1])
-						if !slices.ContainsFunc(reps, func(r Replacement) bool { return len(r.Unspelled) > 0 }) {
-							pyPairs = append(pyPairs, pyPair{Pattern: tm[0] + " → " + tm[1], File: f.Path, Before: string(f.Src), After: string(out)})
-						}
-					}
-				}
+				pyPairs, _ = rewriteEach(t, dir, gl.lang, [][2]string{{"if ($C) { $$$B }", "if (($C)) {\n$$$B\n}"}, {"return $X;", "return ($X);"},
+					{"$A && $B", "$A && ($B)"}, {"for ($$$H) { $$$B }", "for ($$$H) {\n  $$$B\n}"}}, pyPairs)
 				tsMeaningKept(t, kind, pyPairs)
 				t.Logf("the TypeScript compiler's parser read %d rewritten files", len(pyPairs))
 			}
@@ -258,6 +234,30 @@ func readerAgrees(t *testing.T, reader string, cmd *exec.Cmd, pairs []pyPair) {
 			t.Errorf("identity rewrite changed what %s reads: %s", reader, line)
 		}
 	}
+}
+
+// rewriteEach rewrites dir's files of lang with each pair of pattern and
+// template, and adds each file's before and after to pairs, but for files
+// whose edit ast_edit would refuse (code passed over); it returns them and
+// how many replacements they hold.
+func rewriteEach(t *testing.T, dir, lang string, templates [][2]string, pairs []pyPair) ([]pyPair, int) {
+	t.Helper()
+	n := 0
+	for _, tm := range templates {
+		res, err := Search(context.Background(), dir, tm[0], SearchOptions{Language: lang, KeepSource: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range res.Files {
+			f := &res.Files[i]
+			out, reps := Rewrite(f, tm[1])
+			if !slices.ContainsFunc(reps, func(r Replacement) bool { return len(r.Unspelled) > 0 }) {
+				pairs = append(pairs, pyPair{Pattern: tm[0] + " → " + tm[1], File: f.Path, Before: string(f.Src), After: string(out)})
+				n += len(reps)
+			}
+		}
+	}
+	return pairs, n
 }
 
 // tsKinds are the languages whose rewrites the TypeScript compiler's
