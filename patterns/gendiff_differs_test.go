@@ -257,6 +257,11 @@ func TestGenDiffersClassify(t *testing.T) {
 		// s, which ast-grep reads as its one escape.
 		{"scala", "scala", ".scala", "object A {\n  val x = s\"has ${a.b} n\\n${a.c}\"\n  val y = s\"x\\ny\"\n}\n",
 			"\"has ${$A.b} n\\n${$A.c}\"", "ast-grep reads the pattern as one token in it"},
+		// Soak seed 1796676010190612560: go-dap's test writes a '$' in a
+		// format string; written into the pattern, ast-grep turns it into
+		// its expando character, as it does every '$' of a pattern.
+		{"go", "go", ".go", "package p\n\nfunc f() {\n\tfmt.Fprintf(&c.out, \"$Z%d,%x,%d\", typ, addr, kind)\n\ta.B(1, 2)\n}\n",
+			"$A.$B($$$, $C, $D)", "$$$ takes what ast-grep's does not"},
 	}
 	// origins are the code each case's pattern was cut from, where an
 	// entry needs it.

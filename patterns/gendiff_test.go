@@ -1181,7 +1181,32 @@ func genPeerFinds(pat string, src []byte, s [2]uint32) bool {
 		return false
 	}
 	got, perr := genPeer(genBin, dir, genAg, pat, "")
-	return perr == "" && slices.Contains(got[name], s)
+	if perr == "" && slices.Contains(got[name], s) {
+		return true
+	}
+	// ast-grep turns every '$' of a pattern into its expando character
+	// before parsing it, in a string too (Go's "$Z%d" is "µZ%d" to it), so
+	// a pattern with code's '$' written in cannot find that code. Given the
+	// code with each '$' so turned, it finds what it would.
+	if !bytes.Contains(src[s[0]:s[1]], []byte("$")) || !strings.Contains(pat, "$") {
+		return false
+	}
+	turned, ts := genDollarsTurned(src, s)
+	if os.WriteFile(filepath.Join(dir, name), turned, 0o644) != nil {
+		return false
+	}
+	got, perr = genPeer(genBin, dir, genAg, pat, "")
+	return perr == "" && slices.Contains(got[name], ts)
+}
+
+// genDollarsTurned is src with each '$' made ast-grep's expando character
+// 'µ', and s where it then lies.
+func genDollarsTurned(src []byte, s [2]uint32) ([]byte, [2]uint32) {
+	const mu = "µ"
+	shift := func(at uint32) uint32 {
+		return at + uint32(bytes.Count(src[:at], []byte("$"))*(len(mu)-1))
+	}
+	return bytes.ReplaceAll(src, []byte("$"), []byte(mu)), [2]uint32{shift(s[0]), shift(s[1])}
 }
 
 // genSiblingRun says src[s] is a run of len(kinds) consecutive named
@@ -1681,16 +1706,22 @@ func genPeerConcrete(pat string, src []byte, s [2]uint32) (string, bool) {
 			continue
 		}
 		complete := true
-		concrete := genMetaName.ReplaceAllStringFunc(named, func(v string) string {
+		// A run that took nothing goes, with a comma beside it (f($$$, b)
+		// is f(b) where it took nothing, not f(, b)).
+		written := named
+		for name, run := range m.Meta.Multi {
+			if len(run) == 0 {
+				q := regexp.QuoteMeta("$$$" + name)
+				written = regexp.MustCompile(`,\s*`+q+`\b|`+q+`\b\s*,?\s*`).ReplaceAllString(written, "")
+			}
+		}
+		concrete := genMetaName.ReplaceAllStringFunc(written, func(v string) string {
 			name := strings.TrimLeft(v, "$")
 			if strings.HasPrefix(v, "$$$") {
 				run, ok := m.Meta.Multi[name]
-				switch {
-				case !ok:
+				if !ok {
 					complete = false
 					return v
-				case len(run) == 0:
-					return ""
 				}
 				return string(src[run[0].Range.ByteOffset.Start:run[len(run)-1].Range.ByteOffset.End])
 			}
