@@ -51,6 +51,8 @@
 //	               (lsp_rename's check for uses the server did not edit)
 //	rewrite.go     templates filled from captures, re-indented, applied
 //	stage.go       staged edits: hashes at staging, all-or-nothing accept
+//	joined.go      a rewrite that parses but is read with the code around
+//	               it (JavaScript's automatic ';', a lost grouping)
 //	dump.go        trees shown to people (ast_grep's dump option)
 //	tools.go       the ast_grep, ast_edit and resolve tools, config, doctor
 //

@@ -27,6 +27,9 @@ type Replacement struct {
 	// without the pattern spelling it or a capture taking it (Span's
 	// unspelled): no template can place it, so the rewrite would drop it.
 	Unspelled []Span
+	// singles are the source ranges of the single-node captures the
+	// template writes (checked by joinedReplacements).
+	singles [][2]uint32
 }
 
 // Rewrite applies template to every match in fm and returns the new text
@@ -141,7 +144,13 @@ func rewrite(p *parser, fm *FileMatches, template string) (_ []byte, _ []Replace
 				unspelled = append(unspelled, Span{Start: r[0], End: min(r[1], end)})
 			}
 		}
-		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text, Dropped: comments.dropped(s.Start, end, caps, placed), Unspelled: unspelled})
+		var singles [][2]uint32
+		for _, c := range s.Captures {
+			if !c.Multi && c.Start < c.End && placed[c.Name] {
+				singles = append(singles, [2]uint32{c.Start, c.End})
+			}
+		}
+		reps = append(reps, Replacement{Start: s.Start, End: end, Text: text, Dropped: comments.dropped(s.Start, end, caps, placed), Unspelled: unspelled, singles: singles})
 		out.Write(src[last:s.Start])
 		out.WriteString(text)
 		last = end

@@ -32,8 +32,12 @@ type StagedFile struct {
 	// CommentsUnread says the file's comments could not be read (its
 	// second parse did not finish): Dropped may miss some.
 	CommentsUnread bool
-	hash           [32]byte
-	newText        []byte
+	// Semicolons are the lines (1-based, in the new text) where a ';' was
+	// written before a replacement, lest JavaScript read it as continuing
+	// the statement before (see checkRewrite).
+	Semicolons []int
+	hash       [32]byte
+	newText    []byte
 }
 
 // Staged is a staged edit.
@@ -50,7 +54,10 @@ type Staged struct {
 	// CommentsUnread are the files whose comments could not be read, so
 	// Dropped may miss some of theirs.
 	CommentsUnread []string
-	state          string // "", "accepted", "discarded", "rejected"
+	// Semicolons are the places where a ';' was written before a
+	// replacement (StagedFile.Semicolons), "path:line".
+	Semicolons []string
+	state      string // "", "accepted", "discarded", "rejected"
 }
 
 // DroppedComment is a comment a rewrite removes: it was in a replaced
@@ -111,6 +118,9 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 		st.Dropped = append(st.Dropped, f.Dropped...)
 		if f.CommentsUnread {
 			st.CommentsUnread = append(st.CommentsUnread, f.Path)
+		}
+		for _, line := range f.Semicolons {
+			st.Semicolons = append(st.Semicolons, fmt.Sprintf("%s:%d", f.Path, line))
 		}
 	}
 	if len(st.Files) == 0 {
@@ -173,10 +183,10 @@ func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
 	if len(reps) == 0 || string(newText) == string(fm.Src) {
 		return nil
 	}
-	errs, err := introducedErrors(p, fm, newText, reps)
+	newText, errs, semis, err := checkRewrite(p, fm, newText, reps)
 	return &stagedFile{errs: errs, err: err, lost: unspelledCode(fm, reps), file: StagedFile{
 		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps), Dropped: droppedComments(fm, reps), CommentsUnread: unread,
-		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText,
+		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText, Semicolons: semis,
 	}}
 }
 
@@ -307,14 +317,20 @@ type SyntaxError struct {
 	Line   int    `json:"line" jsonschema_description:"1-based line in the rewritten file"`
 	Column int    `json:"column" jsonschema_description:"1-based column (characters) in the rewritten file"`
 	// Node is "ERROR" or "MISSING <kind>" (the token error recovery
-	// inserted).
-	Node string `json:"node" jsonschema_description:"ERROR, or MISSING and the kind of the token the parser had to insert"`
-	Text string `json:"text" jsonschema_description:"the line of the error, as rewritten"`
+	// inserted), or "JOINED" for a replacement that parses but is read
+	// with the code around it (Joined says how).
+	Node string `json:"node" jsonschema_description:"ERROR, or MISSING and the kind of the token the parser had to insert, or JOINED: the file parses, but the parser reads the replacement together with the code around it, which changes its meaning"`
+	// Joined says how a JOINED replacement is read.
+	Joined string `json:"joined,omitempty" jsonschema_description:"for JOINED: how the parser now reads the replacement with its neighbours"`
+	Text   string `json:"text" jsonschema_description:"the line of the error, as rewritten"`
 	// RewriteLine is where the replacement the error follows starts.
 	RewriteLine int `json:"rewriteLine" jsonschema_description:"1-based line in the rewritten file where the replacement that broke the syntax starts"`
 }
 
 func (e SyntaxError) String() string {
+	if e.Node == "JOINED" {
+		return fmt.Sprintf("%s:%d:%d: parses, but means something else: %s: %s", e.Path, e.Line, e.Column, e.Joined, clip(strings.TrimSpace(e.Text), 100))
+	}
 	where := "in the rewrite"
 	if e.RewriteLine != e.Line {
 		where = fmt.Sprintf("after the rewrite at line %d", e.RewriteLine)
@@ -330,9 +346,26 @@ type SyntaxErrorsError struct {
 
 const maxSyntaxErrorsListed = 20
 
+// syntaxHarm says what a list of SyntaxErrors did to the code.
+func syntaxHarm(errs []SyntaxError) string {
+	joined := 0
+	for _, e := range errs {
+		if e.Node == "JOINED" {
+			joined++
+		}
+	}
+	switch joined {
+	case 0:
+		return "breaks the syntax"
+	case len(errs):
+		return "changes what the code around it means (it parses, but is read with its neighbours)"
+	}
+	return "breaks the syntax, or changes what the code around it means,"
+}
+
 func (e *SyntaxErrorsError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "refused: the rewrite breaks the syntax after %s (%s changed in all); nothing was staged. Fix the rewrite, or pass allow_syntax_errors: true to stage it anyway:", plural(len(e.Errors), "replacement"), plural(e.Files, "file"))
+	fmt.Fprintf(&b, "refused: the rewrite %s after %s (%s changed in all); nothing was staged. Fix the rewrite, or pass allow_syntax_errors: true to stage it anyway:", syntaxHarm(e.Errors), plural(len(e.Errors), "replacement"), plural(e.Files, "file"))
 	for i, se := range e.Errors {
 		if i == maxSyntaxErrorsListed {
 			fmt.Fprintf(&b, "\n… and %d more", len(e.Errors)-i)
@@ -343,30 +376,80 @@ func (e *SyntaxErrorsError) Error() string {
 	return b.String()
 }
 
-// introducedErrors parses a file before and after its rewrite and returns
-// the ERROR and MISSING nodes of the new tree that the old one lacks.
+// checkRewrite parses a file before and after its rewrite and returns
+// what the rewrite broke: the ERROR and MISSING nodes of the new tree
+// that the old one lacks, or, where it parses, the replacements the
+// parser reads with the code around them (joinedReplacements).
+//
 // Old error nodes outside every replacement are carried to their new
 // offsets; a new error node is introduced when no old one of the same
 // kind sits at its place (one old node excuses one new node). An error
 // the rewrite moved or reshaped is thus reported too: the rewrite touched
 // broken code.
-func introducedErrors(p *parser, fm *FileMatches, newText []byte, reps []Replacement) ([]SyntaxError, error) {
+//
+// In the JavaScript family a replacement that the statement before it
+// would take in (a line with no ';' before a template that starts with
+// '(') gets a leading ';' (semicolonBefore): the text returned is then
+// the one written, reps hold it, and semis are the lines (1-based, in the
+// new text) where one was added.
+func checkRewrite(p *parser, fm *FileMatches, newText []byte, reps []Replacement) (_ []byte, _ []SyntaxError, semis []int, _ error) {
 	if fm.Lang == nil {
-		return nil, nil
+		return newText, nil, nil, nil
 	}
 	newTree, err := p.parse(fm.Lang, newText, true)
 	if err != nil {
-		return nil, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
-	}
-	if _, bad := newTree.firstError(); !bad {
-		return nil, nil // the original need not be parsed
+		return newText, nil, nil, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
 	}
 	oldTree, err := p.parse(fm.Lang, fm.Src, true)
 	if err != nil {
-		return nil, fmt.Errorf("%s: parsing the original to check the rewrite: %v", fm.Path, err)
+		return newText, nil, nil, fmt.Errorf("%s: parsing the original to check the rewrite: %v", fm.Path, err)
 	}
-	found := newErrorNodes(oldTree, newTree, reps)
-	return reportIntroduced(fm.Path, newTree, newText, found, rewrittenSpans(reps)), nil
+	if found := newErrorNodes(oldTree, newTree, reps); len(found) > 0 {
+		return newText, reportIntroduced(fm.Path, newTree, newText, found, rewrittenSpans(reps)), nil, nil
+	}
+	joins := joinedReplacements(oldTree, newTree, reps)
+	if len(joins) == 0 {
+		return newText, nil, nil, nil
+	}
+	was := make([]string, len(reps))
+	for i, r := range reps {
+		was[i] = r.Text
+	}
+	if semicolonBefore(fm.Lang, newText, reps, joins) {
+		fixed := applyReplacements(fm.Src, reps)
+		fixedTree, err := p.parse(fm.Lang, fixed, true)
+		if err == nil && len(newErrorNodes(oldTree, fixedTree, reps)) == 0 {
+			newText, newTree = fixed, fixedTree
+			joins = joinedReplacements(oldTree, newTree, reps)
+			li := newLineIndex(newText)
+			for i, sp := range rewrittenSpans(reps) {
+				if reps[i].Text != was[i] {
+					semis = append(semis, li.pos(sp[0]).Line)
+				}
+			}
+		} else {
+			for i := range reps {
+				reps[i].Text = was[i]
+			}
+		}
+	}
+	return newText, reportJoins(fm.Path, newText, joins, rewrittenSpans(reps)), semis, nil
+}
+
+// reportJoins describes joined replacements as SyntaxErrors: the edit is
+// refused as for a syntax error.
+func reportJoins(path string, newText []byte, joins []joined, newSpans [][2]uint32) []SyntaxError {
+	var out []SyntaxError
+	var li *lineIndex
+	for _, jn := range joins {
+		if li == nil {
+			li = newLineIndex(newText)
+		}
+		pos := li.pos(min(jn.at, uint32(len(newText))))
+		out = append(out, SyntaxError{Path: path, Line: pos.Line, Column: pos.Column, Node: "JOINED", Joined: jn.how,
+			Text: lineAt(newText, li, pos.Line), RewriteLine: li.pos(newSpans[jn.rep][0]).Line})
+	}
+	return out
 }
 
 // errorKey is an error node by where it stands and what it is.

@@ -543,6 +543,8 @@ type EditResult struct {
 	DroppedComments []DroppedComment `json:"droppedComments,omitempty" jsonschema_description:"comments inside replaced code that no metavariable of the rewrite carries, so the edit deletes them"`
 	// CommentsUnread are files whose comments could not be read.
 	CommentsUnread []string `json:"commentsUnread,omitempty" jsonschema_description:"files whose comments could not be read (their second parse did not finish): the edit may delete comments there that droppedComments does not list"`
+	// Semicolons are where a ';' was written before a replacement.
+	Semicolons []string `json:"semicolonsAdded,omitempty" jsonschema_description:"path:line of each replacement that got a leading ';' because it starts with a character like '(' after a statement with no ';', which JavaScript would otherwise read as one statement with it"`
 	// TooLarge are files not searched for their size.
 	TooLarge []TooLargeFile `json:"tooLarge,omitempty" jsonschema_description:"files not searched (so not rewritten) for being over max_file_bytes"`
 	// Unparsed are files whose parse did not finish.
@@ -574,7 +576,7 @@ func (r EditResult) Text() string {
 	unparsedLine(&b, r.Unparsed, "not searched, so not rewritten")
 	notTextLine(&b, r.NotText, "not searched, so not rewritten")
 	if len(r.SyntaxErrors) > 0 {
-		fmt.Fprintf(&b, "warning: the rewrite breaks the syntax after %s (staged because allow_syntax_errors is true):\n", plural(len(r.SyntaxErrors), "replacement"))
+		fmt.Fprintf(&b, "warning: the rewrite %s after %s (staged because allow_syntax_errors is true):\n", syntaxHarm(r.SyntaxErrors), plural(len(r.SyntaxErrors), "replacement"))
 		for i, se := range r.SyntaxErrors {
 			if i == maxSyntaxErrorsListed {
 				fmt.Fprintf(&b, "… and %d more\n", len(r.SyntaxErrors)-i)
@@ -582,6 +584,9 @@ func (r EditResult) Text() string {
 			}
 			b.WriteString(se.String() + "\n")
 		}
+	}
+	if n := len(r.Semicolons); n > 0 {
+		fmt.Fprintf(&b, "note: a ';' was written before %s, each starting with a character that would continue the statement before it, which has no ';' (JavaScript would read the two as one): %s\n", plural(n, "replacement"), someOf(r.Semicolons, n))
 	}
 	if n := len(r.DroppedComments); n > 0 {
 		var where []string
@@ -643,8 +648,8 @@ func (e *engine) edit(ctx context.Context, a editArgs) (EditResult, error) {
 		return EditResult{}, err
 	}
 	out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors, DroppedComments: st.Dropped,
-		CommentsUnread: st.CommentsUnread,
-		TooLarge:       res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
+		CommentsUnread: st.CommentsUnread, Semicolons: st.Semicolons,
+		TooLarge: res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
 	files := st.sortedFiles()
 	for _, f := range files {
 		out.Files = append(out.Files, EditFile{Path: f.Path, Replacements: f.Replacements})
