@@ -105,6 +105,26 @@ type matcher struct {
 	// node (a pattern of several nodes): between them only separators
 	// may be passed over (see skips).
 	sequence bool
+	// whole refuses a match that leaves children inside a node, and
+	// leftover says it refused one (see wholeFirst).
+	whole, leftover bool
+}
+
+// wholeFirst runs try, a candidate's match, first refusing children left
+// inside a node, then, only where that refused one, allowing them: of
+// the ways a pattern can match, one that spells every child is taken
+// (Scala's header $$$ $A + sep over header + lbrace + sep: $$$ takes the
+// '+' and $A lbrace, not $$$ nothing, $A the '+' and lbrace left over).
+func (m *matcher) wholeFirst(try func() bool) bool {
+	m.whole, m.leftover = true, false
+	ok := try()
+	m.whole = false
+	if ok || !m.leftover {
+		return ok
+	}
+	m.unbind(0)
+	m.gen++ // what failed under whole may not fail now
+	return try()
 }
 
 // memoAfter is how many seq calls a candidate makes before failures are
@@ -204,7 +224,7 @@ func (m *matcher) findNode(r *pnode) {
 		m.unbind(0)
 		m.steps = 0
 		if r.meta != metaNone || r.leaf {
-			if m.node(r, uint32(i)) {
+			if m.wholeFirst(func() bool { return m.node(r, uint32(i)) }) {
 				m.emit(n.start, n.end)
 			}
 			continue
@@ -217,7 +237,7 @@ func (m *matcher) findNode(r *pnode) {
 		// whose digits are no node, is no match for 2px). Punctuation
 		// there may be a token's on the other side: Kotlin's ?. split
 		// over two lines leaves its '?' to no node.
-		if m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) && (!r.hasGap || m.sameRootGap(r, uint32(i))) {
+		if m.wholeFirst(func() bool { return m.seq(r.children, 0, uint32(i)+1, n.next, true, n.start) }) && (!r.hasGap || m.sameRootGap(r, uint32(i))) {
 			if r.hasGap && !m.childFrom(uint32(i), m.rootEnd) {
 				// Text after the last child that the pattern's compared
 				// text spells (a Scala string's closing quote) is the
@@ -299,7 +319,7 @@ func (m *matcher) findSequence(ps []*pnode) {
 				continue
 			}
 			m.unbind(0)
-			if m.seq(ps, 0, c, n.next, true, m.nodes[c].start) {
+			if m.wholeFirst(func() bool { return m.seq(ps, 0, c, n.next, true, m.nodes[c].start) }) {
 				m.emit(m.nodes[c].start, m.rootEnd)
 			}
 		}
@@ -388,6 +408,10 @@ func (m *matcher) seq1(ps []*pnode, pi int, t, end uint32, top bool, lastEnd uin
 		if top {
 			m.rootEnd = lastEnd
 		} else if t < end {
+			if m.whole {
+				m.leftover = true
+				return false
+			}
 			m.passOver(lastEnd, t, end) // children left inside a node
 		}
 		return true

@@ -323,3 +323,28 @@ func TestRewriteStringWithGap(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestMatchSpellsEveryChildFirst: where a pattern can match leaving
+// children inside a node or spelling them all, it spells them all; a
+// child left over is only the last resort (then a rewrite is refused,
+// TestRewriteKeepsOrRefusesUnspelledCode). Scala's header $$$ $A + sep
+// took $$$ nothing and $A the '+', lbrace left over, so the captures
+// written back said header + + sep (the generated differential, soak
+// seed 1796681371228885479).
+func TestMatchSpellsEveryChildFirst(t *testing.T) {
+	tests := []struct {
+		lang, pattern, src string
+		want               []string
+	}{
+		{"scala", "t.mkString(header $$$R $A + sep)", "object A {\n  def f = t.mkString(header + lbrace + sep)\n}\n",
+			[]string{"t.mkString(header + lbrace + sep) {R=+} {A=lbrace}"}},
+		// Where no way spells every child, the match still stands.
+		{"rust", "&$X", "fn f() { let a = &mut x; }", []string{"&mut x {X=mut}"}},
+	}
+	for _, tt := range tests {
+		got := find(t, tt.lang, tt.pattern, tt.src, CompileOptions{})
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s %q (-want +got):\n%s", tt.lang, tt.pattern, diff)
+		}
+	}
+}

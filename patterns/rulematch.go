@@ -583,12 +583,12 @@ func (run *ruleRun) pattern(p *Pattern, i uint32) bool {
 	}
 	m.steps = 0
 	if r.meta != metaNone || r.leaf {
-		return m.node(r, i)
+		return m.wholeFirst(func() bool { return m.node(r, i) })
 	}
 	if n.next == i+1 {
 		return false
 	}
-	return m.seq(r.children, 0, i+1, n.next, true, n.start)
+	return m.wholeFirst(func() bool { return m.seq(r.children, 0, i+1, n.next, true, n.start) })
 }
 
 // tryEach tries the target rule on nodes in order until one matches;
