@@ -83,3 +83,28 @@ func TestKotlinAccessorPattern(t *testing.T) {
 			want: []string{"public set(value) {\n      field = value\n    } {A=value} {B=field}"}},
 	})
 }
+
+// A C part inside a conditional is parsed with the conditional's lines:
+// tree-sitter's C grammar reads some code otherwise there than at file
+// scope (SECItem *(*Cb)(void *arg); is an expression statement inside
+// #ifndef, a declaration alone), and the partial parse, which read the
+// part alone, found what the whole file's parse does not (the split
+// mutation soak, seed 1796669450968279827).
+func TestCPartKeepsItsConditional(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("#ifndef A_H\n#define A_H\n#ifdef X\nint a;\n#else\nSECItem *(*Cb)(void *arg);\n#endif\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "int f%d(void) { return %d; }\n", i, i)
+	}
+	b.WriteString("#endif\n")
+	src := b.String()
+	root := writeTree(t, map[string]string{"a.h": src})
+	// The whole file's reading, a call, found by the partial parse too.
+	res, err := Search(context.Background(), root, "(*Cb)($$$)", SearchOptions{Language: "c", KeepSource: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := matchedTexts(res), []string{"(*Cb)(void *arg)"}; fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -3,7 +3,8 @@
 // JavaScript's is jssplit.go's), so that a search parses only the
 // statements that hold the pattern's rarest literal (tree-sitter's
 // included ranges). A top-level statement parses the same
-// alone as in its file: it starts at column 0 with no open bracket,
+// alone as in its file (in C, with the lines of the conditional it lies
+// in: withConditionals): it starts at column 0 with no open bracket,
 // string, comment or line continuation, and nothing before it changes
 // how it is read. The scan answers "unsure" (parse the whole file) on
 // anything it cannot follow, and a parse of the chosen ranges that has a
@@ -50,6 +51,9 @@ func (p *parser) ranges(src []byte, offs []uint32, split splitter, nest bool) ([
 	out, kept, ok := p.keptRanges(src, offs, starts, nest)
 	if !ok {
 		return nil, false
+	}
+	if p.lang == "c" {
+		out, kept = withConditionals(src, starts, out, kept)
 	}
 	out = capRanges(out, maxRanges)
 	p.rng = out
@@ -139,6 +143,146 @@ func (p *parser) keptRanges(src []byte, offs, starts []uint32, nest bool) (out [
 		}
 	}
 	return out, kept, true
+}
+
+// withConditionals adds to C's kept ranges (out, of five numbers each)
+// the lines of the conditional directive each kept part lies in: its
+// #if (#ifdef, #ifndef), the #else or #elif that starts its branch, and
+// its #endif, all parts of their own (splitC makes a conditional line at
+// a statement boundary one). Parsed alone a part is read as at file
+// scope, and tree-sitter's C grammar reads some code otherwise inside a
+// conditional, where a block's statements may stand: SECItem
+// *(*cb)(void *arg); is a declaration at file scope and an expression
+// statement inside #ifndef, foo_t (*baz)(int); a call (the split
+// mutation soak, seed 1796669450968279827). With those lines the part is
+// read as in its file. A kept conditional line gets the lines that
+// close it too. Where the lines do not pair up, out is left as it is
+// (a part then read otherwise is caught by the syntax check of the
+// partial parse only when it breaks).
+func withConditionals(src []byte, starts, out []uint32, kept int) ([]uint32, int) {
+	type frame struct{ open, branch int }
+	const (
+		other = iota
+		opens
+		branches
+		ends
+	)
+	kindOf := func(part []byte) int {
+		part = bytes.TrimLeft(part, " \t")
+		loc := conditionalDirective.FindSubmatchIndex(part)
+		if loc == nil || loc[0] != 0 {
+			return other
+		}
+		switch string(part[loc[2]:loc[3]]) {
+		case "if", "ifdef", "ifndef":
+			return opens
+		case "endif":
+			return ends
+		}
+		return branches
+	}
+	n := len(starts)
+	partEnd := func(k int) uint32 {
+		if k+1 < n {
+			return starts[k+1]
+		}
+		return uint32(len(src))
+	}
+	// Each part's innermost conditional (its opening part, and the part
+	// of its branch's #else or #elif, or -1), and each opening part's
+	// #endif part.
+	ctx := make([]frame, n)
+	endOf := map[int]int{}
+	var stack []frame
+	any := false
+	for k := range n {
+		ctx[k] = frame{-1, -1}
+		if len(stack) > 0 {
+			ctx[k] = stack[len(stack)-1]
+		}
+		switch kindOf(src[starts[k]:partEnd(k)]) {
+		case opens:
+			stack = append(stack, frame{k, -1})
+			any = true
+		case branches:
+			if len(stack) == 0 {
+				return out, kept
+			}
+			stack[len(stack)-1].branch = k
+			ctx[k] = frame{stack[len(stack)-1].open, -1}
+		case ends:
+			if len(stack) == 0 {
+				return out, kept
+			}
+			endOf[stack[len(stack)-1].open] = k
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if !any || len(stack) > 0 {
+		return out, kept
+	}
+	// The parts to parse: those kept, and the lines around each.
+	keep := make([]bool, n)
+	r := 0
+	for k := range n {
+		s, e := starts[k], partEnd(k)
+		for r < len(out) && out[r+1] <= s {
+			r += 5
+		}
+		if r >= len(out) || out[r] >= e {
+			continue
+		}
+		keep[k] = true
+	}
+	need := slices.Clone(keep)
+	for k := range n {
+		if !keep[k] {
+			continue
+		}
+		c := ctx[k]
+		if kindOf(src[starts[k]:partEnd(k)]) == opens {
+			c = frame{k, -1}
+		}
+		if c.open < 0 {
+			continue
+		}
+		need[c.open] = true
+		if c.branch >= 0 {
+			need[c.branch] = true
+		}
+		if e, ok := endOf[c.open]; ok {
+			need[e] = true
+		}
+	}
+	// Kept ranges may cover part of a part (Python's nest does; C's do
+	// not, but a range is kept as it was): each part needed only for its
+	// lines is added whole, the kept ranges stay.
+	var merged []uint32
+	add := func(s, e uint32) {
+		if k := len(merged); k > 0 && merged[k-4] >= s {
+			merged[k-4] = max(merged[k-4], e)
+			return
+		}
+		merged = append(merged, s, e, 0, 0, 0)
+	}
+	r = 0
+	for k := range n {
+		s, e := starts[k], partEnd(k)
+		for ; r < len(out) && out[r] < e; r += 5 {
+			add(out[r], out[r+1])
+		}
+		if need[k] && !keep[k] {
+			add(s, e)
+		}
+	}
+	for ; r < len(out); r += 5 {
+		add(out[r], out[r+1])
+	}
+	kept = 0
+	for i := 0; i < len(merged); i += 5 {
+		kept += int(merged[i+1] - merged[i])
+	}
+	return merged, kept
 }
 
 // inDefineBody reports that the offsets of offs below e all lie in the
@@ -871,10 +1015,10 @@ func startsElif(part []byte) bool {
 var conditionalDirective = regexp.MustCompile(`#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b`)
 
 // conditionalOnly says a part splitC made is one conditional directive
-// line (#if X, #endif) and blank lines: it is left out of a partial
-// parse, whose parts are then read as if outside the conditional (the
-// same nodes; a part holding half of one would be a syntax error and
-// cost a second parse of the whole file). An occurrence of a pattern's
+// line (#if X, #endif) and blank lines: it is not kept for itself (a
+// part holding half of one would be a syntax error and cost a second
+// parse of the whole file), only as the lines around a kept part
+// (withConditionals). An occurrence of a pattern's
 // literal in its keyword (the if of #if) cannot be in a match, as the
 // pattern spells no conditional directive (splitsConditional); one in
 // its condition may (inKeyword).
