@@ -53,9 +53,14 @@ var manyLines = func() string {
 
 // scenarioProject adds to harnessProject what the scenario needs: a program
 // that says whether it sees an API key and then panics inside the standard
-// library (so the debugger stops below frames that are not ours), and a
-// file with 1,200 matches.
+// library (so the debugger stops below frames that are not ours), a file
+// with 1,200 matches, and JavaScript written without semicolons (a
+// rewrite there that starts with '(' would continue the line before).
 var scenarioProject = harnessProject + `
+-- web/asi.js --
+let x = null
+a && b
+const y = (p + q) * r
 -- cmd/boom/main.go --
 package main
 
@@ -100,6 +105,10 @@ var scenario = []scenarioCall{
 		want: []string{`nothing is written yet: call resolve with edit_id "edit_1"`, "nested in replaced ones were left alone"}},
 	{name: "resolve accept", tool: "resolve", args: `{"edit_id":"edit_1","action":"accept"}`,
 		want: []string{"accepted edit_1: wrote 1 file", "checked: main.go"}, noSize: varies},
+	{name: "ast_edit semicolon", tool: "ast_edit", args: `{"pattern":"$A && $B","rewrite":"($A) && ($B)","path":"web/asi.js"}`,
+		want: []string{`edit_id "edit_2"`, "note: a ';' was written before 1 replacement", "web/asi.js:2", "+;(a) && (b)"}},
+	{name: "ast_edit joined", tool: "ast_edit", args: `{"pattern":"($X)","rewrite":"$X","path":"web/asi.js"}`,
+		want: []string{"refused: the rewrite changes what the code around it means", "web/asi.js:3:11: parses, but means something else"}},
 	{name: "lsp_rename", tool: "lsp_rename", args: `{"file":"shout.go","line":6,"symbol":"Shout","new_name":"Yell"}`,
 		want: []string{"renamed shout.go:6:6 Shout → Yell:", "main.go  3 edits", "shout.go  2 edits"}, noSize: varies},
 	{name: "lsp symbols, incomplete", tool: "lsp", args: `{"action":"symbols","query":"Helper"}`,
