@@ -113,10 +113,10 @@ func joinedReplacements(oldTree, newTree *Tree, reps []Replacement) []joined {
 			kind := oldTree.Lang.kindName(oldTree.Lang.kind(n.sym))
 			if n.end == prevEnd {
 				found = &joined{rep: j, side: "before", at: newSpans[j][0],
-					how: fmt.Sprintf("the %s before it no longer ends where it did: the parser reads the replacement as its continuation", kind)}
+					how: fmt.Sprintf("the %s before it no longer ends where it did: the parser reads the replacement as its continuation (end that statement first, or start the template otherwise)", kind)}
 			} else {
 				found = &joined{rep: j, side: "after", at: newSpans[j][1],
-					how: fmt.Sprintf("the %s after it no longer starts where it did: the parser reads it as the replacement's continuation", kind)}
+					how: fmt.Sprintf("the %s after it no longer starts where it did: the parser reads it as the replacement's continuation (end the template as the replaced code ended, with its ';')", kind)}
 			}
 			break
 		}

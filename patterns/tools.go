@@ -586,7 +586,12 @@ func (r EditResult) Text() string {
 		}
 	}
 	if n := len(r.Semicolons); n > 0 {
-		fmt.Fprintf(&b, "note: a ';' was written before %s, each starting with a character that would continue the statement before it, which has no ';' (JavaScript would read the two as one): %s\n", plural(n, "replacement"), someOf(r.Semicolons, n))
+		what := "1 replacement: it starts"
+		if n > 1 {
+			what = fmt.Sprintf("%d replacements: each starts", n)
+		}
+		what += " with a character that would continue the statement before it, which has no ';'"
+		fmt.Fprintf(&b, "note: a ';' was written before %s (JavaScript would read the two as one): %s\n", what, someOf(r.Semicolons, n))
 	}
 	if n := len(r.DroppedComments); n > 0 {
 		var where []string
