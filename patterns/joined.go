@@ -268,36 +268,24 @@ func trimBlanks(src []byte, s, e uint32) (uint32, uint32) {
 // tiles says [a, b) of t's source is one node, or a run of siblings (with
 // the comments between them).
 func tiles(t *Tree, a, b uint32) bool {
-	i := uint32(0)
-	for {
-		n := &t.nodes[i]
-		if n.start == a && n.end == b {
-			return true
-		}
-		child := uint32(0)
-		for c := i + 1; c < n.next; c = t.nodes[c].next {
-			cn := &t.nodes[c]
-			if cn.start <= a && b <= cn.end && cn.end > cn.start {
-				child = c
-				break
-			}
-		}
-		if child == 0 {
-			break
-		}
-		i = child
+	in := t.holding(a, b)
+	if in < 0 {
+		return false
 	}
-	n := &t.nodes[i]
-	in := false
-	for c := i + 1; c < n.next; c = t.nodes[c].next {
+	n := &t.nodes[in]
+	if n.start == a && n.end == b {
+		return true
+	}
+	started := false
+	for c := uint32(in) + 1; c < n.next; c = t.nodes[c].next {
 		cn := &t.nodes[c]
-		if !in {
+		if !started {
 			if cn.start > a {
 				return false
 			}
-			in = cn.start == a
+			started = cn.start == a
 		}
-		if in {
+		if started {
 			if cn.end == b {
 				return true
 			}
@@ -403,11 +391,9 @@ func splitCapture(oldTree, newTree *Tree, r Replacement, span [2]uint32) (string
 	return "", 0, true
 }
 
-// wholeNode says some node of t spans [a, b), blanks at its edges aside.
+// wholeNode says some node of t spans [a, b), blanks at its edges aside
+// (the smallest node holding the range is then that node).
 func (t *Tree) wholeNode(a, b uint32) bool {
-	if t.isNode(a, b) {
-		return true
-	}
 	in := t.holding(a, b)
 	if in < 0 {
 		return false
@@ -445,22 +431,6 @@ func (t *Tree) holding(a, b uint32) int {
 		i = n.next
 	}
 	return in
-}
-
-// isNode says some node of t spans exactly [a, b).
-func (t *Tree) isNode(a, b uint32) bool {
-	for i := uint32(0); i < uint32(len(t.nodes)); {
-		n := &t.nodes[i]
-		switch {
-		case n.start == a && n.end == b:
-			return true
-		case n.start <= a && b <= n.end:
-			i++ // into its children
-		default:
-			i = n.next
-		}
-	}
-	return false
 }
 
 // straddles says the smallest node of t holding [a, b) has named children

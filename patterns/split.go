@@ -169,6 +169,9 @@ func withConditionals(src []byte, starts, out []uint32, kept int) ([]uint32, int
 	)
 	kindOf := func(part []byte) int {
 		part = bytes.TrimLeft(part, " \t")
+		if len(part) == 0 || part[0] != '#' {
+			return other // most parts: no regexp for them
+		}
 		loc := conditionalDirective.FindSubmatchIndex(part)
 		if loc == nil || loc[0] != 0 {
 			return other
