@@ -141,8 +141,8 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 					}
 					// Nor does the syntax check take an identity rewrite
 					// for one the parser reads with the code around it.
-					if _, errs, semis, err := checkRewrite(pr, f, out, reps); err != nil || len(errs) > 0 || len(semis) > 0 {
-						t.Errorf("%q as its own template, in %s: checked as changed (%v): %v, ';' added at lines %v", named, f.Path, err, errs, semis)
+					if c, err := checkRewrite(pr, f, out, reps); err != nil || len(c.errs) > 0 || len(c.semis) > 0 || c.unjoined {
+						t.Errorf("%q as its own template, in %s: checked as changed (%v): %v, ';' added at lines %v, joins unchecked %v", named, f.Path, err, c.errs, c.semis, c.unjoined)
 					}
 					if at, broken := after.firstError(); broken {
 						n := after.nodes[at]
@@ -286,10 +286,11 @@ func rewriteEach(t *testing.T, dir, lang string, templates [][2]string, pairs []
 			if slices.ContainsFunc(reps, func(r Replacement) bool { return len(r.Unspelled) > 0 }) || string(out) == string(f.Src) {
 				continue
 			}
-			staged, errs, _, err := checkRewrite(pr, f, out, reps)
+			c, err := checkRewrite(pr, f, out, reps)
 			if err != nil {
 				t.Fatal(err)
 			}
+			staged, errs := c.text, c.errs
 			if tsKinds[lang] != "" && nonNullMisread(t, pr, f) {
 				continue
 			}

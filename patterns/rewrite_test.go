@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -440,6 +442,43 @@ func TestRewriteSaysWhenCommentsUnread(t *testing.T) {
 	text := EditResult{EditID: "edit_1", Replacements: len(reps), CommentsUnread: []string{fm.Path}}.Text()
 	if !strings.Contains(text, "warning: the comments of 1 file could not be read") || !strings.Contains(text, "a.py") {
 		t.Errorf("the answer does not say the comments are unknown:\n%s", text)
+	}
+}
+
+// A rewrite that parses, in a file whose original cannot be parsed again
+// to compare the two (the search may have read only the statements it
+// needed), is staged, and the answer says its replacements were not read
+// with the code around them instead of passing it as checked.
+func TestRewriteSaysWhenJoinsUnchecked(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "def f%d(a):\n    return g(a, %d)\n", i, i)
+	}
+	root := writeTree(t, map[string]string{"a.py": b.String()})
+	res, err := Search(context.Background(), root, "g($A, $B)", SearchOptions{Language: "python", KeepSource: true})
+	if err != nil || res.Total != 3000 {
+		t.Fatalf("search: %v, %d matches", err, res.Total)
+	}
+	// The rewrite makes each call longer: its parse gets the budget of
+	// that length beyond the original's (see parseBudget), which is
+	// left none.
+	template := "h($B, " + strconv.Quote(strings.Repeat("x", 200)) + ")"
+	st, err := NewStager().Stage(res, template, false)
+	if err != nil || len(st.JoinsUnchecked) != 0 {
+		t.Fatalf("with the usual budget: %v, joins unchecked in %v", err, st.JoinsUnchecked)
+	}
+	defer func(d time.Duration) { parseBudgetBase = d }(parseBudgetBase)
+	parseBudgetBase = time.Microsecond - time.Duration(len(res.Files[0].Src))*5*time.Microsecond
+	st, err = NewStager().Stage(res, template, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(st.JoinsUnchecked, []string{"a.py"}) || st.Replacements != 3000 {
+		t.Fatalf("with an original that cannot be parsed again: joins unchecked in %v, %d replacements; want [a.py], 3000", st.JoinsUnchecked, st.Replacements)
+	}
+	text := EditResult{EditID: st.ID, Replacements: st.Replacements, JoinsUnchecked: st.JoinsUnchecked}.Text()
+	if !strings.Contains(text, "warning: the rewrite of 1 file parses, but could not be compared with the original") || !strings.Contains(text, "a.py") {
+		t.Errorf("the answer does not say the joins went unchecked:\n%s", text)
 	}
 }
 

@@ -36,8 +36,12 @@ type StagedFile struct {
 	// written before a replacement, lest JavaScript read it as continuing
 	// the statement before (see checkRewrite).
 	Semicolons []int
-	hash       [32]byte
-	newText    []byte
+	// JoinsUnchecked says the original could not be parsed again to read
+	// the replacements with the code around them (checkRewrite): a
+	// rewrite the parser would join with its neighbours went unseen.
+	JoinsUnchecked bool
+	hash           [32]byte
+	newText        []byte
 }
 
 // Staged is a staged edit.
@@ -57,7 +61,10 @@ type Staged struct {
 	// Semicolons are the places where a ';' was written before a
 	// replacement (StagedFile.Semicolons), "path:line".
 	Semicolons []string
-	state      string // "", "accepted", "discarded", "rejected"
+	// JoinsUnchecked are the files whose replacements were not read with
+	// the code around them (StagedFile.JoinsUnchecked).
+	JoinsUnchecked []string
+	state          string // "", "accepted", "discarded", "rejected"
 }
 
 // DroppedComment is a comment a rewrite removes: it was in a replaced
@@ -118,6 +125,9 @@ func (s *Stager) Stage(res *SearchResult, template string, allowSyntaxErrors boo
 		st.Dropped = append(st.Dropped, f.Dropped...)
 		if f.CommentsUnread {
 			st.CommentsUnread = append(st.CommentsUnread, f.Path)
+		}
+		if f.JoinsUnchecked {
+			st.JoinsUnchecked = append(st.JoinsUnchecked, f.Path)
 		}
 		for _, line := range f.Semicolons {
 			st.Semicolons = append(st.Semicolons, fmt.Sprintf("%s:%d", f.Path, line))
@@ -183,10 +193,11 @@ func rewriteFile(p *parser, fm *FileMatches, template string) *stagedFile {
 	if len(reps) == 0 || string(newText) == string(fm.Src) {
 		return nil
 	}
-	newText, errs, semis, err := checkRewrite(p, fm, newText, reps)
-	return &stagedFile{errs: errs, err: err, lost: unspelledCode(fm, reps), file: StagedFile{
+	c, err := checkRewrite(p, fm, newText, reps)
+	return &stagedFile{errs: c.errs, err: err, lost: unspelledCode(fm, reps), file: StagedFile{
 		Path: fm.Path, Abs: fm.Abs, Replacements: len(reps), Dropped: droppedComments(fm, reps), CommentsUnread: unread,
-		Diff: unifiedDiff(fm.Path, fm.Src, newText), hash: sha256.Sum256(fm.Src), newText: newText, Semicolons: semis,
+		Diff: unifiedDiff(fm.Path, fm.Src, c.text), hash: sha256.Sum256(fm.Src), newText: c.text, Semicolons: c.semis,
+		JoinsUnchecked: c.unjoined,
 	}}
 }
 
@@ -390,32 +401,36 @@ func (e *SyntaxErrorsError) Error() string {
 // In the JavaScript family a replacement that the statement before it
 // would take in (a line with no ';' before a template that starts with
 // '(') gets a leading ';' (semicolonBefore): the text returned is then
-// the one written, reps hold it, and semis are the lines (1-based, in the
-// new text) where one was added.
-func checkRewrite(p *parser, fm *FileMatches, newText []byte, reps []Replacement) (_ []byte, _ []SyntaxError, semis []int, _ error) {
+// the one written, reps hold it, and its semis are the lines (1-based, in
+// the new text) where one was added.
+func checkRewrite(p *parser, fm *FileMatches, newText []byte, reps []Replacement) (checked, error) {
+	c := checked{text: newText}
 	if fm.Lang == nil {
-		return newText, nil, nil, nil
+		return c, nil
 	}
 	newTree, err := p.parse(fm.Lang, newText, true)
 	if err != nil {
-		return newText, nil, nil, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
+		return c, fmt.Errorf("%s: parsing the rewrite: %v", fm.Path, err)
 	}
 	oldTree, err := p.parse(fm.Lang, fm.Src, true)
 	if err != nil {
 		if _, bad := newTree.firstError(); !bad {
-			// The search read the original, so this is rare (a parse
-			// that did not finish twice): the rewrite parses, and only
-			// the joins go unchecked, as before the check existed.
-			return newText, nil, nil, nil
+			// The search may have read only the parts it needed, so the
+			// whole original can fail to parse where the rewrite does
+			// not: the rewrite parses, and the answer says its joins
+			// went unchecked.
+			c.unjoined = true
+			return c, nil
 		}
-		return newText, nil, nil, fmt.Errorf("%s: parsing the original to check the rewrite: %v", fm.Path, err)
+		return c, fmt.Errorf("%s: parsing the original to check the rewrite: %v", fm.Path, err)
 	}
 	if found := newErrorNodes(oldTree, newTree, reps); len(found) > 0 {
-		return newText, reportIntroduced(fm.Path, newTree, newText, found, rewrittenSpans(reps)), nil, nil
+		c.errs = reportIntroduced(fm.Path, newTree, newText, found, rewrittenSpans(reps))
+		return c, nil
 	}
 	joins := joinedReplacements(oldTree, newTree, reps)
 	if len(joins) == 0 {
-		return newText, nil, nil, nil
+		return c, nil
 	}
 	was := make([]string, len(reps))
 	for i, r := range reps {
@@ -430,7 +445,7 @@ func checkRewrite(p *parser, fm *FileMatches, newText []byte, reps []Replacement
 			li := newLineIndex(newText)
 			for i, sp := range rewrittenSpans(reps) {
 				if reps[i].Text != was[i] {
-					semis = append(semis, li.pos(sp[0]).Line)
+					c.semis = append(c.semis, li.pos(sp[0]).Line)
 				}
 			}
 		} else {
@@ -439,7 +454,16 @@ func checkRewrite(p *parser, fm *FileMatches, newText []byte, reps []Replacement
 			}
 		}
 	}
-	return newText, reportJoins(fm.Path, newText, joins, rewrittenSpans(reps)), semis, nil
+	c.text, c.errs = newText, reportJoins(fm.Path, newText, joins, rewrittenSpans(reps))
+	return c, nil
+}
+
+// checked is what checkRewrite found of one file's rewrite.
+type checked struct {
+	text     []byte        // the text to write (with any ';' added)
+	errs     []SyntaxError // what the rewrite broke or joined
+	semis    []int         // lines where a ';' was added
+	unjoined bool          // the original did not parse again: joins unchecked
 }
 
 // reportJoins describes joined replacements as SyntaxErrors: the edit is

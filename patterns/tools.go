@@ -543,6 +543,9 @@ type EditResult struct {
 	DroppedComments []DroppedComment `json:"droppedComments,omitempty" jsonschema_description:"comments inside replaced code that no metavariable of the rewrite carries, so the edit deletes them"`
 	// CommentsUnread are files whose comments could not be read.
 	CommentsUnread []string `json:"commentsUnread,omitempty" jsonschema_description:"files whose comments could not be read (their second parse did not finish): the edit may delete comments there that droppedComments does not list"`
+	// JoinsUnchecked are files whose replacements were not read with
+	// the code around them.
+	JoinsUnchecked []string `json:"joinsUnchecked,omitempty" jsonschema_description:"files where the rewrite parses but could not be compared with the original (its second parse did not finish): a replacement the parser reads together with the code around it, which changes the code's meaning, would not be refused there"`
 	// Semicolons are where a ';' was written before a replacement.
 	Semicolons []string `json:"semicolonsAdded,omitempty" jsonschema_description:"path:line of each replacement that got a leading ';' because it starts with a character like '(' after a statement with no ';', which JavaScript would otherwise read as one statement with it"`
 	// TooLarge are files not searched for their size.
@@ -603,6 +606,9 @@ func (r EditResult) Text() string {
 	if n := len(r.CommentsUnread); n > 0 {
 		fmt.Fprintf(&b, "warning: the comments of %s could not be read (the parse did not finish): the rewrite may delete comments there that this answer does not list; check their diff before accepting: %s\n", plural(n, "file"), someOf(r.CommentsUnread, n))
 	}
+	if n := len(r.JoinsUnchecked); n > 0 {
+		fmt.Fprintf(&b, "warning: the rewrite of %s parses, but could not be compared with the original (its parse did not finish): a replacement the parser reads together with the code around it (a call where there was none, an operator that binds otherwise) would not be refused there; check their diff before accepting: %s\n", plural(n, "file"), someOf(r.JoinsUnchecked, n))
+	}
 	if r.DiffCapped {
 		fmt.Fprintf(&b, "the diff below is capped at %d lines: the edit changes every file counted above\n", maxDiffLines)
 	}
@@ -653,7 +659,7 @@ func (e *engine) edit(ctx context.Context, a editArgs) (EditResult, error) {
 		return EditResult{}, err
 	}
 	out := EditResult{EditID: st.ID, ReadAs: readings(res), Replacements: st.Replacements, Matches: res.Total, SyntaxErrors: st.SyntaxErrors, DroppedComments: st.Dropped,
-		CommentsUnread: st.CommentsUnread, Semicolons: st.Semicolons,
+		CommentsUnread: st.CommentsUnread, JoinsUnchecked: st.JoinsUnchecked, Semicolons: st.Semicolons,
 		TooLarge: res.TooLarge, Unparsed: res.Unparsed, NotText: res.NotText, budget: rpc.OutputBudget(ctx)}
 	files := st.sortedFiles()
 	for _, f := range files {
