@@ -93,8 +93,16 @@ func normalizeMessage(m string) string {
 // previous declaration is here") and its "(fix available)" are no part
 // of the key either: a note names a line, which moves with edits above
 // it, and a fix comes and goes with the suggestion.
+//
+// Nor is the build configuration gopls names after a message that another
+// view of the package found (" [aix,ppc64]", " [windows]"): it names the
+// view, not the finding, and the same finding comes from the host's view
+// without it. A write that opened a file the host's build leaves out
+// (xid's hostid_fallback.go) made gopls a view for aix/ppc64, whose copy
+// of an old warning in id_test.go was called new (a Go mutation test
+// draw, seed 1796692433946640178).
 func keyMessage(m string) string {
-	m = withoutSuggestion(normalizeMessage(withoutNotes(m)))
+	m = goViewRe.ReplaceAllString(withoutSuggestion(normalizeMessage(withoutNotes(m))), "")
 	if !strings.Contains(m, "Unknown") {
 		return m
 	}
@@ -111,6 +119,10 @@ func keyMessage(m string) string {
 	}
 	return b.String()
 }
+
+// goViewRe matches the build configuration gopls appends to a message
+// found in another view than the host's: its GOOS, its GOARCH or both.
+var goViewRe = regexp.MustCompile(` \[(?:(?:aix|android|darwin|dragonfly|freebsd|hurd|illumos|ios|js|linux|netbsd|openbsd|plan9|solaris|wasip1|windows|zos)(?:,[a-z0-9]+)?|386|amd64|arm|arm64|loong64|mips|mips64|mips64le|mipsle|ppc64|ppc64le|riscv64|s390x|wasm)\]$`)
 
 // suggestionRe matches a message's closing suggestion sentence.
 var suggestionRe = regexp.MustCompile(`(;\s*|\s+)\b[Dd]id you mean\b[^?]*\?$`)
