@@ -39,6 +39,7 @@ import (
 
 	"github.com/agent-tools/agent-tools/internal/corpus"
 	"github.com/agent-tools/agent-tools/internal/testutil"
+	"github.com/agent-tools/agent-tools/patterns"
 )
 
 // finding is one checker or server diagnostic, positions aside.
@@ -102,6 +103,8 @@ type mutLang struct {
 	secondKey func(string) string
 	// key, in an exact comparison, makes a message its key (nil: as is).
 	key func(string) string
+	// patLang is the language's id for ast_edit.
+	patLang string
 }
 
 // bySecondKey is l compared exactly, each message keyed by secondKey.
@@ -219,6 +222,118 @@ func (l *mutLang) mutate(t *testing.T, rng *rand.Rand, root string, files []stri
 	writeFile(t, filepath.Join(root, file), strings.Join(lines, "\n"))
 	*undo = append(*undo, e)
 	return e, true
+}
+
+// renameMutate is toolMutate's lsp_rename: a random declaration of a
+// random file gets the name with Zr added.
+func (l *mutLang) renameMutate(t *testing.T, rng *rand.Rand, s *Supervisor, root string, files []string) (_ edit, _ *WriteResult, ok bool) {
+	file := files[rng.IntN(len(files))]
+	data, err := os.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	var at []int
+	for i, ln := range lines {
+		if l.decl.MatchString(ln) {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return edit{}, nil, false
+	}
+	i := at[rng.IntN(len(at))]
+	m := l.decl.FindStringSubmatchIndex(lines[i])
+	name := lines[i][m[2]:m[3]]
+	req := Request{Root: root, File: file, Line: i + 1, Symbol: name, IgnoreTextual: true}
+	// The name may stand earlier on its line (a Go receiver's type
+	// named like its method): the declaration's is the one renamed.
+	word := regexp.MustCompile(`\b` + name + `\b`)
+	if len(word.FindAllStringIndex(lines[i], -1)) > 1 {
+		req.Occurrence = len(word.FindAllStringIndex(lines[i][:m[2]], -1)) + 1
+	}
+	r, err := s.Rename(testCtx(t), req, name+"Zr")
+	if err != nil {
+		t.Logf("  lsp_rename %s (%s:%d) refused: %v", name, file, i+1, err)
+		return edit{}, nil, false
+	}
+	w := &WriteResult{Diagnostics: r.Diagnostics, Checked: r.Checked, Skipped: r.Skipped, Text: r.Text()}
+	return edit{file: file, what: fmt.Sprintf("lsp_rename %s → %sZr (line %d, %d edits in %d files)", name, name, i+1, r.Edits, len(r.Files))}, w, true
+}
+
+// calleeRe is a callee name an ast_edit mutation renames (not a
+// parenthesized or indexed expression).
+var calleeRe = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
+
+// toolMutationCount is how many lsp_rename and resolve mutations follow
+// n of didWrite: one of each in CI, a third as many in a soak.
+func toolMutationCount(n int) int { return max(2, n/3) }
+
+// toolMutate writes a mutation through one of our tools and returns its
+// answer as a WriteResult: kind 0 renames a declaration with lsp_rename
+// (ignore_textual set, so uses the server does not know keep the old
+// name and break), kind 1 stages an ast_edit over the calls of a name
+// drawn from the corpus's calls (renaming the callee, or adding an
+// argument) and accepts it, and the answer is then didWrite's over the
+// files written, as resolve's is. ok is false when the draw did not apply (no declaration,
+// no call, a refusal, which is logged).
+func (l *mutLang) toolMutate(t *testing.T, rng *rand.Rand, s *Supervisor, root string, files []string, kind int) (_ edit, _ *WriteResult, ok bool) {
+	if kind == 0 {
+		return l.renameMutate(t, rng, s, root, files)
+	}
+	// The callee is drawn from the calls themselves: a declaration's
+	// name may have none.
+	pattern := "$F($$$A)"
+	if l.name != "C" && rng.IntN(2) == 0 {
+		pattern = "$R." + pattern
+	}
+	calls, err := patterns.Search(testCtx(t), root, pattern, patterns.SearchOptions{Language: l.patLang, KeepSource: true})
+	if err != nil {
+		t.Fatalf("ast_grep %s: %v", pattern, err)
+	}
+	var names []string
+	for _, f := range calls.Files {
+		for _, m := range f.Matches {
+			for _, c := range m.Captures {
+				if n := string(f.Src[c.Start:c.End]); c.Name == "F" && calleeRe.MatchString(n) {
+					names = append(names, n)
+				}
+			}
+		}
+	}
+	if len(names) == 0 {
+		return edit{}, nil, false
+	}
+	slices.Sort(names)
+	names = slices.Compact(names)
+	callee := names[rng.IntN(len(names))]
+	pattern = strings.Replace(pattern, "$F", callee, 1)
+	template := strings.Replace(pattern, callee, callee+"Zr", 1)
+	if rng.IntN(2) == 0 {
+		template = strings.Replace(pattern, "$$$A)", "$$$A, 0)", 1)
+	}
+	res, err := patterns.Search(testCtx(t), root, pattern, patterns.SearchOptions{Language: l.patLang, KeepSource: true})
+	if err != nil || res.Total == 0 {
+		t.Fatalf("ast_grep %s found %d (%v), though %s found the callee %s", pattern, res.Total, err, "$F($$$A)", callee)
+	}
+	st := patterns.NewStager()
+	staged, err := st.Stage(res, template, false)
+	if err != nil {
+		t.Logf("  ast_edit %s → %s refused: %v", pattern, template, err)
+		return edit{}, nil, false
+	}
+	if _, err := st.Resolve(staged.ID, "accept"); err != nil {
+		t.Fatalf("resolve accept of %s → %s: %v", pattern, template, err)
+	}
+	var written []string
+	for _, f := range staged.Files {
+		written = append(written, f.Path)
+	}
+	w, err := s.DidWrite(testCtx(t), root, written)
+	if err != nil {
+		t.Fatalf("didWrite after resolve accept of %s → %s: %v", pattern, template, err)
+	}
+	return edit{file: strings.Join(written, ", "), what: fmt.Sprintf("ast_edit %s → %s and resolve accept (%d replacements)", pattern, template, staged.Replacements)}, w, true
 }
 
 // mutationVerdict compares one answer with the checker's difference; it
@@ -473,7 +588,14 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 	testutil.NeedsFunc(t, "a "+l.name+" corpus on this machine", func() string { return why })
 	t.Logf("corpus %s: %d files", root, len(files))
 	commitAll(t, root)
-	s := newSup(t, l.opts)
+	// The identifier finder cmd/agent-tools wires, for lsp_rename's
+	// word search.
+	var opts Options
+	if l.opts != nil {
+		opts = *l.opts
+	}
+	opts.Identifiers = grammarIdentifiers
+	s := newSup(t, &opts)
 	// The session's state before the edits: the server saw the files
 	// (a first diagnostics of each file a mutation may touch is what an
 	// agent's reading would have done).
@@ -486,18 +608,9 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 	var undo []edit
 	done, wrongs, excused := 0, 0, 0
 	var slow []time.Duration
-	for tries := 0; done < n && tries < 4*n; tries++ {
-		e, ok := l.mutate(t, rng, root, files, &undo)
-		if !ok {
-			continue
-		}
-		done++
-		start := time.Now()
-		w, err := s.DidWrite(testCtx(t), root, []string{e.file})
-		if err != nil {
-			t.Fatalf("seed %d, mutation %d (%s in %s): %v", seed, done, e.what, e.file, err)
-		}
-		took := time.Since(start)
+	// judge compares the answer w to mutation e, which took took, with
+	// the checkers' findings before and after it.
+	judge := func(e edit, w *WriteResult, took time.Duration) {
 		slow = append(slow, took)
 		after := l.check(t, root)
 		wrong, extra := mutationVerdict(l, w, before, after)
@@ -529,6 +642,38 @@ func runMutations(t *testing.T, l *mutLang, n int, ciSeed uint64) {
 		}
 		before = after
 	}
+	for tries := 0; done < n && tries < 4*n; tries++ {
+		e, ok := l.mutate(t, rng, root, files, &undo)
+		if !ok {
+			continue
+		}
+		done++
+		start := time.Now()
+		w, err := s.DidWrite(testCtx(t), root, []string{e.file})
+		if err != nil {
+			t.Fatalf("seed %d, mutation %d (%s in %s): %v", seed, done, e.what, e.file, err)
+		}
+		judge(e, w, time.Since(start))
+	}
+	// Then the writes of the tools that report new errors the same way:
+	// lsp_rename, and an ast_edit accepted by resolve. Their draw has a
+	// stream of its own, so the edits above stay those of the seed.
+	trng := rand.New(rand.NewPCG(seed^0x70015, seed>>1|1))
+	tools, toolsDone := toolMutationCount(n), 0
+	for tries := 0; toolsDone < tools && tries < 6*tools; tries++ {
+		start := time.Now()
+		e, w, ok := l.toolMutate(t, trng, s, root, files, toolsDone%2)
+		if !ok {
+			continue
+		}
+		toolsDone++
+		done++
+		judge(e, w, time.Since(start))
+	}
+	if toolsDone < tools {
+		t.Errorf("seed %d: only %d of %d lsp_rename and resolve mutations applied", seed, toolsDone, tools)
+	}
+	n += tools
 	slices.Sort(slow)
 	if len(slow) > 0 {
 		t.Logf("%s: %d mutations, %d wrong, %d where the second checker disagrees with the first; didWrite median %s, max %s", l.name, done, wrongs, excused, slow[len(slow)/2].Round(time.Millisecond), slow[len(slow)-1].Round(time.Millisecond))
@@ -652,6 +797,7 @@ func parseGoplsCheck(root, out string) []finding {
 
 var goLang = &mutLang{
 	name:     "Go",
+	patLang:  "go",
 	tools:    []string{"gopls", "go"},
 	corpus:   goCorpus,
 	check:    goplsCheck,
@@ -715,6 +861,7 @@ func pyrightCheck(t *testing.T, root string) []finding {
 
 var pythonLang = &mutLang{
 	name:     "Python",
+	patLang:  "python",
 	tools:    []string{"pyright", "pyright-langserver"},
 	corpus:   pythonCorpus,
 	check:    pyrightCheck,
@@ -861,6 +1008,7 @@ func compilerCheck(t *testing.T, root string, argv ...string) []finding {
 
 var cLang = &mutLang{
 	name:       "C",
+	patLang:    "c",
 	tools:      []string{"clangd", "gcc", "clang-14"},
 	corpus:     cCorpus,
 	check:      gccCheck,
@@ -984,6 +1132,7 @@ func TestTSCheckOracle(t *testing.T) {
 
 var tsLang = &mutLang{
 	name:     "TypeScript",
+	patLang:  "typescript",
 	tools:    []string{"typescript-language-server", "tsc", "node"},
 	corpus:   tsCorpus,
 	check:    tscCheck,
