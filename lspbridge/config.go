@@ -81,6 +81,12 @@ type ServerConfig struct {
 	// changed one, and theirs): a write's answer then covers the files
 	// that reach the change indirectly, and says nothing of them.
 	DiagnosesDependents bool `json:"diagnoses_dependents,omitempty"`
+	// DiagnosesWorkspace says each diagnosis pass the server announces
+	// (DiagnosisProgress) covers every package of its workspace, and that
+	// it publishes only for files with findings (gopls, with its
+	// diagnosticsDelay at 0 s): after such a pass ended, a file it never
+	// published for had none.
+	DiagnosesWorkspace bool `json:"diagnoses_workspace,omitempty"`
 	// BackgroundIndex says the server indexes the project in the
 	// background after start (clangd) and announces it with work-done
 	// progress: references and renames wait for it.
@@ -116,6 +122,7 @@ var builtinServers = []ServerConfig{
 		InitializationOptions: json.RawMessage(`{"diagnosticsDelay":"0s","verboseWorkDoneProgress":true}`),
 		DiagnosisProgress:     "diagnosing",
 		DiagnosesDependents:   true,
+		DiagnosesWorkspace:    true,
 		Checker:               []string{"go", "vet", "./..."}, CheckerFormat: "gcc",
 	},
 	{
@@ -320,6 +327,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 	base.PullDiagnostics = base.PullDiagnostics || o.PullDiagnostics
 	base.DiskIncludes = base.DiskIncludes || o.DiskIncludes
 	base.DiagnosesDependents = base.DiagnosesDependents || o.DiagnosesDependents
+	base.DiagnosesWorkspace = base.DiagnosesWorkspace || o.DiagnosesWorkspace
 	if o.DiagnosisProgress != "" {
 		base.DiagnosisProgress = o.DiagnosisProgress
 	}

@@ -193,6 +193,11 @@ type writeRun struct {
 	// change: the baseline of files that are neither written nor
 	// dependents but that the server republishes (gopls does).
 	before map[*server]map[string]*published
+	// cleanUnseen holds the servers that, when the write began, had
+	// ended a diagnosis pass over their whole workspace and were in no
+	// other (ServerConfig.DiagnosesWorkspace): a file they had never
+	// published for had no findings then.
+	cleanUnseen map[*server]bool
 	// changed matches the names of what the written files changed (nil
 	// when no names are known): an error in a file first published during
 	// the wait is the write's only when it names one of them.
@@ -292,9 +297,11 @@ func (w *writeRun) noteBase(path string, err error) {
 // publication per file before the change.
 func (w *writeRun) snapshotPublications() {
 	w.before = map[*server]map[string]*published{}
+	w.cleanUnseen = map[*server]bool{}
 	for _, c := range w.written {
-		if w.before[c.t.srv] == nil {
-			w.before[c.t.srv] = c.t.srv.publications()
+		if srv := c.t.srv; w.before[srv] == nil {
+			w.before[srv] = srv.publications()
+			w.cleanUnseen[srv] = srv.cfg.DiagnosesWorkspace && srv.announcesPasses() && !srv.diagnosingNow()
 		}
 	}
 }
@@ -457,6 +464,12 @@ func (w *writeRun) observeOthers() {
 				before := convertDiags(root, srv.enc, path, text, old.diags)
 				s.reg.returning(path, text, before)
 				s.reg.baseline(path, before)
+			} else if !s.reg.known(path) && w.cleanUnseen[srv] && !slices.ContainsFunc(ds, fromOtherView) {
+				// Never published for, after a pass over the whole
+				// workspace: the file had no findings (an external test
+				// package of gopls's that a syntax error elsewhere
+				// breaks: every error there is the write's).
+				s.reg.baseline(path, nil)
 			} else if !s.reg.known(path) {
 				// First published during this wait (pyright checking a
 				// file it had not looked at, gopls a package it had not
@@ -478,6 +491,12 @@ func (w *writeRun) observeOthers() {
 		}
 	}
 }
+
+// fromOtherView says gopls found d in a view of another build than the
+// host's (a file the write opened that the host's build leaves out): that
+// view had not diagnosed anything before, so its findings have no
+// baseline.
+func fromOtherView(d Diag) bool { return goViewRe.MatchString(d.Message) }
 
 // observeInto passes a file's diagnostics through the registry and adds
 // the new ones (up to the per-file cap) and the remaining ones to wc.
