@@ -43,6 +43,8 @@ type RenameResult struct {
 	Skipped     []string      `json:"skipped,omitempty" jsonschema_description:"files not checked, with the reason"`
 	Notes       []string      `json:"notes,omitempty" jsonschema_description:"what the answer may miss, and why"`
 	Textual     []string      `json:"textual,omitempty" jsonschema_description:"with ignore_textual: uses of the old name a word search found in files the rename did not touch, which keep it (path:line)"`
+	Kept        []string      `json:"kept,omitempty" jsonschema_description:"references the server left with the old name on purpose, because its edits keep that name through an alias (export { new as old }): path:line"`
+	kept        *keptName
 	check       *writeCheck
 	textual     *textualCheck
 }
@@ -59,6 +61,9 @@ func (r *RenameResult) Text() string {
 	}
 	for _, f := range r.Files {
 		fmt.Fprintf(&b, "%s  %d edits\n", f.Path, f.Edits)
+	}
+	if r.kept != nil {
+		b.WriteString("note: " + r.kept.String() + "\n")
 	}
 	if r.check != nil {
 		b.WriteString(r.check.text("the rename"))
@@ -98,12 +103,14 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	if err != nil {
 		return nil, fmt.Errorf("renaming %s: %w; nothing was changed", a.target, err)
 	}
-	if err := s.coversReferences(ctx, a, changes); err != nil {
+	kept, err := s.coversReferences(ctx, a, changes, req.Root)
+	if err != nil {
 		return nil, fmt.Errorf("renaming %s: %w; nothing was changed", a.target, err)
 	}
 	var textual *textualCheck
 	if !s.renameIsLocal(ctx, srv, changes) {
 		textual = s.textualUses(ctx, srv, req.Root, a.name, changes)
+		textual.dropKnown(kept)
 		if len(textual.uses) > 0 && !req.IgnoreTextual {
 			return nil, textualRefusal(srv, a, changes, textual)
 		}
@@ -112,7 +119,13 @@ func (s *Supervisor) Rename(ctx context.Context, req Request, newName string) (*
 	if err := writeChanges(changes); err != nil {
 		return nil, fmt.Errorf("renaming %s: %w", a.target, err)
 	}
-	return s.renamed(ctx, req, a, newName, changes, textual), nil
+	res := s.renamed(ctx, req, a, newName, changes, textual)
+	if kept != nil {
+		res.Kept = kept.uses
+		res.kept = kept
+		res.Notes = append(res.Notes, kept.String())
+	}
+	return res, nil
 }
 
 // renameReady says why srv cannot rename what a aims at now (nil when
@@ -220,33 +233,79 @@ func textualRefusal(srv *server, a *aimed, changes []fileChange, tc *textualChec
 
 // coversReferences refuses a rename that would leave some of the symbol's
 // known references unchanged (clangd renames only in the files it has
-// indexed): every reference inside the root must lie in an edit.
-func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []fileChange) error {
+// indexed): every reference inside the root must lie in an edit. Where
+// the server's edits keep the old name through an alias on purpose
+// (typescript-language-server writes `export { joinZr as join }`, so that
+// importers of join need no change), the references left are no break:
+// they are returned, for the answer to name.
+func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []fileChange, runRoot string) (*keptName, error) {
 	srv := a.srv
 	if !supported(srv.caps.ReferencesProvider) {
-		return nil
+		return nil, nil
 	}
 	var raw json.RawMessage
 	params := ReferenceParams{TextDocumentPositionParams: a.params(), Context: ReferenceContext{IncludeDeclaration: true}}
 	if err := srv.call(ctx, "textDocument/references", params, &raw); err != nil {
-		return nil // the rename itself answered; references are only a check
+		return nil, nil // the rename itself answered; references are only a check
 	}
 	locs, err := parseLocations(raw)
 	if err != nil {
-		return nil
+		return nil, nil
 	}
 	root := canonical(srv.root)
+	// A reference spelled otherwise than the symbol is a use through an
+	// alias (`join` after `export { joinZr as join }`): the rename has
+	// nothing to change there.
+	locs = slices.DeleteFunc(locs, func(l Location) bool {
+		t, ok := srv.rangeText(uriPath(l.URI), l.Range, changes)
+		return ok && t != a.name
+	})
 	missed, files := missedReferences(root, locs, changes)
 	if len(missed) == 0 {
-		return nil
+		return nil, nil
+	}
+	if aliases := aliasesKeeping(runRoot, a.name, changes); len(aliases) > 0 {
+		// Named from the run's root, as the word search names its uses.
+		uses, _ := missedReferences(canonical(runRoot), locs, changes)
+		return &keptName{name: a.name, aliases: aliases, uses: uses}, nil
 	}
 	edits := 0
 	for _, c := range changes {
 		edits += c.edits
 	}
 	shown := missed[:min(5, len(missed))]
-	return fmt.Errorf("%s's rename would change %d places in %d files, but it knows %d references in %d files; %d would keep the old name (%s%s), which would break the build: refused",
+	return nil, fmt.Errorf("%s's rename would change %d places in %d files, but it knows %d references in %d files; %d would keep the old name (%s%s), which would break the build: refused",
 		srv.cfg.Name, edits, len(changes), len(locs), len(files), len(missed), strings.Join(shown, ", "), map[bool]string{true: ", …"}[len(missed) > 5])
+}
+
+// keptName is what a rename leaves with the old name on purpose: the
+// server's edits write an alias that keeps it, and the references that go
+// through the alias keep it too.
+type keptName struct {
+	name    string
+	aliases []string // path:line  the edit's text
+	uses    []string // path:line of the references left
+}
+
+func (k *keptName) String() string {
+	return fmt.Sprintf("the server kept the old name %s through an alias (%s), so %s that go through it keep %s and need no change: %s; to rename them too, rename the alias",
+		k.name, strings.Join(k.aliases[:min(3, len(k.aliases))], "; "), count(len(k.uses), "use"), k.name, strings.Join(k.uses[:min(5, len(k.uses))], ", ")+map[bool]string{true: ", …"}[len(k.uses) > 5])
+}
+
+// aliasesKeeping lists the edits of changes whose text writes name (as a
+// word) beside another: an alias that keeps the old name (`joinZr as
+// join`, `join: joinZr`).
+func aliasesKeeping(root, name string, changes []fileChange) []string {
+	word := regexp.MustCompile(`(^|[^\p{L}\p{N}_$])` + regexp.QuoteMeta(name) + `($|[^\p{L}\p{N}_$])`)
+	var out []string
+	for _, c := range changes {
+		for i, t := range c.texts {
+			if word.MatchString(t) {
+				out = append(out, fmt.Sprintf("%s:%d  %s", displayPath(root, c.path), c.ranges[i].Start.Line+1, t))
+			}
+		}
+	}
+	return out
 }
 
 // missedReferences returns the references inside root (as path:line) that
@@ -288,7 +347,8 @@ type fileChange struct {
 	old, new string
 	mode     os.FileMode
 	edits    int
-	ranges   []Range // where the edits apply, in the old content
+	ranges   []Range  // where the edits apply, in the old content
+	texts    []string // what each writes there
 }
 
 // planEdits checks a WorkspaceEdit (paths inside root, versions matching
@@ -329,18 +389,67 @@ func planEdits(srv *server, root string, we *WorkspaceEdit) ([]fileChange, error
 		if t, _ := srv.textOf(p); t != string(data) {
 			return nil, fmt.Errorf("%s changed on disk since the server saw it: sync it (agent-tools/didWrite) and retry", displayPath(root, p))
 		}
+		edits = withoutRepeats(edits)
 		text, err := applyEdits(string(data), edits, srv.enc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", displayPath(root, p), err)
 		}
-		ranges := make([]Range, len(edits))
+		ranges, texts := make([]Range, len(edits)), make([]string, len(edits))
 		for i, e := range edits {
-			ranges[i] = e.Range
+			ranges[i], texts[i] = e.Range, e.NewText
 		}
-		out = append(out, fileChange{path: p, old: string(data), new: text, mode: st.Mode().Perm(), edits: len(edits), ranges: ranges})
+		out = append(out, fileChange{path: p, old: string(data), new: text, mode: st.Mode().Perm(), edits: len(edits), ranges: ranges, texts: texts})
 	}
 	slices.SortFunc(out, func(a, b fileChange) int { return cmp.Compare(a.path, b.path) })
 	return out, nil
+}
+
+// rangeText is the text of r in the file at path as the server has it
+// (its content before changes); ok is false when it cannot be read.
+func (s *server) rangeText(path string, r Range, changes []fileChange) (string, bool) {
+	text, ok := "", false
+	for _, c := range changes {
+		if c.path == path {
+			text, ok = c.old, true
+		}
+	}
+	if !ok {
+		t, err := s.textOf(path)
+		if err != nil {
+			return "", false
+		}
+		text = t
+	}
+	if r.Start.Line != r.End.Line {
+		return "", false
+	}
+	lines := splitLinesKeep(text)
+	if r.Start.Line >= len(lines) {
+		return "", false
+	}
+	line := strings.TrimRight(lines[r.Start.Line], "\r\n")
+	from, to := s.enc.byteOffset(line, r.Start.Character), s.enc.byteOffset(line, r.End.Character)
+	if from > to || to > len(line) {
+		return "", false
+	}
+	return line[from:to], true
+}
+
+// withoutRepeats drops an edit that repeats an earlier one exactly, the
+// same range and text (an insertion aside, which LSP lets repeat): one
+// change sent twice, not two that overlap. typescript-language-server
+// sends the export specifier of a function with overloads once per
+// signature (tailwind-merge's `export { twJoin … }`, a TypeScript
+// mutation test draw).
+func withoutRepeats(edits []TextEdit) []TextEdit {
+	var out []TextEdit
+	for _, e := range edits {
+		if e.Range.Start != e.Range.End && slices.Contains(out, e) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // applyEdits applies non-overlapping text edits to text.

@@ -65,6 +65,22 @@ func (tc *textualCheck) places(n int) string {
 	return strings.Join(out, "\n")
 }
 
+// dropKnown leaves out the uses the server knows and kept with the old
+// name on purpose (k, nil when none): references that go through an
+// alias its edits write, which are no uses it cannot see.
+func (tc *textualCheck) dropKnown(k *keptName) {
+	if k == nil {
+		return
+	}
+	tc.uses = slices.DeleteFunc(tc.uses, func(u textualUse) bool {
+		return slices.Contains(k.uses, fmt.Sprintf("%s:%d", u.path, u.line))
+	})
+	tc.files = slices.DeleteFunc(tc.files, func(f string) bool {
+		return !slices.ContainsFunc(tc.uses, func(u textualUse) bool { return u.path == f })
+	})
+	tc.byText = slices.DeleteFunc(tc.byText, func(f string) bool { return !slices.Contains(tc.files, f) })
+}
+
 // summary says how many uses were found, where, and how they were found.
 func (tc *textualCheck) summary() string {
 	s := fmt.Sprintf("a word search finds %s of %s in %s the rename does not touch (%s)", count(len(tc.uses), "use"), tc.name, count(len(tc.files), "file"), strings.Join(tc.files[:min(5, len(tc.files))], ", "))
