@@ -98,6 +98,12 @@ type ServerConfig struct {
 	// window. pyright stops pushing then. A server that does not register
 	// within the initialize budget is waited on as a pushing one.
 	PullDiagnostics bool `json:"pull_diagnostics,omitempty"`
+	// AskTSServer says the server's diagnostics are asked of tsserver
+	// through the typescript.tsserverRequest command, when the server
+	// offers it (typescript-language-server), rather than awaited as
+	// pushes, which it stops sending for a clean file: an answer then
+	// rests on its content, not on a quiet window.
+	AskTSServer bool `json:"ask_tsserver,omitempty"`
 	// Disabled turns a built-in server off.
 	Disabled bool `json:"disabled,omitempty"`
 }
@@ -139,6 +145,7 @@ var builtinServers = []ServerConfig{
 		Markers:     []string{"tsconfig.json", "jsconfig.json", "package.json"},
 		Unversioned: true,
 		Republishes: true, // syntax errors, then semantic ones, then suggestions
+		AskTSServer: true,
 		Checker:     []string{"tsc", "--noEmit", "--pretty", "false"}, CheckerFormat: "tsc",
 	},
 	{
@@ -328,6 +335,7 @@ func mergeServer(base, o ServerConfig) ServerConfig {
 	base.DiskIncludes = base.DiskIncludes || o.DiskIncludes
 	base.DiagnosesDependents = base.DiagnosesDependents || o.DiagnosesDependents
 	base.DiagnosesWorkspace = base.DiagnosesWorkspace || o.DiagnosesWorkspace
+	base.AskTSServer = base.AskTSServer || o.AskTSServer
 	if o.DiagnosisProgress != "" {
 		base.DiagnosisProgress = o.DiagnosisProgress
 	}

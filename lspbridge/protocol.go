@@ -5,7 +5,10 @@
 
 package lspbridge
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"slices"
+)
 
 // Position is a zero-based line and a character offset in the encoding the
 // server negotiated (UTF-16 unless positionEncoding says otherwise).
@@ -209,6 +212,22 @@ type ServerCapabilities struct {
 	DiagnosticProvider      json.RawMessage `json:"diagnosticProvider,omitempty"`
 	CallHierarchyProvider   json.RawMessage `json:"callHierarchyProvider,omitempty"`
 	TypeHierarchyProvider   json.RawMessage `json:"typeHierarchyProvider,omitempty"`
+	ExecuteCommandProvider  *struct {
+		Commands []string `json:"commands"`
+	} `json:"executeCommandProvider,omitempty"`
+}
+
+// executes reports whether the server offers workspace/executeCommand
+// for command.
+func (c ServerCapabilities) executes(command string) bool {
+	return c.ExecuteCommandProvider != nil && slices.Contains(c.ExecuteCommandProvider.Commands, command)
+}
+
+// ExecuteCommandParams is the params of workspace/executeCommand.
+// https://microsoft.github.io/language-server-protocol/specifications/lsp/3.17/specification/#workspace_executeCommand
+type ExecuteCommandParams struct {
+	Command   string `json:"command"`
+	Arguments []any  `json:"arguments,omitempty"`
 }
 
 // supported reports whether a provider field announces support.

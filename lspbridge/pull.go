@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"maps"
 	"time"
+
+	"github.com/sourcegraph/jsonrpc2"
 )
 
 // Pulled diagnostics (textDocument/diagnostic). A server that offers them
@@ -58,7 +60,7 @@ func (s *server) onRegistration(params json.RawMessage) {
 // does not push again for its lifetime, so a registration withdrawn in
 // passing (while it replaces one) does not turn pulling off.
 func (s *server) pullsNow() bool {
-	if supported(s.caps.DiagnosticProvider) {
+	if supported(s.caps.DiagnosticProvider) || s.asksTSServer() {
 		return true
 	}
 	s.mu.Lock()
@@ -114,7 +116,18 @@ func (s *server) pullDiagnostics(ctx context.Context, path string, version int32
 	pctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
 	var rep DocumentDiagnosticReport
-	err = s.call(pctx, "textDocument/diagnostic", DocumentDiagnosticParams{TextDocument: TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
+	if s.asksTSServer() {
+		rep.Items, err = s.askTSServer(pctx, path)
+		rep.Kind = "full"
+		if errors.Is(err, errTSServerRefused) {
+			// tsserver answered but would not check the file (a file
+			// it has in no project): its pushes are the answer.
+			s.log.Warn().Err(err).Msg("tsserver did not give diagnostics on request: waiting for its pushes instead")
+			return nil, false, nil
+		}
+	} else {
+		err = s.call(pctx, "textDocument/diagnostic", DocumentDiagnosticParams{TextDocument: TextDocumentIdentifier{URI: fileURI(path)}}, &rep)
+	}
 	switch {
 	case err == nil && rep.Kind == "full":
 		s.recordPull(path, version, rep.Items)
@@ -170,4 +183,79 @@ func (s *server) pulledReady(ctx context.Context, path string, budget time.Durat
 	}
 	_, _, err := s.pullDiagnostics(ctx, path, d.version, budget)
 	return err == nil
+}
+
+// Diagnostics asked of tsserver. typescript-language-server pushes
+// diagnostics without versions and publishes nothing when a file's stay
+// empty, so a wait on its pushes ends only in silence: a quiet window
+// that a loaded machine or a big project outlasts ("taken as unchanged").
+// It also offers the command typescript.tsserverRequest, which hands a
+// request to tsserver as it is: the syntactic, semantic and suggestion
+// diagnostics of a file, computed on request for the content tsserver
+// has, are the answer for that content, as a pulled report is. Each is
+// converted as typescript-language-server converts the ones it pushes, so
+// the two compare.
+// https://github.com/microsoft/TypeScript/blob/main/src/server/protocol.ts (SemanticDiagnosticsSyncRequest)
+
+// tsserverRequest is the command that passes a request to tsserver.
+const tsserverRequest = "typescript.tsserverRequest"
+
+// asksTSServer says the server's diagnostics are asked of tsserver
+// (ServerConfig.AskTSServer and the command offered).
+func (s *server) asksTSServer() bool {
+	return s.cfg.AskTSServer && s.caps.executes(tsserverRequest)
+}
+
+// errTSServerRefused is tsserver's answer without success to a request.
+var errTSServerRefused = errors.New("tsserver refused the request")
+
+// tsDiagnostic is tsserver's protocol.Diagnostic.
+type tsDiagnostic struct {
+	Start, End struct{ Line, Offset int }
+	Text       string
+	Code       json.RawMessage
+	Category   string
+	Source     string
+}
+
+// askTSServer asks tsserver for path's diagnostics of the three kinds it
+// pushes.
+func (s *server) askTSServer(ctx context.Context, path string) ([]Diagnostic, error) {
+	out := []Diagnostic{}
+	for _, command := range []string{"syntacticDiagnosticsSync", "semanticDiagnosticsSync", "suggestionDiagnosticsSync"} {
+		var rep struct {
+			Success bool
+			Message string
+			Body    []tsDiagnostic
+		}
+		params := ExecuteCommandParams{Command: tsserverRequest, Arguments: []any{command, map[string]any{"file": path}}}
+		if err := s.call(ctx, "workspace/executeCommand", params, &rep); err != nil {
+			var rpcErr *jsonrpc2.Error
+			if errors.As(err, &rpcErr) {
+				return nil, fmt.Errorf("%w: %s on %s: %v", errTSServerRefused, command, displayPath(s.root, path), err)
+			}
+			return nil, err
+		}
+		if !rep.Success {
+			return nil, fmt.Errorf("%w: %s on %s: %s", errTSServerRefused, command, displayPath(s.root, path), rep.Message)
+		}
+		for _, d := range rep.Body {
+			severity := 1 // "error", and what typescript-language-server does not name
+			switch d.Category {
+			case "warning":
+				severity = 2
+			case "suggestion":
+				severity = 4
+			}
+			source := d.Source
+			if source == "" {
+				source = "typescript"
+			}
+			out = append(out, Diagnostic{
+				Range:    Range{Start: Position{Line: d.Start.Line - 1, Character: d.Start.Offset - 1}, End: Position{Line: d.End.Line - 1, Character: d.End.Offset - 1}},
+				Severity: severity, Code: d.Code, Source: source, Message: d.Text,
+			})
+		}
+	}
+	return out, nil
 }
