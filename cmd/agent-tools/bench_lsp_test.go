@@ -166,15 +166,20 @@ func benchLSPOurs(action string) func(b *testing.B) {
 }
 
 func benchDidWriteOurs(b *testing.B) {
-	dir := lspBenchFixture(b)
+	benchDidWriteOn(b, lspBenchFixture(b), "dw.go", dwContent)
+}
+
+// benchDidWriteOn writes the file rel of the fixture dir with
+// content(i), a new text each time, and times didWrite on it.
+func benchDidWriteOn(b *testing.B, dir, rel string, content func(int) string) {
 	s := startOurs(b, dir)
 	defer s.close()
-	path := filepath.Join(dir, "dw.go")
+	path := filepath.Join(dir, filepath.FromSlash(rel))
 	id := 1
 	didWrite := func(i int) {
-		os.WriteFile(path, []byte(dwContent(i)), 0o644)
+		os.WriteFile(path, []byte(content(i)), 0o644)
 		id++
-		s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["dw.go"]}}`, id), id)
+		s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":[%q]}}`, id, rel), id)
 	}
 	didWrite(0) // start and open
 	i := 0

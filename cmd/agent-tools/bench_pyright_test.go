@@ -43,22 +43,7 @@ func pyContent(i int) string {
 }
 
 func benchDidWritePyrightOurs(b *testing.B) {
-	dir := pyBenchFixture(b)
-	s := startOurs(b, dir)
-	defer s.close()
-	path := filepath.Join(dir, "dw.py")
-	id := 1
-	didWrite := func(i int) {
-		os.WriteFile(path, []byte(pyContent(i)), 0o644)
-		id++
-		s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["dw.py"]}}`, id), id)
-	}
-	didWrite(0) // start and open
-	i := 0
-	for b.Loop() {
-		i++
-		didWrite(i)
-	}
+	benchDidWriteOn(b, pyBenchFixture(b), "dw.py", pyContent)
 }
 
 func benchDidWritePyrightDirect(b *testing.B) {

@@ -48,22 +48,7 @@ func tsContent(i int) string {
 }
 
 func benchDidWriteTSOurs(b *testing.B) {
-	dir := tsBenchFixture(b)
-	s := startOurs(b, dir)
-	defer s.close()
-	path := filepath.Join(dir, "src", "dw.ts")
-	id := 1
-	didWrite := func(i int) {
-		os.WriteFile(path, []byte(tsContent(i)), 0o644)
-		id++
-		s.roundTrip(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"agent-tools/didWrite","params":{"paths":["src/dw.ts"]}}`, id), id)
-	}
-	didWrite(0) // start and open
-	i := 0
-	for b.Loop() {
-		i++
-		didWrite(i)
-	}
+	benchDidWriteOn(b, tsBenchFixture(b), "src/dw.ts", tsContent)
 }
 
 func benchDidWriteTSDirect(b *testing.B) {
