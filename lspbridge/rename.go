@@ -253,12 +253,13 @@ func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []f
 		return nil, nil
 	}
 	root := canonical(srv.root)
-	// A reference spelled otherwise than the symbol is a use through an
-	// alias (`join` after `export { joinZr as join }`): the rename has
-	// nothing to change there.
+	// A reference that is another name than the symbol's is a use
+	// through an alias (`join` after `export { joinZr as join }`): the
+	// rename has nothing to change there. (A range that is no name at
+	// all, `ns::foo`, still counts.)
 	locs = slices.DeleteFunc(locs, func(l Location) bool {
 		t, ok := srv.rangeText(uriPath(l.URI), l.Range, changes)
-		return ok && t != a.name
+		return ok && t != a.name && identifier.MatchString(t)
 	})
 	missed, files := missedReferences(root, locs, changes)
 	if len(missed) == 0 {
