@@ -835,6 +835,59 @@ func pythonCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
 	return dst, relFiles(dst, ".py"), ""
 }
 
+// pythonAppCorpus is the root the issue's Python examples had: code an
+// agent works on beside the library code it imports, whose errors
+// (hundreds, for pyright) are part of the project. A random pure-Python
+// package of Debian's (6 to 40 modules) that imports another one (4 to 120) is
+// copied with it; the mutations edit the importing package's files,
+// and their dependents' search meets the library's.
+func pythonAppCorpus(t *testing.T, rng *rand.Rand) (string, []string, string) {
+	const dist = corpus.DebianPython
+	apps, err := corpus.PythonPackages(dist, 6, 40)
+	if err != nil {
+		return "", nil, err.Error()
+	}
+	libs, _ := corpus.PythonPackages(dist, 4, 120)
+	byName := map[string]string{}
+	for _, l := range libs {
+		byName[filepath.Base(l)] = l
+	}
+	importRe := regexp.MustCompile(`(?m)^\s*(?:from|import)\s+([A-Za-z_]\w*)`)
+	var pairs [][2]string // app, library
+	for _, a := range apps {
+		var names []string
+		for _, f := range corpus.Files(a, corpus.Ext(".py")) {
+			data, _ := os.ReadFile(filepath.Join(a, f))
+			for _, m := range importRe.FindAllSubmatch(data, -1) {
+				names = append(names, string(m[1]))
+			}
+		}
+		slices.Sort(names)
+		for _, n := range slices.Compact(names) {
+			if lib := byName[n]; lib != "" && lib != a {
+				pairs = append(pairs, [2]string{a, lib})
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return "", nil, "no pure-Python package in " + dist + " imports another"
+	}
+	pair := pairs[rng.IntN(len(pairs))]
+	t.Logf("drew %s with the library it imports, %s, of %d such pairs", filepath.Base(pair[0]), filepath.Base(pair[1]), len(pairs))
+	dst := canonical(t.TempDir())
+	for _, src := range pair {
+		copyTree(t, src, filepath.Join(dst, filepath.Base(src)), func(rel string, dir bool) bool { return dir && rel == "__pycache__" })
+	}
+	writeFile(t, filepath.Join(dst, "pyproject.toml"), "[project]\nname = \"mut\"\nversion = \"0\"\n")
+	var files []string
+	for _, f := range relFiles(dst, ".py") {
+		if strings.HasPrefix(f, filepath.Base(pair[0])+"/") {
+			files = append(files, f)
+		}
+	}
+	return dst, files, ""
+}
+
 // pyrightCheck runs the pyright CLI over root.
 func pyrightCheck(t *testing.T, root string) []finding {
 	cmd := exec.Command("pyright", "--outputjson")
@@ -875,6 +928,14 @@ var pythonLang = &mutLang{
 
 func TestMutationDiagnosticsPython(t *testing.T) {
 	runMutations(t, pythonLang, mutationCount(5, 100), 1796163960447482374)
+}
+
+// TestMutationDiagnosticsPythonApp: the same, in a root that holds the
+// library the edited package imports.
+func TestMutationDiagnosticsPythonApp(t *testing.T) {
+	l := *pythonLang
+	l.name, l.corpus = "Python beside its library", pythonAppCorpus
+	runMutations(t, &l, mutationCount(5, 100), 1796697000000000001)
 }
 
 // --- C: sources vendored in Go modules or unpacked from Debian, checked by gcc -fsyntax-only ---
