@@ -134,6 +134,10 @@ func joinedReplacements(oldTree, newTree *Tree, reps []Replacement) []joined {
 					how: "the replacement is no longer a whole: the parser groups part of it with the code around it (parenthesize it, or the capture it writes)"}
 			}
 		}
+		if found == nil && castsMisread(newTree, newSpans[j][0], newSpans[j][1]) > castsMisread(oldTree, r.Start, r.End) {
+			found = &joined{rep: j, side: "regrouped", at: newSpans[j][0],
+				how: "the TypeScript compiler reads the type after `as` or `satisfies` on through the `.` that follows (`e as Error.message` casts to the type Error.message), not a member of the cast (parenthesize the cast)"}
+		}
 		if found == nil {
 			if c, at, ok := splitCapture(oldTree, newTree, r, newSpans[j]); !ok {
 				found = &joined{rep: j, side: "regrouped", at: at,
@@ -457,4 +461,43 @@ func (t *Tree) straddles(a, b uint32) bool {
 		}
 	}
 	return false
+}
+
+// castsMisread counts, in t between a and b, the casts (`as`, `satisfies`)
+// that a `.` after them reads on: a member access or call whose object is
+// a cast without parentheses (`x as any.y`: the TypeScript grammar reads
+// a cast and then a member, the compiler a cast to the type any.y), and a
+// cast to a dotted type (`e as Error.message`: both read the type
+// Error.message). A rewrite that drops the parentheses of `(e as
+// Error).message` makes one or the other, where the code had neither,
+// and it parses with every node the checks above look at in place. Only
+// TypeScript and TSX have casts; elsewhere it is 0.
+func castsMisread(t *Tree, a, b uint32) int {
+	if id := t.Lang.ID; id != "typescript" && id != "tsx" {
+		return 0
+	}
+	kind := func(i int) string { return t.Lang.kindName(t.Lang.kind(t.nodes[i].sym)) }
+	n := 0
+	for i := range t.nodes {
+		nd := &t.nodes[i]
+		if nd.start < a || nd.end > b || nd.next <= uint32(i)+1 {
+			continue
+		}
+		switch kind(i) {
+		case "member_expression", "call_expression":
+			if k := kind(i + 1); k == "as_expression" || k == "satisfies_expression" {
+				n++
+			}
+		case "as_expression", "satisfies_expression":
+			// The type is the cast's last child.
+			last := i + 1
+			for c := i + 1; c < int(nd.next); c = int(t.nodes[c].next) {
+				last = c
+			}
+			if k := kind(last); k == "nested_type_identifier" || k == "generic_type" && last+1 < len(t.nodes) && kind(last+1) == "nested_type_identifier" {
+				n++
+			}
+		}
+	}
+	return n
 }

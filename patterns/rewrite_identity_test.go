@@ -180,15 +180,22 @@ func TestIdentityRewriteKeepsTheSyntax(t *testing.T) {
 				// call that line (x = null⏎(a) && b), so ast_edit writes a
 				// ';' before it; and templates that drop parentheses, where
 				// some grouping needs them (ast_edit refuses those files).
-				// (Not ($A).$B → $A.$B, !($X) → !$X nor ($F)(…): there the
-				// grammar and the compiler part ways, and the check reads
-				// the grammar's tree: (x as any).y → x as any.y is to
-				// tree-sitter-typescript the same member access, !(a = b) →
-				// !a = b the same assignment, (super)(x) a call.)
+				// ($A).$B → $A.$B and ($A as $T).$B → $A as $T.$B drop
+				// the parentheses of a cast too, which the compiler then
+				// reads as a cast to the type T.B and the grammar as a
+				// cast and a member (castsMisread). (Not !($X) → !$X nor
+				// ($F)(…): there the grammar and the compiler part ways
+				// where no check follows the compiler: !(a = b) → !a = b
+				// is to tree-sitter-typescript the same assignment,
+				// (super)(x) a call.)
 				var staged, joinedFiles int
-				pyPairs, staged, joinedFiles = rewriteEach(t, dir, gl.lang, [][2]string{{"if ($C) { $$$B }", "if (($C)) {\n$$$B\n}"}, {"return $X;", "return ($X);"},
+				templates := [][2]string{{"if ($C) { $$$B }", "if (($C)) {\n$$$B\n}"}, {"return $X;", "return ($X);"},
 					{"$A && $B", "($A) && ($B)"}, {"for ($$$H) { $$$B }", "for ($$$H) {\n  $$$B\n}"},
-					{"$A - ($B)", "$A - $B"}, {"$A * ($B)", "$A * $B"}, {"$A + ($B)", "$A + $B"}}, pyPairs)
+					{"$A - ($B)", "$A - $B"}, {"$A * ($B)", "$A * $B"}, {"$A + ($B)", "$A + $B"}, {"($A).$B", "$A.$B"}}
+				if gl.lang != "javascript" {
+					templates = append(templates, [2]string{"($A as $T).$B", "$A as $T.$B"})
+				}
+				pyPairs, staged, joinedFiles = rewriteEach(t, dir, gl.lang, templates, pyPairs)
 				tsMeaningKept(t, kind, pyPairs)
 				t.Logf("the TypeScript compiler's parser read %d rewritten files (%d replacements staged; %d files refused as read with the code around)", len(pyPairs), staged, joinedFiles)
 			}
