@@ -478,20 +478,31 @@ func castsMisread(t *Tree, a, b uint32) int {
 	}
 	kind := func(i int) string { return t.Lang.kindName(t.Lang.kind(t.nodes[i].sym)) }
 	n := 0
-	for i := range t.nodes {
+	// Nodes are in preorder, so starts never fall: the walk passes over
+	// the subtrees that end before a and stops at the first node that
+	// starts at or after b (it runs once a replacement, on each side).
+	for i := 0; i < len(t.nodes); {
 		nd := &t.nodes[i]
-		if nd.start < a || nd.end > b || nd.next <= uint32(i)+1 {
+		if nd.start >= b {
+			break
+		}
+		if nd.end <= a {
+			i = int(nd.next)
 			continue
 		}
-		switch kind(i) {
+		i++
+		if nd.start < a || nd.end > b || nd.next <= uint32(i) {
+			continue
+		}
+		switch kind(i - 1) {
 		case "member_expression", "call_expression":
-			if k := kind(i + 1); k == "as_expression" || k == "satisfies_expression" {
+			if k := kind(i); k == "as_expression" || k == "satisfies_expression" {
 				n++
 			}
 		case "as_expression", "satisfies_expression":
 			// The type is the cast's last child.
-			last := i + 1
-			for c := i + 1; c < int(nd.next); c = int(t.nodes[c].next) {
+			last := i
+			for c := i; c < int(nd.next); c = int(t.nodes[c].next) {
 				last = c
 			}
 			if k := kind(last); k == "nested_type_identifier" || k == "generic_type" && last+1 < len(t.nodes) && kind(last+1) == "nested_type_identifier" {
