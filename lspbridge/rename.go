@@ -257,8 +257,13 @@ func (s *Supervisor) coversReferences(ctx context.Context, a *aimed, changes []f
 	// through an alias (`join` after `export { joinZr as join }`): the
 	// rename has nothing to change there. (A range that is no name at
 	// all, `ns::foo`, still counts.)
+	lines := map[string][]string{} // each file read once
 	locs = slices.DeleteFunc(locs, func(l Location) bool {
-		t, ok := srv.rangeText(uriPath(l.URI), l.Range, changes)
+		p := uriPath(l.URI)
+		if _, ok := lines[p]; !ok {
+			lines[p] = srv.linesBefore(p, changes)
+		}
+		t, ok := srv.rangeText(lines[p], l.Range)
 		return ok && t != a.name && identifier.MatchString(t)
 	})
 	missed, files := missedReferences(root, locs, changes)
@@ -405,27 +410,26 @@ func planEdits(srv *server, root string, we *WorkspaceEdit) ([]fileChange, error
 	return out, nil
 }
 
-// rangeText is the text of r in the file at path as the server has it
-// (its content before changes); ok is false when it cannot be read.
-func (s *server) rangeText(path string, r Range, changes []fileChange) (string, bool) {
-	text, ok := "", false
+// linesBefore is the file at path as the server has it (its content
+// before changes), in lines with their terminators; nil when it cannot be
+// read.
+func (s *server) linesBefore(path string, changes []fileChange) []string {
 	for _, c := range changes {
 		if c.path == path {
-			text, ok = c.old, true
+			return splitLinesKeep(c.old)
 		}
 	}
-	if !ok {
-		t, err := s.textOf(path)
-		if err != nil {
-			return "", false
-		}
-		text = t
+	text, err := s.textOf(path)
+	if err != nil {
+		return nil
 	}
-	if r.Start.Line != r.End.Line {
-		return "", false
-	}
-	lines := splitLinesKeep(text)
-	if r.Start.Line >= len(lines) {
+	return splitLinesKeep(text)
+}
+
+// rangeText is the text of r, a range within one line, in lines
+// (linesBefore); ok is false when it is not there.
+func (s *server) rangeText(lines []string, r Range) (string, bool) {
+	if r.Start.Line != r.End.Line || r.Start.Line >= len(lines) {
 		return "", false
 	}
 	line := strings.TrimRight(lines[r.Start.Line], "\r\n")
