@@ -1,6 +1,7 @@
 package lspbridge
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -65,6 +66,15 @@ func TestRenameThroughAnExportAlias(t *testing.T) {
 			text := r.Text()
 			if !slices.Equal(r.Kept, []string{"src/use.ts:1", "src/use.ts:2"}) || !strings.Contains(text, "kept the old name join through an alias (src/index.ts:1  joinZr as join)") {
 				t.Errorf("rename %d: kept %v; the answer does not name the alias and the uses it keeps:\n%s", i+1, r.Kept, text)
+			}
+			// Claude Code and Codex show the model the structured
+			// result, not the text: it carries the uses and the note.
+			data, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if js := string(data); !strings.Contains(js, `"kept":["src/use.ts:1","src/use.ts:2"]`) || !strings.Contains(js, "kept the old name join through an alias") {
+				t.Errorf("rename %d: the structured result lacks the kept uses or the note: %s", i+1, js)
 			}
 		}
 	}
