@@ -161,17 +161,10 @@ func (l *mutLang) mutate(t *testing.T, rng *rand.Rand, root string, files []stri
 	var what string
 	switch kind := rng.IntN(4); kind {
 	case 0, 1: // rename a declaration, or change its signature
-		var at []int
-		for i, ln := range lines {
-			if l.decl.MatchString(ln) {
-				at = append(at, i)
-			}
-		}
-		if len(at) == 0 {
+		i, m, ok := l.pickDecl(rng, lines)
+		if !ok {
 			return edit{}, false
 		}
-		i := at[rng.IntN(len(at))]
-		m := l.decl.FindStringSubmatchIndex(lines[i])
 		name := lines[i][m[2]:m[3]]
 		if kind == 0 {
 			lines[i] = lines[i][:m[2]] + name + "Zq" + lines[i][m[3]:]
@@ -224,6 +217,22 @@ func (l *mutLang) mutate(t *testing.T, rng *rand.Rand, root string, files []stri
 	return e, true
 }
 
+// pickDecl draws a line of lines that declares a name (l.decl): its
+// index and the match (the name is group 1); ok is false when none does.
+func (l *mutLang) pickDecl(rng *rand.Rand, lines []string) (int, []int, bool) {
+	var at []int
+	for i, ln := range lines {
+		if l.decl.MatchString(ln) {
+			at = append(at, i)
+		}
+	}
+	if len(at) == 0 {
+		return 0, nil, false
+	}
+	i := at[rng.IntN(len(at))]
+	return i, l.decl.FindStringSubmatchIndex(lines[i]), true
+}
+
 // renameMutate is toolMutate's lsp_rename: a random declaration of a
 // random file gets the name with Zr added.
 func (l *mutLang) renameMutate(t *testing.T, rng *rand.Rand, s *Supervisor, root string, files []string) (_ edit, _ *WriteResult, ok bool) {
@@ -233,17 +242,10 @@ func (l *mutLang) renameMutate(t *testing.T, rng *rand.Rand, s *Supervisor, root
 		t.Fatal(err)
 	}
 	lines := strings.Split(string(data), "\n")
-	var at []int
-	for i, ln := range lines {
-		if l.decl.MatchString(ln) {
-			at = append(at, i)
-		}
-	}
-	if len(at) == 0 {
+	i, m, ok := l.pickDecl(rng, lines)
+	if !ok {
 		return edit{}, nil, false
 	}
-	i := at[rng.IntN(len(at))]
-	m := l.decl.FindStringSubmatchIndex(lines[i])
 	name := lines[i][m[2]:m[3]]
 	req := Request{Root: root, File: file, Line: i + 1, Symbol: name, IgnoreTextual: true}
 	// The name may stand earlier on its line (a Go receiver's type
